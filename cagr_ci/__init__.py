@@ -1,0 +1,1 @@
+"""cagr_ci: the CI entry point (`cagr ci`): events, annotations, step summary."""

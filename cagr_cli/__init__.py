@@ -1,0 +1,1 @@
+"""cagr_cli: the `cagr` command line; parses arguments, calls repo and core, prints, exits."""

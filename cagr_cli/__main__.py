@@ -1,0 +1,3 @@
+from cagr_cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,192 @@
+"""What changed between a baseline and a result: paths, sides (mode, kind, object id), ranges."""
+
+from __future__ import annotations
+
+import enum
+from itertools import pairwise
+from typing import Literal
+
+from attrs import field, frozen
+
+
+class Kind(enum.Enum):
+    """What a git tree entry is, from its mode."""
+
+    REGULAR = "regular"
+    EXECUTABLE = "executable"
+    SYMLINK = "symlink"
+    GITLINK = "gitlink"
+
+    @classmethod
+    def from_mode(cls, mode: int) -> Kind:
+        kind = _KIND_BY_MODE.get(mode)
+        if kind is None:
+            raise ValueError(f"not a git file mode: {mode:o}")
+        return kind
+
+    @property
+    def is_file(self) -> bool:
+        """A regular file, executable or not: the only kind that can stand in as a companion."""
+        return self in (Kind.REGULAR, Kind.EXECUTABLE)
+
+    @property
+    def described(self) -> str:
+        return _DESCRIBED[self]
+
+
+_KIND_BY_MODE = {
+    0o100644: Kind.REGULAR,
+    0o100755: Kind.EXECUTABLE,
+    0o120000: Kind.SYMLINK,
+    0o160000: Kind.GITLINK,
+}
+MODE_BY_KIND = {kind: mode for mode, kind in _KIND_BY_MODE.items()}
+_DESCRIBED = {
+    Kind.REGULAR: "regular file",
+    Kind.EXECUTABLE: "executable file",
+    Kind.SYMLINK: "symlink",
+    Kind.GITLINK: "submodule",
+}
+
+
+class Status(enum.Enum):
+    """git's raw status letters, without renames or copies."""
+
+    ADDED = "A"
+    MODIFIED = "M"
+    DELETED = "D"
+    TYPE_CHANGED = "T"
+
+
+def _check_mode(_: object, __: object, mode: int) -> None:
+    Kind.from_mode(mode)
+
+
+@frozen
+class Side:
+    """One side of a change: the entry's mode and object id, and its content when it was loaded.
+
+    `content` is loaded only for paths a selector reads (manifests); None means not loaded.
+    """
+
+    mode: int = field(validator=_check_mode)
+    oid: str
+    content: bytes | None = None
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.from_mode(self.mode)
+
+
+@frozen
+class Change:
+    """One path that differs between baseline and result (a rename: a deletion plus an addition)."""
+
+    path: str
+    old: Side | None
+    new: Side | None
+
+    def __attrs_post_init__(self) -> None:
+        if not self.path or self.path.startswith("/") or self.path.endswith("/"):
+            raise ValueError(f"not a repo-relative path: {self.path!r}")
+        if self.old is None and self.new is None:
+            raise ValueError(f"{self.path!r}: a change needs at least one side")
+        if (
+            self.old is not None
+            and self.new is not None
+            and (self.old.mode, self.old.oid) == (self.new.mode, self.new.oid)
+        ):
+            raise ValueError(f"{self.path!r}: both sides are the same entry; that is no change")
+
+    @property
+    def status(self) -> Status:
+        if self.old is None:
+            return Status.ADDED
+        if self.new is None:
+            return Status.DELETED
+        if self.old.kind.is_file and self.new.kind.is_file:
+            return Status.MODIFIED  # git reports 100644 <-> 100755 as M
+        if self.old.kind is self.new.kind:
+            return Status.MODIFIED
+        return Status.TYPE_CHANGED
+
+    @property
+    def exists_as_file(self) -> bool:
+        """Present in the result as a regular (or executable) file."""
+        return self.new is not None and self.new.kind.is_file
+
+
+Result = Literal["working-tree", "committed"]
+
+
+@frozen
+class Range:
+    """The resolved range: target ref and commit, merge base, and head (None: the working tree)."""
+
+    target_ref: str
+    target: str
+    base: str
+    head: str | None
+
+    @property
+    def result(self) -> Result:
+        return "working-tree" if self.head is None else "committed"
+
+    @property
+    def label(self) -> str:
+        """For messages: 'merge base abc1234 to working tree'."""
+        end = "working tree" if self.head is None else self.head[:7]
+        return f"merge base {self.base[:7]} to {end}"
+
+
+@frozen
+class Unchecked:
+    """Something cagr could not check. Never a pass: it is reported, and CI exits non-zero."""
+
+    rule: str | None
+    stage: str
+    message: str
+
+
+def _sorted_unique(changes: tuple[Change, ...]) -> tuple[Change, ...]:
+    ordered = tuple(sorted(changes, key=lambda change: change.path))
+    for before, after in pairwise(ordered):
+        if before.path == after.path:
+            raise ValueError(f"{after.path!r} appears twice in one change set")
+    return ordered
+
+
+@frozen
+class ChangeSet:
+    """The changes of one range, sorted by path, plus what collection could not see.
+
+    `pending_staged`: paths whose staged content differs from the working tree (never counted).
+    `unchecked`: anything collection left out; a non-empty tuple means the set is incomplete.
+    """
+
+    changes: tuple[Change, ...] = field(default=(), converter=_sorted_unique)
+    range: Range | None = None
+    pending_staged: tuple[str, ...] = ()
+    unchecked: tuple[Unchecked, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return not self.unchecked
+
+
+@frozen
+class PrBody:
+    """The pull request's description: its text, or None when no PR metadata is available.
+
+    An empty string is an available, empty description, and is checked as such.
+    """
+
+    text: str | None
+
+    @classmethod
+    def unavailable(cls) -> PrBody:
+        return cls(None)
+
+    @property
+    def available(self) -> bool:
+        return self.text is not None

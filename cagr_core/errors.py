@@ -1,0 +1,49 @@
+"""The core's exceptions: each carries the text it was given and where in it the problem is."""
+
+from __future__ import annotations
+
+
+class CagrError(Exception):
+    """Base of every error cagr raises on purpose."""
+
+
+class SpanError(CagrError):
+    """A problem at a span of some source text (a glob pattern, a target template)."""
+
+    def __init__(self, what: str, source: str, start: int, end: int, message: str) -> None:
+        self.what = what
+        self.source = source
+        self.start = start
+        self.end = max(end, start + 1)
+        self.message = message
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """The message, the source text, and a caret line under the bad part."""
+        shown = self.source.replace("\t", " ").replace("\n", " ")
+        caret = " " * self.start + "^" * (min(self.end, len(shown) + 1) - self.start)
+        return f"{self.what} {self.source!r}: {self.message}\n  {shown}\n  {caret}"
+
+
+class PatternError(SpanError):
+    """A path glob that cagr cannot use as written."""
+
+    def __init__(self, source: str, start: int, end: int, message: str) -> None:
+        super().__init__("pattern", source, start, end, message)
+
+
+class TemplateError(SpanError):
+    """A sibling target template that cagr cannot use as written."""
+
+    def __init__(self, source: str, start: int, end: int, message: str) -> None:
+        super().__init__("target template", source, start, end, message)
+
+
+class RuleError(CagrError):
+    """A rule set that cannot be compiled (duplicate ids, bad patterns or templates)."""
+
+    def __init__(self, rule_id: str, key: str, message: str) -> None:
+        self.rule_id = rule_id
+        self.key = key
+        self.message = message
+        super().__init__(f"change rule {rule_id}: {key}: {message}")

@@ -1,0 +1,84 @@
+"""Rule examples: a small change notation turned into the evaluator's own ChangeSet.
+
+This is a test adapter to the one evaluator, not a second diff format. `status` implies which
+sides exist (A: after only; D: before only; M, T: both); `before`/`after` give content for sides
+that exist. M keeps the kind and changes the content; T turns a regular file into a symlink.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from attrs import field, frozen
+
+from .changes import MODE_BY_KIND, Change, ChangeSet, Kind, PrBody, Side, Status
+from .errors import CagrError
+from .rules import Phase
+
+
+class FixtureError(CagrError):
+    """An example that describes an impossible change."""
+
+
+@frozen(kw_only=True)
+class FixtureChange:
+    """One path in an example: its status and optional content on the sides that exist."""
+
+    path: str
+    status: Status
+    before: str | None = None
+    after: str | None = None
+
+
+@frozen(kw_only=True)
+class Example:
+    """One valid or invalid example of a rule; `pr_body` None means no PR metadata."""
+
+    changes: tuple[FixtureChange, ...] = field(converter=tuple)
+    pr_body: str | None = None
+    phase: Phase = Phase.CI
+
+    @property
+    def body(self) -> PrBody:
+        return PrBody(self.pr_body)
+
+
+def _oid(path: str, side: str, content: str | None) -> str:
+    seed = f"{side}\0{path}\0{content}".encode("utf-8", "surrogateescape")
+    return hashlib.sha1(seed, usedforsecurity=False).hexdigest()
+
+
+def _side(kind: Kind, path: str, name: str, content: str | None) -> Side:
+    data = None if content is None else content.encode("utf-8", "surrogateescape")
+    return Side(MODE_BY_KIND[kind], _oid(path, name, content), data)
+
+
+def fixture_change(item: FixtureChange) -> Change:
+    """The Change an example entry stands for; FixtureError when it cannot exist."""
+    status = item.status
+    if status is Status.ADDED and item.before is not None:
+        raise FixtureError(f"{item.path}: an addition has no before side; remove `before`")
+    if status is Status.DELETED and item.after is not None:
+        raise FixtureError(f"{item.path}: a deletion has no after side; remove `after`")
+    if status is Status.MODIFIED and item.before is not None and item.before == item.after:
+        raise FixtureError(f"{item.path}: before and after are the same, which is no change")
+    old = None
+    new = None
+    if status is not Status.ADDED:
+        old = _side(Kind.REGULAR, item.path, "before", item.before)
+    if status is not Status.DELETED:
+        kind = Kind.SYMLINK if status is Status.TYPE_CHANGED else Kind.REGULAR
+        new = _side(kind, item.path, "after", item.after)
+    try:
+        return Change(item.path, old, new)
+    except ValueError as error:
+        raise FixtureError(str(error)) from error
+
+
+def fixture_changeset(example: Example) -> ChangeSet:
+    """The example's changes as a ChangeSet (no range: examples have no git history)."""
+    paths = [item.path for item in example.changes]
+    duplicates = sorted({path for path in paths if paths.count(path) > 1})
+    if duplicates:
+        raise FixtureError(f"an example lists {', '.join(duplicates)} more than once")
+    return ChangeSet(tuple(fixture_change(item) for item in example.changes))

@@ -1,0 +1,160 @@
+"""PR-description sections, shared by `pr_body` rules and `[review].pr_sections`.
+
+A section starts at an ATX level-2 heading outside fenced code whose visible text equals the name
+(case-insensitive; `## **Risk**` is Risk) and ends at the next level 1 or 2 heading. What counts as
+substance: visible text that is not a comment, a blank line, a subheading, a standalone placeholder
+(TODO, TBD, N/A, None, ...) or, with a marker, the marker repeated alone.
+
+mistune is imported only when a body is actually parsed.
+"""
+
+from __future__ import annotations
+
+import enum
+import html
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from attrs import frozen
+
+PLACEHOLDERS = frozenset({"todo", "tbd", "tba", "n/a", "na", "none", "fixme", "xxx", "wip"})
+_PUNCTUATION = " \t.,;:!?-_*~`'\"()[]<>…"
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+_SPACE = re.compile(r"\s+")
+
+
+class Found(enum.Enum):
+    """How a section lookup came out."""
+
+    FOUND = "found"
+    MISSING = "missing"
+    DUPLICATE = "duplicate"
+
+
+@frozen
+class Section:
+    """The outcome of looking up one section: its visible content lines when found once."""
+
+    name: str
+    found: Found
+    lines: tuple[str, ...] = ()
+
+
+class Problem(enum.Enum):
+    """Why a section does not satisfy a requirement."""
+
+    MISSING = "missing"
+    DUPLICATE = "duplicate"
+    EMPTY = "empty"
+    NO_MARKER = "no-marker"
+    MARKER_ALONE = "marker-alone"
+
+
+def _normalize_name(text: str) -> str:
+    return _SPACE.sub(" ", text).strip().casefold()
+
+
+def is_placeholder(line: str) -> bool:
+    """A line with nothing to read: blank, punctuation, or a standalone TODO/TBD/N/A/None."""
+    core = line.strip(_PUNCTUATION).casefold()
+    return core in PLACEHOLDERS or not core.strip(_PUNCTUATION)
+
+
+def _inline_text(tokens: Iterable[Mapping[str, Any]]) -> str:
+    out: list[str] = []
+    for token in tokens:
+        kind = token["type"]
+        if kind in ("text", "codespan"):
+            out.append(html.unescape(token["raw"]) if kind == "text" else token["raw"])
+        elif kind in ("softbreak", "linebreak"):
+            out.append("\n")
+        elif kind == "inline_html":
+            continue  # tags and comments are not visible
+        elif "children" in token:
+            out.append(_inline_text(token["children"]))
+        elif "raw" in token:
+            out.append(token["raw"])
+    return "".join(out)
+
+
+def _block_lines(token: Mapping[str, Any]) -> Iterator[str]:
+    """The visible lines of one block token (headings excluded: they are structure)."""
+    kind = token["type"]
+    if kind in ("blank_line", "thematic_break", "heading"):
+        return
+    if kind == "block_html":
+        visible = _TAG.sub(" ", _COMMENT.sub("", token["raw"]))
+        yield from html.unescape(visible).splitlines()
+    elif kind == "block_code":
+        yield from token["raw"].splitlines()
+    elif kind in ("paragraph", "block_text", "table_cell"):
+        yield from _inline_text(token.get("children", ())).splitlines()
+    else:  # lists, items, quotes, tables: containers of blocks
+        for child in token.get("children", ()):
+            yield from _block_lines(child)
+
+
+def _parse(body: str) -> list[dict[str, Any]]:
+    import mistune  # noqa: PLC0415  # lazy: checks that need no body never pay for it
+
+    markdown = mistune.create_markdown(
+        renderer=None, plugins=["strikethrough", "table", "task_lists"]
+    )
+    tokens = markdown(body.replace("\r\n", "\n").replace("\r", "\n"))
+    assert isinstance(tokens, list)  # the AST renderer (renderer=None) returns block tokens
+    return tokens
+
+
+@frozen
+class Body:
+    """A parsed description: its top-level block tokens."""
+
+    tokens: tuple[Mapping[str, Any], ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Body:
+        return cls(tuple(_parse(text)))
+
+    def section(self, name: str) -> Section:
+        """Find the one level-2 section called `name`."""
+        wanted = _normalize_name(name)
+        bodies: list[list[Mapping[str, Any]]] = []
+        current: list[Mapping[str, Any]] | None = None
+        for token in self.tokens:
+            if token["type"] == "heading" and token["attrs"]["level"] <= 2:
+                current = None
+                heading = _normalize_name(_inline_text(token.get("children", ())))
+                if (
+                    token["attrs"]["level"] == 2
+                    and token.get("style") == "atx"
+                    and heading == wanted
+                ):
+                    current = []
+                    bodies.append(current)
+            elif current is not None:
+                current.append(token)
+        if not bodies:
+            return Section(name, Found.MISSING)
+        if len(bodies) > 1:
+            return Section(name, Found.DUPLICATE)
+        lines = (line for token in bodies[0] for line in _block_lines(token))
+        return Section(name, Found.FOUND, tuple(line.strip() for line in lines if line.strip()))
+
+
+def check_section(section: Section, contains: str | None) -> Problem | None:
+    """None when the section has substance (after `contains`, when given); else the problem."""
+    if section.found is Found.MISSING:
+        return Problem.MISSING
+    if section.found is Found.DUPLICATE:
+        return Problem.DUPLICATE
+    if contains is None:
+        return None if any(not is_placeholder(line) for line in section.lines) else Problem.EMPTY
+    text = "\n".join(section.lines)
+    where = text.find(contains)
+    if where == -1:
+        return Problem.NO_MARKER
+    after = text[where + len(contains) :].replace(contains, "\n")
+    substantive = any(not is_placeholder(line) for line in after.splitlines())
+    return None if substantive else Problem.MARKER_ALONE

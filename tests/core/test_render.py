@@ -1,0 +1,121 @@
+"""Text and JSON rendering of reports, including the output limit."""
+
+import json
+
+from cagr_core import AddOnlyRule, Phase, RequiresRule, SiblingRule, render_text, report_data
+from cagr_core.changes import Range
+from cagr_core.report import Finding, Report
+
+from .build import added, check, deleted, modified
+from .test_acceptance_body import DEPENDENCY_REASON, bump, manifest
+from .test_acceptance_files import GUARDS, MIGRATIONS, SCHEMA
+
+
+def test_the_proposal_messages() -> None:
+    report = check(
+        [SCHEMA, GUARDS, MIGRATIONS, DEPENDENCY_REASON],
+        modified("src/config/schema.ts"),
+        added("src/guards/no-push.ts"),
+        deleted("migrations/001.sql"),
+        bump(manifest(), manifest(dependencies={"x": "1"})),
+        body="## Risk\nNone",
+    )
+    assert render_text(report) == (
+        "Change rule dependency-reason failed (merge base abc1234 to working tree).\n"
+        "Added dependencies.x in package.json; Risk lacks `Dependency reason:`.\n"
+        "Instead: In the PR body's Risk section, write `Dependency reason:` and explain why the"
+        " new dependency is needed.\n"
+        "\n"
+        "Change rule guard-tests failed (merge base abc1234 to working tree).\n"
+        "Added src/guards/no-push.ts; src/guards/no-push.test.ts needs to change too.\n"
+        "Instead: Add or update the matching .test.ts file in this change.\n"
+        "\n"
+        "Change rule immutable-migrations failed (merge base abc1234 to working tree).\n"
+        "migrations/001.sql existed at the baseline and was deleted.\n"
+        "Instead: Restore the merged migration and add a new migration instead.\n"
+        "\n"
+        "Change rule schema-companion failed (merge base abc1234 to working tree).\n"
+        "src/config/schema.ts changed; schema/cagr.schema.json did not change.\n"
+        "Instead: Run `bun run schema` and include schema/cagr.schema.json in this change."
+    )
+
+
+def test_no_range_means_no_label() -> None:
+    report = Report(
+        findings=(Finding("r", "requires", "a changed; b did not change.", "Do b.", ()),)
+    )
+    assert render_text(report).splitlines()[0] == "Change rule r failed."
+
+
+def test_committed_label_names_the_head() -> None:
+    range_ = Range("main", "a" * 40, "b" * 40, "c" * 40)
+    assert range_.label == "merge base bbbbbbb to ccccccc"
+    assert range_.result == "committed"
+
+
+def _many_findings(count: int) -> Report:
+    rule = AddOnlyRule(id="frozen", paths=["m/**"], reason="Restore it; add a new file instead.")
+    other = RequiresRule(id="zz-other", paths=["m/**"], require=["x"], reason="Touch x as well.")
+    return check([rule, other], *(modified(f"m/{i:04}.sql") for i in range(count)))
+
+
+def test_limit_keeps_one_complete_fix_and_counts_the_rest() -> None:
+    report = _many_findings(200)
+    text = render_text(report, limit=1000)
+    assert len(text) <= 1200
+    assert "Instead: Restore it; add a new file instead." in text
+    assert "Touch x as well." not in text
+    kept = text.count("existed at the baseline")
+    assert text.rstrip().endswith(
+        f"({200 - kept + 1} more finding(s) and 0 more notice(s) omitted;"
+        " run `cagr rules check` to see all.)"
+    )
+
+
+def test_a_fix_is_never_cut_even_when_it_alone_exceeds_the_limit() -> None:
+    long_reason = "Do this: " + "step, " * 100 + "then rerun."
+    rule = SiblingRule(id="s", paths=["*.py"], target="{name}_test.py", reason=long_reason)
+    text = render_text(check(rule, added("a.py")), limit=200)
+    assert f"Instead: {long_reason}" in text
+
+
+def test_unlimited_output_has_every_finding() -> None:
+    report = _many_findings(30)
+    assert render_text(report).count("existed at the baseline") == 30
+
+
+def test_deferred_and_unchecked_lines() -> None:
+    change = bump(manifest(), manifest(dependencies={"x": "1"}))
+    turn = check(DEPENDENCY_REASON, change, phase=Phase.TURN)
+    assert render_text(turn).startswith(
+        "Deferred to the pull request: change rule dependency-reason: Added dependencies.x"
+    )
+    ci = check(DEPENDENCY_REASON, change, body=None)
+    assert render_text(ci).startswith("Unchecked (body): change rule dependency-reason: ")
+
+
+def test_json_shape() -> None:
+    report = check(SCHEMA, modified("src/config/schema.ts"))
+    data = json.loads(json.dumps(report_data(report)))
+    assert data["status"] == "fail"
+    assert data["range"] == {
+        "target_ref": "main",
+        "target": "a" * 40,
+        "base": "abc1234" + "0" * 33,
+        "head": None,
+        "result": "working-tree",
+        "label": "merge base abc1234 to working tree",
+    }
+    assert data["findings"] == [
+        {
+            "rule": "schema-companion",
+            "kind": "requires",
+            "message": "src/config/schema.ts changed; schema/cagr.schema.json did not change.",
+            "fix": SCHEMA.reason,
+            "paths": ["src/config/schema.ts", "schema/cagr.schema.json"],
+        }
+    ]
+    assert data["unchecked"] == []
+    assert data["deferred"] == []
+    assert data["pending_staged"] == []
+    assert set(data["timings_ms"]) == {"collect", "evaluate"}

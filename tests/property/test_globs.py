@@ -1,0 +1,70 @@
+"""Properties of path globs (the proposal's matchesGlob semantics)."""
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from wcmatch.glob import escape
+
+from cagr_core.globs import PathMatcher, matches
+
+from .strategies import component, folder, plain_component, repo_path
+
+
+class TestBasenamePatterns:
+    """A pattern without a slash matches basenames anywhere."""
+
+    @given(folder, component)
+    def test_literal_basename_matches_in_every_folder(self, where: str, name: str) -> None:
+        assume(name.strip())  # blank patterns are rejected: a name of spaces is written [ ]
+        path = f"{where}/{name}" if where else name
+        assert matches(escape(name), path)
+
+    @given(folder, plain_component, st.sampled_from(["ts", "py", "json"]))
+    def test_star_extension_matches_in_every_folder(self, where: str, stem: str, ext: str) -> None:
+        path = f"{where}/{stem}.{ext}" if where else f"{stem}.{ext}"
+        assert matches(f"*.{ext}", path)
+        assert not matches(f"*.{ext}x", path)
+
+
+class TestAnchoredPatterns:
+    """A leading `/` anchors at the config root."""
+
+    @given(component, st.lists(component, min_size=1, max_size=3).map("/".join))
+    def test_anchored_name_matches_only_at_root(self, name: str, where: str) -> None:
+        assert matches("/" + escape(name), name)
+        assert not matches("/" + escape(name), f"{where}/{name}")
+
+    @given(repo_path)
+    def test_an_escaped_path_matches_exactly_itself(self, path: str) -> None:
+        assert matches("/" + escape(path), path)
+        assert not matches("/" + escape(path), path + "x")
+        assert not matches("/" + escape(path), "x/" + path)
+
+
+class TestBraces:
+    """Braces give alternatives: the set matches exactly the union of its expansions."""
+
+    @given(
+        st.lists(plain_component, min_size=2, max_size=4, unique=True),
+        st.lists(plain_component, min_size=1, max_size=3).map("/".join),
+        st.sampled_from(["", "src/"]),
+    )
+    def test_brace_expansion_equals_union(self, names: list[str], path: str, prefix: str) -> None:
+        braced = prefix + "{" + ",".join(names) + "}"
+        union = any(matches(prefix + name, path) for name in names)
+        assert matches(braced, path) == union
+
+
+class TestMatcherSet:
+    """A compiled set matches when any of its patterns matches; case is significant."""
+
+    @given(
+        st.lists(st.sampled_from(["*.ts", "/package.json", "src/**", "docs/*.md"]), max_size=4),
+        repo_path,
+    )
+    def test_set_is_any(self, patterns: list[str], path: str) -> None:
+        compiled = PathMatcher.compile(patterns)
+        assert compiled.matches(path) == any(matches(p, path) for p in patterns)
+
+    @given(st.text(alphabet="abcxyz", min_size=1, max_size=8))
+    def test_case_sensitive(self, name: str) -> None:
+        assert not matches(name.upper(), name)

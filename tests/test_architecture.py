@@ -1,0 +1,78 @@
+"""The package boundaries DESIGN.md fixes: core is pure, dependencies point one way."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("cagr_core", "cagr_repo", "cagr_cli", "cagr_hooks", "cagr_ci")
+# What each package may import of ours. cli, hooks and ci -> repo -> core.
+ALLOWED_OURS = {
+    "cagr_core": {"cagr_core"},
+    "cagr_repo": {"cagr_core", "cagr_repo"},
+    "cagr_cli": {"cagr_core", "cagr_repo", "cagr_cli"},
+    "cagr_hooks": {"cagr_core", "cagr_repo", "cagr_cli", "cagr_hooks"},
+    "cagr_ci": {"cagr_core", "cagr_repo", "cagr_cli", "cagr_ci"},
+}
+# The core's whole outside world: pure standard-library modules and four libraries.
+CORE_ALLOWED = {
+    "__future__", "collections", "enum", "hashlib", "html", "itertools", "json", "posixpath",
+    "re", "typing", "attrs", "cattrs", "wcmatch", "mistune",
+}  # fmt: skip
+CORE_FORBIDDEN_NAMES = {"open", "exec", "eval", "__import__", "input", "print"}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and node.level > 0:
+            found.add(path.parent.name)
+    return found
+
+
+def _modules(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_dependencies_point_one_way(package: str) -> None:
+    for module in _modules(package):
+        ours = {name for name in _imports(module) if name.startswith("cagr")}
+        assert ours <= ALLOWED_OURS[package], f"{module.relative_to(ROOT)} imports {ours}"
+
+
+def test_core_imports_only_pure_modules() -> None:
+    for module in _modules("cagr_core"):
+        outside = {n for n in _imports(module) if n != "cagr_core"} - CORE_ALLOWED
+        assert not outside, f"{module.relative_to(ROOT)} imports {sorted(outside)}"
+
+
+def test_core_calls_no_io_builtins() -> None:
+    for module in _modules("cagr_core"):
+        tree = ast.parse(module.read_text(), str(module))
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        assert not names & CORE_FORBIDDEN_NAMES, f"{module.name}: {names & CORE_FORBIDDEN_NAMES}"
+        assert "environ" not in attributes, f"{module.name} reads the environment"
+
+
+def test_importing_core_does_not_load_mistune_or_io_libraries() -> None:
+    code = (
+        "import sys, cagr_core; "
+        "heavy = ('mistune', 'dulwich', 'tomlkit', 'subprocess'); "
+        "print(sorted(m for m in heavy if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert result.stdout.strip() == "[]"
