@@ -1,20 +1,12 @@
 """cagr_core: the pure change-rule evaluator. Values in, verdicts out; no I/O of any kind."""
 
-from .changes import Change, ChangeSet, Kind, PrBody, Range, Side, Status, Unchecked
+from .changes import Change, ChangeSet, Kind, Phase, PrBody, Range, Side, Status, Unchecked
 from .errors import CagrError, PatternError, RuleError, TemplateError
 from .evaluate import DEFAULT_LIMITS, Limits, evaluate
 from .render import render_text, report_data
 from .report import Deferred, Finding, Report, Timings
-from .rules import (
-    AddOnlyRule,
-    Phase,
-    PrBodyRule,
-    RequiresRule,
-    Rule,
-    RuleSet,
-    SiblingRule,
-    When,
-)
+from .rules import AddOnlyRule, PrBodyRule, RequiresRule, Rule, SiblingRule, When
+from .ruleset import RuleSet
 
 __all__ = [
     "DEFAULT_LIMITS",

@@ -116,6 +116,13 @@ class Change:
         return self.new is not None and self.new.kind.is_file
 
 
+class Phase(enum.Enum):
+    """Where a check runs: at an agent's turn end, or where a PR body is required (gate, CI)."""
+
+    TURN = "turn"
+    CI = "ci"
+
+
 Result = Literal["working-tree", "committed"]
 
 

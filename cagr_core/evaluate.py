@@ -11,20 +11,12 @@ from collections.abc import Callable
 
 from attrs import define, evolve, field, frozen
 
-from .changes import Change, ChangeSet, PrBody, Status, Unchecked
+from .changes import Change, ChangeSet, Phase, PrBody, Status, Unchecked
 from .globs import PathMatcher, is_literal
 from .manifests import ManifestError, added_dependencies
 from .report import Deferred, Finding, Report
-from .rules import (
-    AddOnlyRule,
-    CompiledRule,
-    Phase,
-    PrBodyRule,
-    RequiresRule,
-    RuleSet,
-    SiblingRule,
-    When,
-)
+from .rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule, When
+from .ruleset import CompiledRule, RuleSet
 from .sections import Body, Problem, check_section
 from .templates import RenderError
 

@@ -11,36 +11,67 @@ import hashlib
 
 from attrs import field, frozen
 
-from .changes import MODE_BY_KIND, Change, ChangeSet, Kind, PrBody, Side, Status
+from .changes import MODE_BY_KIND, Change, ChangeSet, Kind, Phase, PrBody, Side, Status
 from .errors import CagrError
-from .rules import Phase
 
 
 class FixtureError(CagrError):
     """An example that describes an impossible change."""
 
 
+def doc(text: str) -> dict[str, str]:
+    """Field metadata: the description the editor schema shows for a config key."""
+    return {"doc": text}
+
+
+def _text(text: str) -> dict[str, object]:
+    """Metadata for content fields, where any string (even empty) is meaningful."""
+    return {**doc(text), "any_text": True}
+
+
 @frozen(kw_only=True)
 class FixtureChange:
     """One path in an example: its status and optional content on the sides that exist."""
 
-    path: str
-    status: Status
-    before: str | None = None
-    after: str | None = None
+    path: str = field(metadata=doc("Repo-relative path, `/`-separated."))
+    status: Status = field(
+        metadata=doc("A added, M modified, D deleted, T type changed (file to symlink).")
+    )
+    before: str | None = field(default=None, metadata=_text("Content at the baseline (M, D, T)."))
+    after: str | None = field(default=None, metadata=_text("Content in the result (A, M, T)."))
 
 
 @frozen(kw_only=True)
 class Example:
     """One valid or invalid example of a rule; `pr_body` None means no PR metadata."""
 
-    changes: tuple[FixtureChange, ...] = field(converter=tuple)
-    pr_body: str | None = None
-    phase: Phase = Phase.CI
+    changes: tuple[FixtureChange, ...] = field(
+        converter=tuple, metadata=doc("The change: unique paths with their status.")
+    )
+    pr_body: str | None = field(
+        default=None,
+        metadata=_text("The pull request description; leave it out for 'no PR metadata'."),
+    )
+    phase: Phase = field(
+        default=Phase.CI,
+        metadata=doc("ci (default): a PR body is required; turn: an agent's turn end."),
+    )
 
     @property
     def body(self) -> PrBody:
         return PrBody(self.pr_body)
+
+
+@frozen(kw_only=True)
+class Examples:
+    """A rule's examples: each valid one must pass, each invalid one must fail that rule."""
+
+    valid: tuple[Example, ...] = field(
+        default=(), converter=tuple, metadata=doc("Changes the rule must accept (at least one).")
+    )
+    invalid: tuple[Example, ...] = field(
+        default=(), converter=tuple, metadata=doc("Changes the rule must reject (at least one).")
+    )
 
 
 def _oid(path: str, side: str, content: str | None) -> str:

@@ -1,17 +1,14 @@
-"""Change-rule values for the four kinds, and the compiled rule set the evaluator runs."""
+"""Change-rule values for the four kinds, as configured (the editor schema is derived from them)."""
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from itertools import pairwise
-from typing import Literal
+from typing import Any, Literal
 
 from attrs import field, frozen
 
-from .errors import PatternError, RuleError, TemplateError
-from .globs import PathMatcher
-from .templates import Template
+from .fixtures import Examples, doc
 
 
 class When(enum.Enum):
@@ -21,144 +18,135 @@ class When(enum.Enum):
     DEPENDENCY_ADDED = "dependency_added"
 
 
-class Phase(enum.Enum):
-    """Where a check runs: at an agent's turn end, or where a PR body is required (gate, CI)."""
-
-    TURN = "turn"
-    CI = "ci"
+_KIND = {**doc("The rule kind."), "required": True}
 
 
 def _tuple(value: Iterable[str]) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _id() -> Any:
+    return field(metadata=doc("Unique across all rules: letters, digits, `.`, `_`, `-`."))
+
+
+def _paths() -> Any:
+    return field(
+        converter=_tuple,
+        metadata=doc(
+            "Trigger globs from the root: a leading / anchors at the root, a pattern without"
+            " a slash matches basenames anywhere, ** spans folders, braces give alternatives."
+        ),
+    )
+
+
+def _ignores() -> Any:
+    return field(
+        default=(),
+        converter=_tuple,
+        metadata=doc("Globs removed from the trigger paths (never from required companions)."),
+    )
+
+
+def _reason() -> Any:
+    return field(metadata=doc("What to do instead; printed as the fix when the rule fails."))
+
+
+def _note() -> Any:
+    return field(default=None, metadata=doc("Optional explanation shown by `cagr explain`."))
+
+
+def _examples() -> Any:
+    return field(
+        factory=Examples,
+        metadata={**doc("At least one valid and one invalid example."), "required": True},
+    )
+
+
+def _when() -> Any:
+    return field(
+        default=When.CHANGED,
+        metadata=doc(
+            "changed (default): any selected path changes. dependency_added: a selected"
+            " package.json adds a dependency."
+        ),
+    )
+
+
 @frozen(kw_only=True)
 class RequiresRule:
     """If a selected path changes, each `require` glob must match an added or modified file."""
 
-    id: str
-    paths: tuple[str, ...] = field(converter=_tuple)
-    require: tuple[str, ...] = field(converter=_tuple)
-    reason: str
-    ignores: tuple[str, ...] = field(default=(), converter=_tuple)
-    when: When = When.CHANGED
-    note: str | None = None
-    kind: Literal["requires"] = "requires"
+    id: str = _id()
+    kind: Literal["requires"] = field(default="requires", metadata=_KIND)
+    paths: tuple[str, ...] = _paths()
+    ignores: tuple[str, ...] = _ignores()
+    when: When = _when()
+    require: tuple[str, ...] = field(
+        converter=_tuple,
+        metadata=doc("Globs that must each match an added or modified regular file."),
+    )
+    reason: str = _reason()
+    note: str | None = _note()
+    examples: Examples = _examples()
 
 
 @frozen(kw_only=True)
 class AddOnlyRule:
     """A selected path present at the baseline keeps its content, type and mode."""
 
-    id: str
-    paths: tuple[str, ...] = field(converter=_tuple)
-    reason: str
-    ignores: tuple[str, ...] = field(default=(), converter=_tuple)
-    note: str | None = None
-    kind: Literal["add_only"] = "add_only"
+    id: str = _id()
+    kind: Literal["add_only"] = field(default="add_only", metadata=_KIND)
+    paths: tuple[str, ...] = _paths()
+    ignores: tuple[str, ...] = _ignores()
+    reason: str = _reason()
+    note: str | None = _note()
+    examples: Examples = _examples()
 
 
 @frozen(kw_only=True)
 class SiblingRule:
     """Each added selected path needs its rendered `target` added or modified in the change."""
 
-    id: str
-    paths: tuple[str, ...] = field(converter=_tuple)
-    target: str
-    reason: str
-    ignores: tuple[str, ...] = field(default=(), converter=_tuple)
-    note: str | None = None
-    kind: Literal["sibling"] = "sibling"
+    id: str = _id()
+    kind: Literal["sibling"] = field(default="sibling", metadata=_KIND)
+    paths: tuple[str, ...] = _paths()
+    ignores: tuple[str, ...] = _ignores()
+    target: str = field(
+        metadata=doc(
+            "The companion path for an added file, from {dir}, {name} (last extension removed)"
+            " and {ext}; one exact path, no glob syntax."
+        )
+    )
+    reason: str = _reason()
+    note: str | None = _note()
+    examples: Examples = _examples()
 
 
 @frozen(kw_only=True)
 class PrBodyRule:
     """If the selector fires, the PR body's `section` has substance (after `contains`, if set)."""
 
-    id: str
-    paths: tuple[str, ...] = field(converter=_tuple)
-    section: str
-    reason: str
-    contains: str | None = None
-    ignores: tuple[str, ...] = field(default=(), converter=_tuple)
-    when: When = When.CHANGED
-    note: str | None = None
-    kind: Literal["pr_body"] = "pr_body"
+    id: str = _id()
+    kind: Literal["pr_body"] = field(default="pr_body", metadata=_KIND)
+    paths: tuple[str, ...] = _paths()
+    ignores: tuple[str, ...] = _ignores()
+    when: When = _when()
+    section: str = field(
+        metadata=doc("The `## Heading` of the PR description that must have substance.")
+    )
+    contains: str | None = field(
+        default=None,
+        metadata=doc("Literal, case-sensitive text that must appear there, followed by text."),
+    )
+    reason: str = _reason()
+    note: str | None = _note()
+    examples: Examples = _examples()
 
 
 Rule = RequiresRule | AddOnlyRule | SiblingRule | PrBodyRule
-
-
-@frozen
-class Selector:
-    """A rule's trigger paths minus its ignores, compiled."""
-
-    paths: PathMatcher
-    ignores: PathMatcher
-
-    def selects(self, path: str) -> bool:
-        return self.paths.matches(path) and not self.ignores.matches(path)
-
-
-@frozen
-class CompiledRule:
-    """A rule with its patterns and template checked and compiled once."""
-
-    rule: Rule
-    selector: Selector
-    require: tuple[PathMatcher, ...] = ()
-    target: Template | None = None
-
-    @property
-    def when(self) -> When:
-        return getattr(self.rule, "when", When.CHANGED)
-
-
-def _matcher(rule: Rule, key: str, patterns: tuple[str, ...]) -> PathMatcher:
-    try:
-        return PathMatcher.compile(patterns)
-    except PatternError as error:
-        raise RuleError(rule.id, key, error.render()) from error
-
-
-def compile_rule(rule: Rule) -> CompiledRule:
-    """Check and compile one rule; RuleError names the rule, the key and the bad part."""
-    if not rule.paths:
-        raise RuleError(rule.id, "paths", "needs at least one pattern")
-    selector = Selector(
-        _matcher(rule, "paths", rule.paths), _matcher(rule, "ignores", rule.ignores)
-    )
-    if isinstance(rule, RequiresRule):
-        if not rule.require:
-            raise RuleError(rule.id, "require", "needs at least one pattern")
-        require = tuple(_matcher(rule, "require", (pattern,)) for pattern in rule.require)
-        return CompiledRule(rule, selector, require=require)
-    if isinstance(rule, SiblingRule):
-        try:
-            target = Template.parse(rule.target)
-        except TemplateError as error:
-            raise RuleError(rule.id, "target", error.render()) from error
-        if target.render("d/n.e") == "d/n.e":
-            raise RuleError(rule.id, "target", f"{rule.target} names the added file itself")
-        return CompiledRule(rule, selector, target=target)
-    return CompiledRule(rule, selector)
-
-
-@frozen
-class RuleSet:
-    """Compiled rules with unique ids, in id order (rule order never matters)."""
-
-    rules: tuple[CompiledRule, ...]
-
-    @classmethod
-    def compile(cls, rules: Iterable[Rule]) -> RuleSet:
-        compiled = sorted((compile_rule(rule) for rule in rules), key=lambda c: c.rule.id)
-        for before, after in pairwise(compiled):
-            if before.rule.id == after.rule.id:
-                raise RuleError(after.rule.id, "id", "two rules share this id")
-        return cls(tuple(compiled))
-
-    def content_paths(self, paths: Iterable[str]) -> frozenset[str]:
-        """Which of these changed paths a selector needs the before/after content of."""
-        readers = [c.selector for c in self.rules if c.when is When.DEPENDENCY_ADDED]
-        return frozenset(p for p in paths if any(s.selects(p) for s in readers))
+RULE_KINDS: dict[str, type[Rule]] = {
+    "requires": RequiresRule,
+    "add_only": AddOnlyRule,
+    "sibling": SiblingRule,
+    "pr_body": PrBodyRule,
+}

@@ -1,5 +1,8 @@
 import os
+import subprocess
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Shared machines are noisy: no per-example deadline; CI runs more examples than a quick local run.
@@ -8,3 +11,25 @@ settings.register_profile(
     "ci", deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.invalid",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.invalid",
+    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
+    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+}
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh git repository (real git) with a pinned identity and clock."""
+    for key, value in GIT_ENV.items():
+        monkeypatch.setenv(key, value)
+    root = tmp_path / "repo"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True)
+    return root

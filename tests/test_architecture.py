@@ -22,7 +22,7 @@ ALLOWED_OURS = {
 # The core's whole outside world: pure standard-library modules and four libraries.
 CORE_ALLOWED = {
     "__future__", "collections", "enum", "hashlib", "html", "itertools", "json", "posixpath",
-    "re", "typing", "attrs", "cattrs", "wcmatch", "mistune",
+    "re", "types", "typing", "attrs", "cattrs", "wcmatch", "mistune",
 }  # fmt: skip
 CORE_FORBIDDEN_NAMES = {"open", "exec", "eval", "__import__", "input", "print"}
 

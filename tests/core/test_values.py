@@ -3,14 +3,11 @@
 import pytest
 
 from cagr_core import Change, ChangeSet, Kind, PatternError, Side, Status, TemplateError
-from cagr_core.errors import RuleError
 from cagr_core.fixtures import Example, FixtureChange, FixtureError, fixture_changeset
 from cagr_core.globs import PathMatcher, check_pattern
-from cagr_core.rules import RequiresRule, RuleSet, SiblingRule
 from cagr_core.templates import Template
 
 from .build import EXECUTABLE, GITLINK, REGULAR, SYMLINK, added, deleted, modified, side
-from .test_acceptance_body import DEPENDENCY_REASON
 
 
 class TestChange:
@@ -150,29 +147,3 @@ class TestTemplateErrors:
         lines = str(error.value).splitlines()
         assert said in lines[0]
         assert lines[2] == "  " + caret
-
-
-class TestRuleSet:
-    def test_duplicate_ids(self) -> None:
-        rule = RequiresRule(id="x", paths=["a"], require=["b"], reason="r")
-        with pytest.raises(RuleError, match="two rules share this id"):
-            RuleSet.compile([rule, rule])
-
-    def test_bad_pattern_names_rule_and_key(self) -> None:
-        rule = RequiresRule(id="x", paths=["a"], require=["b/"], reason="r")
-        with pytest.raises(RuleError, match=r"change rule x: require: pattern 'b/'"):
-            RuleSet.compile([rule])
-
-    def test_identity_target_is_rejected(self) -> None:
-        rule = SiblingRule(id="s", paths=["*.py"], target="{dir}/{name}.{ext}", reason="r")
-        with pytest.raises(RuleError, match="names the added file itself"):
-            RuleSet.compile([rule])
-
-    def test_content_paths_are_those_a_manifest_selector_reads(self) -> None:
-        rules = RuleSet.compile(
-            [DEPENDENCY_REASON, RequiresRule(id="r", paths=["*"], require=["x"], reason="r")]
-        )
-        assert rules.content_paths(["package.json", "a/package.json", "src/x.ts"]) == {
-            "package.json",
-            "a/package.json",
-        }

@@ -1,0 +1,88 @@
+"""Rules compiled for evaluation: patterns and templates checked and compiled once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import pairwise
+
+from attrs import frozen
+
+from .errors import PatternError, RuleError, TemplateError
+from .globs import PathMatcher
+from .rules import RequiresRule, Rule, SiblingRule, When
+from .templates import Template
+
+
+@frozen
+class Selector:
+    """A rule's trigger paths minus its ignores, compiled."""
+
+    paths: PathMatcher
+    ignores: PathMatcher
+
+    def selects(self, path: str) -> bool:
+        return self.paths.matches(path) and not self.ignores.matches(path)
+
+
+@frozen
+class CompiledRule:
+    """A rule with its patterns and template checked and compiled once."""
+
+    rule: Rule
+    selector: Selector
+    require: tuple[PathMatcher, ...] = ()
+    target: Template | None = None
+
+    @property
+    def when(self) -> When:
+        return getattr(self.rule, "when", When.CHANGED)
+
+
+def _matcher(rule: Rule, key: str, patterns: tuple[str, ...]) -> PathMatcher:
+    try:
+        return PathMatcher.compile(patterns)
+    except PatternError as error:
+        raise RuleError(rule.id, key, error.render()) from error
+
+
+def compile_rule(rule: Rule) -> CompiledRule:
+    """Check and compile one rule; RuleError names the rule, the key and the bad part."""
+    if not rule.paths:
+        raise RuleError(rule.id, "paths", "needs at least one pattern")
+    selector = Selector(
+        _matcher(rule, "paths", rule.paths), _matcher(rule, "ignores", rule.ignores)
+    )
+    if isinstance(rule, RequiresRule):
+        if not rule.require:
+            raise RuleError(rule.id, "require", "needs at least one pattern")
+        require = tuple(_matcher(rule, "require", (pattern,)) for pattern in rule.require)
+        return CompiledRule(rule, selector, require=require)
+    if isinstance(rule, SiblingRule):
+        try:
+            target = Template.parse(rule.target)
+        except TemplateError as error:
+            raise RuleError(rule.id, "target", error.render()) from error
+        if target.render("d/n.e") == "d/n.e":
+            raise RuleError(rule.id, "target", f"{rule.target} names the added file itself")
+        return CompiledRule(rule, selector, target=target)
+    return CompiledRule(rule, selector)
+
+
+@frozen
+class RuleSet:
+    """Compiled rules with unique ids, in id order (rule order never matters)."""
+
+    rules: tuple[CompiledRule, ...]
+
+    @classmethod
+    def compile(cls, rules: Iterable[Rule]) -> RuleSet:
+        compiled = sorted((compile_rule(rule) for rule in rules), key=lambda c: c.rule.id)
+        for before, after in pairwise(compiled):
+            if before.rule.id == after.rule.id:
+                raise RuleError(after.rule.id, "id", "two rules share this id")
+        return cls(tuple(compiled))
+
+    def content_paths(self, paths: Iterable[str]) -> frozenset[str]:
+        """Which of these changed paths a selector needs the before/after content of."""
+        readers = [c.selector for c in self.rules if c.when is When.DEPENDENCY_ADDED]
+        return frozenset(p for p in paths if any(s.selects(p) for s in readers))

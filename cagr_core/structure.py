@@ -1,0 +1,267 @@
+"""Plain TOML data -> Config, strictly: every problem found at once, each with its key path.
+
+cattrs does the structuring (unknown keys, wrong types, missing keys); a second pass checks what
+types cannot say (non-blank text, valid globs and templates, possible examples).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import cattrs
+from cattrs.errors import ForbiddenExtraKeysError, IterableValidationError, IterableValidationNote
+
+from .changes import Phase, Status
+from .config import Config, ConfigIssue, StackCommand
+from .errors import PatternError, RuleError
+from .fixtures import Example, FixtureError, fixture_changeset
+from .globs import check_pattern
+from .rules import RULE_KINDS, PrBodyRule, RequiresRule, Rule, When
+from .ruleset import compile_rule
+
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
+_ENUMS: tuple[type, ...] = (Status, Phase, When)
+
+
+def _strict_str(value: object, _: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {_toml_type(value)}")
+    return value
+
+
+def _toml_type(value: object) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string"}
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    return names.get(type(value), type(value).__name__)
+
+
+def _is_tuple(kind: object) -> bool:
+    origin: object = typing.get_origin(kind)
+    return origin is tuple
+
+
+def _make_converter() -> cattrs.Converter:
+    converter = cattrs.Converter(forbid_extra_keys=True)
+    converter.register_structure_hook(str, _strict_str)
+
+    def tuple_hook(kind: Any) -> Callable[[object, object], tuple[Any, ...]]:
+        (item,) = [a for a in typing.get_args(kind) if a is not Ellipsis]
+
+        def structure(value: object, _: object) -> tuple[Any, ...]:
+            if not isinstance(value, list | tuple):
+                raise TypeError(f"expected an array, got {_toml_type(value)}")
+            out: list[Any] = []
+            errors: list[Exception] = []
+            for index, element in enumerate(value):
+                try:
+                    out.append(converter.structure(element, item))
+                except Exception as error:  # collected: every error is reported
+                    error.__notes__ = [
+                        *getattr(error, "__notes__", []),
+                        IterableValidationNote(f"@ index {index}", index, item),
+                    ]
+                    errors.append(error)
+            if errors:
+                raise IterableValidationError(f"While structuring {kind}", errors, kind)
+            return tuple(out)
+
+        return structure
+
+    converter.register_structure_hook_factory(_is_tuple, tuple_hook)
+    for enum_type in _ENUMS:
+
+        def enum_hook(value: object, kind: Any) -> Any:
+            allowed = [member.value for member in kind]
+            if value not in allowed:
+                listed = ", ".join(repr(a) for a in allowed)
+                raise ValueError(f"expected one of {listed}, got {value!r}")
+            return kind(value)
+
+        converter.register_structure_hook(enum_type, enum_hook)
+
+    def rule_hook(value: object, _: object) -> Rule:
+        if not isinstance(value, dict):
+            raise TypeError(f"a rule is a table, got {_toml_type(value)}")
+        kind = value.get("kind")
+        if kind not in RULE_KINDS:
+            listed = ", ".join(repr(k) for k in RULE_KINDS)
+            raise ValueError(f"`kind` must be one of {listed}, got {kind!r}")
+        rule: Rule = converter.structure(value, RULE_KINDS[kind])
+        return rule
+
+    converter.register_structure_hook(Rule, rule_hook)
+    return converter
+
+
+CONVERTER = _make_converter()
+
+
+def _format(error: BaseException, _: type | None) -> str:
+    if isinstance(error, KeyError):
+        return "a required key is missing"
+    if isinstance(error, ForbiddenExtraKeysError):
+        names = ", ".join(sorted(error.extra_fields))
+        allowed = ", ".join(a.name for a in error.cl.__attrs_attrs__)  # type: ignore[attr-defined]
+        return f"unknown key {names}; the keys here are: {allowed}"
+    if isinstance(error, TypeError | ValueError):
+        return str(error)
+    return f"{type(error).__name__}: {error}"
+
+
+def _where(path: str, data: Mapping[str, Any]) -> str:
+    """`$.changes.rules[2].require` -> `changes.rules[2] (id 'x').require`."""
+    where = path.removeprefix("$").removeprefix(".")
+    match = re.match(r"changes\.rules\[(\d+)\]", where)
+    rules = data.get("changes", {}).get("rules") if isinstance(data.get("changes"), dict) else None
+    if match and isinstance(rules, list) and int(match.group(1)) < len(rules):
+        rule = rules[int(match.group(1))]
+        if isinstance(rule, dict) and isinstance(rule.get("id"), str):
+            where = f"{match.group(0)} (id {rule['id']!r}){where[match.end() :]}"
+    return where
+
+
+def structure_config(
+    data: Mapping[str, Any], source: str
+) -> tuple[Config | None, list[ConfigIssue]]:
+    """Structure one source's data; on failure, every issue cattrs found, with key paths."""
+    try:
+        config = CONVERTER.structure(dict(data), Config)
+    except (cattrs.BaseValidationError, TypeError, ValueError) as error:
+        messages = (
+            cattrs.transform_error(error, path="$", format_exception=_format)
+            if isinstance(error, cattrs.BaseValidationError)
+            else [f"{error} @ $"]
+        )
+        issues = []
+        for message in messages:
+            text, _, path = message.rpartition(" @ ")
+            issues.append(ConfigIssue(source, _where(path, data), text))
+        return None, issues
+    return config, validate(config, source)
+
+
+def validate(config: Config, source: str) -> list[ConfigIssue]:
+    """What types cannot say: non-blank text, ids, globs, templates, and possible examples."""
+    issues: list[ConfigIssue] = []
+    for index, rule in enumerate(config.changes.rules):
+        where = f"changes.rules[{index}] (id {rule.id!r})"
+        issues.extend(
+            ConfigIssue(source, f"{where}.{key}", text) for key, text in _rule_problems(rule)
+        )
+    for name in ("on_turn_end", "ci"):
+        commands: tuple[StackCommand, ...] = getattr(config.stack, name)
+        for index, command in enumerate(commands):
+            where = f"stack.{name}[{index}]"
+            if not command.run.strip():
+                issues.append(ConfigIssue(source, f"{where}.run", "write the command to run"))
+            issues.extend(
+                ConfigIssue(source, f"{where}.paths[{i}]", _pattern_problem(p))
+                for i, p in enumerate(command.paths)
+                if _pattern_problem(p)
+            )
+    for index, section in enumerate(config.review.pr_sections):
+        if not section.strip():
+            issues.append(
+                ConfigIssue(source, f"review.pr_sections[{index}]", "a heading cannot be blank")
+            )
+    branch = config.git.protected_branch
+    if branch is not None and not branch.strip():
+        issues.append(ConfigIssue(source, "git.protected_branch", "name the branch, e.g. main"))
+    return issues
+
+
+def _pattern_problem(pattern: str) -> str:
+    try:
+        check_pattern(pattern)
+    except PatternError as error:
+        return error.render()
+    return ""
+
+
+def _rule_problems(rule: Rule) -> list[tuple[str, str]]:
+    problems: list[tuple[str, str]] = []
+    if not _ID.match(rule.id):
+        problems.append(
+            ("id", "use letters, digits, '.', '_' and '-', starting with a letter or digit")
+        )
+    texts = {"reason": rule.reason, "note": rule.note}
+    if isinstance(rule, PrBodyRule):
+        texts |= {"section": rule.section, "contains": rule.contains}
+    for key, text in texts.items():
+        if text is not None and not text.strip():
+            problems.append(
+                (key, "cannot be blank" + ("; say what to do instead" if key == "reason" else ""))
+            )
+    lists = {"paths": rule.paths, "ignores": rule.ignores}
+    if isinstance(rule, RequiresRule):
+        lists["require"] = rule.require
+    for key, patterns in lists.items():
+        if not patterns and key != "ignores":
+            problems.append((key, "list at least one glob"))
+        problems.extend(
+            (f"{key}[{index}]", _pattern_problem(pattern))
+            for index, pattern in enumerate(patterns)
+            if _pattern_problem(pattern)
+        )
+    if problems:
+        return problems
+    try:
+        compiled = compile_rule(rule)
+    except RuleError as error:  # the target template, checked last
+        problems.append((error.key, error.message))
+        return problems
+    for label in ("valid", "invalid"):
+        examples: tuple[Example, ...] = getattr(rule.examples, label)
+        if not examples:
+            shape = "{ changes = [{ path = ..., status = ... }] }"
+            problems.append((f"examples.{label}", f"add at least one {label} example: {shape}"))
+        for index, example in enumerate(examples):
+            try:
+                changes = fixture_changeset(example)
+            except FixtureError as error:
+                problems.append((f"examples.{label}[{index}]", str(error)))
+                continue
+            if getattr(rule, "when", None) is When.DEPENDENCY_ADDED:
+                for change in changes.changes:
+                    if not compiled.selector.selects(change.path):
+                        continue
+                    for side_name, side in (("before", change.old), ("after", change.new)):
+                        if side is not None and side.content is None:
+                            problems.append(
+                                (
+                                    f"examples.{label}[{index}]",
+                                    f"{change.path} needs `{side_name}` content: the dependency"
+                                    " selector reads both sides that exist",
+                                )
+                            )
+    return problems
+
+
+def unstructure_rule(rule: Rule) -> dict[str, Any]:
+    """A rule as plain data (what explain --format json prints, and what the digest hashes)."""
+    data: dict[str, Any] = CONVERTER.unstructure(rule)
+    return data
+
+
+def rules_digest(rules: Sequence[Rule]) -> str:
+    """A digest of the effective change rules: stable across formatting and source order."""
+    ordered = sorted((unstructure_rule(rule) for rule in rules), key=lambda data: str(data["id"]))
+    canonical = json.dumps(ordered, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+__all__ = [
+    "CONVERTER",
+    "rules_digest",
+    "structure_config",
+    "unstructure_rule",
+    "validate",
+]

@@ -1,0 +1,152 @@
+"""`rules test` semantics: examples through the runtime evaluator, catching broken matching."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from cagr_core import Phase, Status
+from cagr_core.examples import run_examples
+from cagr_core.fixtures import Example, Examples, FixtureChange
+from cagr_core.rules import AddOnlyRule, PrBodyRule, RequiresRule, Rule, SiblingRule, When
+from cagr_core.ruleset import RuleSet
+
+
+def ex(
+    *changes: tuple[str, str], body: str | None = None, phase: Phase = Phase.CI, **content: str
+) -> Example:
+    items = [FixtureChange(path=path, status=Status(status)) for path, status in changes]
+    if content:
+        items = [attrs.evolve(items[0], **content), *items[1:]]
+    return Example(changes=items, pr_body=body, phase=phase)
+
+
+SCHEMA = RequiresRule(
+    id="schema",
+    paths=["src/config/schema.ts"],
+    require=["schema/cagr.schema.json"],
+    reason="Regenerate.",
+    examples=Examples(
+        valid=[ex(("src/config/schema.ts", "M"), ("schema/cagr.schema.json", "M"))],
+        invalid=[ex(("src/config/schema.ts", "M"))],
+    ),
+)
+GUARDS = SiblingRule(
+    id="guards",
+    paths=["src/guards/**/*.ts"],
+    ignores=["**/*.test.ts"],
+    target="{dir}/{name}.test.{ext}",
+    reason="Add a test.",
+    examples=Examples(
+        valid=[ex(("src/guards/a.ts", "A"), ("src/guards/a.test.ts", "A"))],
+        invalid=[ex(("src/guards/a.ts", "A"))],
+    ),
+)
+MIGRATIONS = AddOnlyRule(
+    id="migrations",
+    paths=["migrations/**"],
+    reason="Add a new migration.",
+    examples=Examples(
+        valid=[ex(("migrations/002.sql", "A"))], invalid=[ex(("migrations/001.sql", "M"))]
+    ),
+)
+DEPENDENCY = PrBodyRule(
+    id="dependency",
+    paths=["package.json"],
+    when=When.DEPENDENCY_ADDED,
+    section="Risk",
+    contains="Dependency reason:",
+    reason="Explain the dependency.",
+    examples=Examples(
+        valid=[
+            ex(
+                ("package.json", "M"),
+                before="{}",
+                after='{"dependencies":{"x":"1"}}',
+                body="## Risk\nDependency reason: wire format.",
+            ),
+        ],
+        invalid=[
+            ex(
+                ("package.json", "M"),
+                before="{}",
+                after='{"dependencies":{"x":"1"}}',
+                body="## Risk\nNone",
+            ),
+            ex(
+                ("package.json", "M"),
+                before="{}",
+                after='{"dependencies":{"x":"1"}}',
+                phase=Phase.TURN,
+            ),
+        ],
+    ),
+)
+ALL = [SCHEMA, GUARDS, MIGRATIONS, DEPENDENCY]
+
+
+def failures(*rules: Rule) -> list[str]:
+    return [f"{r.rule} {r.name}" for r in run_examples(RuleSet.compile(rules)) if not r.ok]
+
+
+def test_correct_rules_pass_their_examples() -> None:
+    results = run_examples(RuleSet.compile(ALL))
+    assert len(results) == 9
+    assert all(r.ok for r in results), [r.said for r in results if not r.ok]
+
+
+@pytest.mark.parametrize(
+    ("rule", "change", "broken"),
+    [
+        (SCHEMA, {"paths": ("src/config/schema.js",)}, "schema invalid[0]"),
+        (SCHEMA, {"require": ("schema/*.yaml",)}, "schema valid[0]"),
+        (GUARDS, {"target": "{dir}/{name}.spec.{ext}"}, "guards valid[0]"),
+        (GUARDS, {"ignores": ("**/*.ts",)}, "guards invalid[0]"),
+        (MIGRATIONS, {"paths": ("migration/**",)}, "migrations invalid[0]"),
+        (DEPENDENCY, {"contains": "None"}, "dependency valid[0]"),
+        (DEPENDENCY, {"section": "Summary"}, "dependency valid[0]"),
+    ],
+)
+def test_deliberately_broken_matching_is_caught(
+    rule: Rule, change: dict[str, object], broken: str
+) -> None:
+    assert failures(rule) == []
+    assert broken in failures(attrs.evolve(rule, **change))
+
+
+def test_unchecked_fails_both_valid_and_invalid() -> None:
+    rule = attrs.evolve(
+        DEPENDENCY,
+        examples=Examples(
+            valid=[ex(("package.json", "M"), before="{", after="{}", body="")],
+            invalid=[ex(("package.json", "M"), before="{}", after='{"dependencies":{"x":"1"}}')],
+        ),
+    )
+    results = run_examples(RuleSet.compile([rule]))
+    assert [r.ok for r in results] == [False, False]
+    assert all(r.said.startswith("unchecked") for r in results)
+
+
+def test_turn_phase_invalid_example_means_deferred() -> None:
+    turn_only = attrs.evolve(
+        DEPENDENCY,
+        examples=Examples(
+            valid=[ex(("README.md", "M"), phase=Phase.TURN)],
+            invalid=[
+                ex(
+                    ("package.json", "M"),
+                    before="{}",
+                    after='{"dependencies":{"x":"1"}}',
+                    phase=Phase.TURN,
+                )
+            ],
+        ),
+    )
+    assert failures(turn_only) == []
+
+
+def test_failure_says_what_the_evaluator_said() -> None:
+    broken = attrs.evolve(SCHEMA, require=("schema/*.yaml",))
+    (result,) = [r for r in run_examples(RuleSet.compile([broken])) if not r.ok]
+    assert result.said.startswith("expected this rule to pass, but:\nChange rule schema failed.")
+    assert "nothing matching schema/*.yaml changed" in result.said
