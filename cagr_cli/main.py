@@ -6,6 +6,9 @@ import argparse
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
+from .commands import explain, rules_test, schema
+from .output import EXIT_INVALID, format_option
+
 
 def cagr_version() -> str:
     try:
@@ -22,12 +25,39 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"cagr {cagr_version()}")
     parser.add_argument("--repo", metavar="DIR", default=".", help="the repository (default: .)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    fmt = format_option()
+
+    rules = commands.add_parser("rules", help="test or check change rules")
+    rules_commands = rules.add_subparsers(dest="rules_command", metavar="COMMAND", required=True)
+    test = rules_commands.add_parser(
+        "test", parents=[fmt], help="run every rule's examples through the evaluator"
+    )
+    test.set_defaults(run=rules_test.run)
+
+    explain_parser = commands.add_parser("explain", parents=[fmt], help="show what a rule checks")
+    explain_parser.add_argument("id", help="the rule id")
+    explain_parser.set_defaults(run=explain.run)
+
+    schema_parser = commands.add_parser(
+        "schema", parents=[fmt], help="print, write or check schema/cagr.schema.json"
+    )
+    mode = schema_parser.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="write schema/cagr.schema.json")
+    mode.add_argument("--check", action="store_true", help="exit 1 if the saved file differs")
+    schema_parser.set_defaults(run=schema.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run cagr with `argv` (default: the process arguments) and return the exit code."""
     parser = _parser()
-    parser.parse_args(argv)
-    parser.print_help()
-    return 0
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse exits 2 on usage errors, 0 on --help / --version
+        return int(exit_.code or 0)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return EXIT_INVALID
+    code: int = args.run(args)
+    return code

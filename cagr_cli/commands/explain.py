@@ -1,0 +1,68 @@
+"""`cagr explain ID`: what a rule checks, where it comes from, and when it runs."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+
+from cagr_core.fixtures import Example
+from cagr_core.rules import PrBodyRule, Rule
+from cagr_core.structure import unstructure_rule
+
+from ..output import EXIT_INVALID, EXIT_OK, load, print_json
+
+CHECKED = "checked at an agent's turn end, before `gh pr create` / `gh pr ready`, and in CI"
+DEFERRED = (
+    "deferred at an agent's turn end (advisory, never blocks); checked before `gh pr create`"
+    " when the body is given, and in CI"
+)
+
+
+def events(rule: Rule) -> str:
+    return DEFERRED if isinstance(rule, PrBodyRule) else CHECKED
+
+
+def _example_line(example: Example) -> str:
+    changes = ", ".join(f"{c.status.value} {c.path}" for c in example.changes) or "no changes"
+    body = "no PR body" if example.pr_body is None else f"PR body of {len(example.pr_body)} chars"
+    return f"{changes}; {body}; phase {example.phase.value}"
+
+
+def run(args: argparse.Namespace) -> int:
+    config = load(args)
+    if isinstance(config, int):
+        return config
+    by_id = {c.rule.id: c.rule for c in config.rules.rules}
+    rule = by_id.get(args.id)
+    if rule is None:
+        close = difflib.get_close_matches(args.id, list(by_id), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        known = f" Rules: {', '.join(sorted(by_id))}." if by_id and not close else ""
+        print(f"cagr explain: no change rule has the id {args.id!r}{hint}{known}", file=sys.stderr)
+        return EXIT_INVALID
+    source = config.loaded.source_of(rule.id)
+    if args.format == "json":
+        print_json({"rule": unstructure_rule(rule), "source": source, "events": events(rule)})
+        return EXIT_OK
+    lines = [f"{rule.id} ({rule.kind})", f"  source:   {source}"]
+    lines.append(f"  paths:    {', '.join(rule.paths)}")
+    lines.append(f"  ignores:  {', '.join(rule.ignores) or '(none)'}")
+    when = getattr(rule, "when", None)
+    if when is not None:
+        lines.append(f"  when:     {when.value}")
+    for key in ("require", "target", "section", "contains"):
+        value = getattr(rule, key, None)
+        if value is not None:
+            shown = ", ".join(value) if isinstance(value, tuple) else value
+            lines.append(f"  {key + ':':<9} {shown}")
+    lines.append(f"  reason:   {rule.reason}")
+    if rule.note:
+        lines.append(f"  note:     {rule.note}")
+    lines.append(f"  events:   {events(rule)}")
+    lines.append("  examples:")
+    for label in ("valid", "invalid"):
+        for index, example in enumerate(getattr(rule.examples, label)):
+            lines.append(f"    {label}[{index}]: {_example_line(example)}")
+    print("\n".join(lines))
+    return EXIT_OK

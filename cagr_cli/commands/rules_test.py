@@ -1,0 +1,47 @@
+"""`cagr rules test`: every rule's examples through the runtime evaluator; per-kind counts."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+
+from cagr_core.examples import run_examples
+
+from ..output import EXIT_FINDINGS, EXIT_OK, load, print_json
+
+KINDS = ("requires", "add_only", "sibling", "pr_body")
+
+
+def run(args: argparse.Namespace) -> int:
+    config = load(args)
+    if isinstance(config, int):
+        return config
+    results = run_examples(config.rules)
+    rules: Counter[str] = Counter(c.rule.kind for c in config.rules.rules)
+    examples: Counter[str] = Counter(r.kind for r in results)
+    failed: Counter[str] = Counter(r.kind for r in results if not r.ok)
+    failures = [r for r in results if not r.ok]
+    if args.format == "json":
+        print_json(
+            {
+                "status": "fail" if failures else "pass",
+                "kinds": {
+                    kind: {"rules": rules[kind], "examples": examples[kind], "failed": failed[kind]}
+                    for kind in KINDS
+                },
+                "failures": [
+                    {"rule": r.rule, "kind": r.kind, "example": r.name, "said": r.said}
+                    for r in failures
+                ],
+            }
+        )
+    else:
+        for kind in KINDS:
+            if rules[kind]:
+                outcome = f"{failed[kind]} failed" if failed[kind] else "all passed"
+                print(f"{kind}: {rules[kind]} rule(s), {examples[kind]} example(s), {outcome}")
+        if not config.rules.rules:
+            print("no change rules are configured; nothing to test")
+        for result in failures:
+            print(f"\nFAIL {result.rule} examples.{result.name}: {result.said}")
+    return EXIT_FINDINGS if failures else EXIT_OK

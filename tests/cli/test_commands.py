@@ -1,0 +1,176 @@
+"""`cagr rules test`, `cagr explain` and `cagr schema`, called through main() as a user would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cagr_cli.main import main
+from cagr_core.schema import json_schema
+
+from ..repo.test_config import rule, write
+
+Capture = pytest.CaptureFixture[str]
+
+SIBLING = """
+[[changes.rules]]
+id = "guard-tests"
+kind = "sibling"
+paths = ["src/guards/**/*.ts"]
+ignores = ["**/*.test.ts"]
+target = "{dir}/{name}.test.{ext}"
+reason = "Add or update the matching .test.ts file in this change."
+note = "A matching test does not prove the test is useful."
+examples.invalid = [{ changes = [{ path = "src/guards/new-guard.ts", status = "A" }] }]
+examples.valid = [{ changes = [{ path = "src/guards/new-guard.ts", status = "A" }, { path = "src/guards/new-guard.test.ts", status = "A" }] }]
+"""
+
+
+def run(repo: Path, *args: str) -> int:
+    return main(["--repo", str(repo), *args])
+
+
+class TestRulesTest:
+    def test_passing_examples(self, repo: Path, capsys: Capture) -> None:
+        write(repo, "cagr.toml", rule("schema") + SIBLING)
+        assert run(repo, "rules", "test") == 0
+        assert capsys.readouterr().out == (
+            "requires: 1 rule(s), 2 example(s), all passed\nsibling: 1 rule(s), 2 example(s), all passed\n"
+        )
+
+    def test_broken_matching_fails_with_the_fixture_named(
+        self, repo: Path, capsys: Capture
+    ) -> None:
+        write(repo, "cagr.toml", SIBLING.replace("{name}.test.{ext}", "{name}.spec.{ext}"))
+        assert run(repo, "rules", "test") == 1
+        out = capsys.readouterr().out
+        assert "sibling: 1 rule(s), 2 example(s), 1 failed" in out
+        assert "FAIL guard-tests examples.valid[0]: expected this rule to pass, but:" in out
+        assert "src/guards/new-guard.spec.ts needs to change too" in out
+
+    def test_json(self, repo: Path, capsys: Capture) -> None:
+        write(
+            repo,
+            "cagr.toml",
+            SIBLING.replace('paths = ["src/guards/**/*.ts"]', 'paths = ["src/guard/**/*.ts"]'),
+        )
+        assert run(repo, "rules", "test", "--format", "json") == 1
+        data = json.loads(capsys.readouterr().out)
+        assert data["status"] == "fail"
+        assert data["kinds"]["sibling"] == {"rules": 1, "examples": 2, "failed": 1}
+        assert data["failures"][0]["example"] == "invalid[0]"
+
+    def test_invalid_config_exits_2_and_evaluates_nothing(
+        self, repo: Path, capsys: Capture
+    ) -> None:
+        write(
+            repo,
+            "cagr.toml",
+            SIBLING.replace('target = "{dir}/{name}.test.{ext}"', 'target = "{dir}/{nme}"'),
+        )
+        assert run(repo, "rules", "test") == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert "cagr: the configuration is invalid (1 problem(s)):" in captured.err
+        assert "unknown placeholder {nme}" in captured.err
+
+    def test_invalid_config_json(self, repo: Path, capsys: Capture) -> None:
+        write(repo, "cagr.toml", "[[changes.rules]]\nkind = 3\n")
+        assert run(repo, "rules", "test", "--format", "json") == 2
+        data = json.loads(capsys.readouterr().out)
+        assert data["status"] == "error"
+        assert data["errors"][0]["source"] == "cagr.toml"
+
+    def test_no_rules(self, repo: Path, capsys: Capture) -> None:
+        assert run(repo, "rules", "test") == 0
+        assert "no change rules are configured" in capsys.readouterr().out
+
+
+class TestExplain:
+    def test_names_source_and_scope(self, repo: Path, capsys: Capture) -> None:
+        write(repo, ".cagr/guards.toml", SIBLING)
+        assert run(repo, "explain", "guard-tests") == 0
+        out = capsys.readouterr().out
+        assert out.splitlines()[:5] == [
+            "guard-tests (sibling)",
+            "  source:   .cagr/guards.toml",
+            "  paths:    src/guards/**/*.ts",
+            "  ignores:  **/*.test.ts",
+            "  target:   {dir}/{name}.test.{ext}",
+        ]
+        assert "  note:     A matching test does not prove the test is useful." in out
+        assert "    invalid[0]: A src/guards/new-guard.ts; no PR body; phase ci" in out
+        assert "events:   checked at an agent's turn end" in out
+
+    def test_pr_body_rules_say_they_are_deferred(self, repo: Path, capsys: Capture) -> None:
+        write(
+            repo,
+            "cagr.toml",
+            '[[changes.rules]]\nid = "risk"\nkind = "pr_body"\npaths = ["src/**"]\nsection = "Risk"\n'
+            'contains = "Risk:"\nreason = "Describe the risk."\n'
+            'examples.invalid = [{ changes = [{ path = "src/a", status = "M" }], pr_body = "" }]\n'
+            'examples.valid = [{ changes = [{ path = "src/a", status = "M" }], pr_body = "## Risk\\nRisk: low, one caller." }]\n',
+        )
+        assert run(repo, "explain", "risk") == 0
+        out = capsys.readouterr().out
+        assert "  section:  Risk" in out
+        assert "  contains: Risk:" in out
+        assert "deferred at an agent's turn end (advisory, never blocks)" in out
+
+    def test_json(self, repo: Path, capsys: Capture) -> None:
+        write(repo, "cagr.toml", SIBLING)
+        assert run(repo, "explain", "guard-tests", "--format", "json") == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["source"] == "cagr.toml"
+        assert data["rule"]["target"] == "{dir}/{name}.test.{ext}"
+
+    def test_unknown_id_lists_close_matches(self, repo: Path, capsys: Capture) -> None:
+        write(repo, "cagr.toml", SIBLING)
+        assert run(repo, "explain", "guard-test") == 2
+        assert "did you mean guard-tests?" in capsys.readouterr().err
+
+    def test_unknown_id_lists_rules_when_nothing_is_close(
+        self, repo: Path, capsys: Capture
+    ) -> None:
+        write(repo, "cagr.toml", SIBLING)
+        assert run(repo, "explain", "zzz") == 2
+        assert "Rules: guard-tests." in capsys.readouterr().err
+
+
+class TestSchema:
+    def test_print(self, repo: Path, capsys: Capture) -> None:
+        assert run(repo, "schema") == 0
+        assert json.loads(capsys.readouterr().out) == json_schema()
+
+    def test_write_then_check(self, repo: Path, capsys: Capture) -> None:
+        assert run(repo, "schema", "--check") == 1
+        assert "run `cagr schema --write`" in capsys.readouterr().err
+        assert run(repo, "schema", "--write") == 0
+        saved = repo / "schema" / "cagr.schema.json"
+        assert json.loads(saved.read_text()) == json_schema()
+        assert run(repo, "schema", "--check") == 0
+        data = json.loads(saved.read_text())
+        data["title"] = "edited"
+        saved.write_text(json.dumps(data))
+        assert run(repo, "schema", "--check") == 1
+        assert "is out of date" in capsys.readouterr().err
+
+    def test_write_leaves_no_temporary_files(self, repo: Path) -> None:
+        assert run(repo, "schema", "--write") == 0
+        assert [p.name for p in (repo / "schema").iterdir()] == ["cagr.schema.json"]
+
+
+class TestUsage:
+    def test_no_command_prints_usage_and_exits_2(self, capsys: Capture) -> None:
+        assert main([]) == 2
+        assert "usage: cagr" in capsys.readouterr().out
+
+    def test_unknown_command_exits_2(self, capsys: Capture) -> None:
+        assert main(["frobnicate"]) == 2
+        assert "invalid choice" in capsys.readouterr().err
+
+    def test_version(self, capsys: Capture) -> None:
+        assert main(["--version"]) == 0
+        assert capsys.readouterr().out.startswith("cagr ")

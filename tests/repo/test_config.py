@@ -1,0 +1,288 @@
+"""Loading configuration from a checkout: sources, combination, and every error at once."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from cagr_repo.config import ConfigErrors, find_root, load_config
+
+RULE = """
+[[{prefix}changes.rules]]
+id = "{id}"
+kind = "requires"
+paths = ["src/schema.py"]
+require = ["schema.json"]
+reason = "Regenerate schema.json."
+examples.invalid = [{{ changes = [{{ path = "src/schema.py", status = "M" }}] }}]
+examples.valid = [{{ changes = [{{ path = "src/schema.py", status = "M" }}, {{ path = "schema.json", status = "A" }}] }}]
+"""
+
+
+def rule(rule_id: str = "schema", prefix: str = "") -> str:
+    return RULE.format(id=rule_id, prefix=prefix)
+
+
+def write(root: Path, name: str, text: str) -> None:
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def errors(root: Path) -> list[str]:
+    with pytest.raises(ConfigErrors) as caught:
+        load_config(root)
+    return [str(issue) for issue in caught.value.issues]
+
+
+class TestSources:
+    def test_no_config_means_no_rules(self, repo: Path) -> None:
+        assert load_config(repo).rules.rules == ()
+
+    @pytest.mark.parametrize(
+        ("name", "prefix"),
+        [
+            ("cagr.toml", ""),
+            ("pyproject.toml", "tool.cagr."),
+            (".cagr/changes.toml", ""),
+            (".cagr/nested/deeper/more.toml", ""),
+        ],
+    )
+    def test_root_pyproject_and_nested_fragments_agree(
+        self, repo: Path, name: str, prefix: str
+    ) -> None:
+        write(repo, name, rule(prefix=prefix))
+        loaded = load_config(repo)
+        reference = repo.parent / "reference"
+        reference.mkdir()
+        write(reference, "cagr.toml", rule())
+        assert loaded.loaded.config == load_config(reference).loaded.config
+        assert loaded.rules_digest == load_config(reference).rules_digest
+        assert loaded.loaded.source_of("schema") == name
+
+    def test_pyproject_without_tool_cagr_is_not_config(self, repo: Path) -> None:
+        write(repo, "pyproject.toml", '[project]\nname = "x"\n')
+        assert load_config(repo).loaded.config.changes.rules == ()
+
+    def test_tables_add_up_and_empty_arrays_do_not_erase(self, repo: Path) -> None:
+        write(repo, "cagr.toml", rule("a") + '\n[stack]\non_turn_end = [{ run = "make lint" }]\n')
+        write(repo, ".cagr/b.toml", rule("b"))
+        write(repo, ".cagr/empty.toml", "[changes]\nrules = []\n[stack]\non_turn_end = []\n")
+        config = load_config(repo).loaded.config
+        assert [r.id for r in config.changes.rules] == ["a", "b"]
+        assert [c.run for c in config.stack.on_turn_end] == ["make lint"]
+
+    def test_review_evals_is_not_config(self, repo: Path) -> None:
+        write(repo, ".cagr/review-evals/case.toml", "this is = not [valid")
+        assert load_config(repo).rules.rules == ()
+
+    def test_scalars_set_twice_are_an_error(self, repo: Path) -> None:
+        write(repo, "cagr.toml", '[git]\nprotected_branch = "main"\n')
+        write(repo, ".cagr/git.toml", '[git]\nprotected_branch = "trunk"\n')
+        assert errors(repo) == [
+            ".cagr/git.toml: git.protected_branch: already set in cagr.toml; set it in one file only"
+        ]
+
+    def test_git_review_and_stack_keys(self, repo: Path) -> None:
+        write(
+            repo,
+            "cagr.toml",
+            '[git]\nprotected_branch = "trunk"\n[review]\npr_sections = ["Summary", "Risk"]\n'
+            '[[stack.ci]]\nrun = "make check"\npaths = ["src/**"]\n',
+        )
+        config = load_config(repo).loaded.config
+        assert config.git.protected_branch == "trunk"
+        assert config.review.pr_sections == ("Summary", "Risk")
+        assert config.stack.ci[0].paths == ("src/**",)
+
+    def test_find_root_walks_up_to_the_work_tree(self, repo: Path) -> None:
+        (repo / "a" / "b").mkdir(parents=True)
+        assert find_root(repo / "a" / "b") == repo.resolve()
+
+
+class TestDigests:
+    def test_rules_digest_is_stable_across_formatting_and_order(self, repo: Path) -> None:
+        write(repo, "cagr.toml", rule("a") + rule("b"))
+        first = load_config(repo)
+        write(repo, "cagr.toml", "# reordered and reformatted\n" + rule("b") + "\n\n" + rule("a"))
+        second = load_config(repo)
+        assert first.rules_digest == second.rules_digest
+        assert first.raw_digest != second.raw_digest
+
+    def test_rules_digest_changes_with_meaning(self, repo: Path) -> None:
+        write(repo, "cagr.toml", rule("a"))
+        first = load_config(repo).rules_digest
+        write(repo, "cagr.toml", rule("a").replace("Regenerate", "Rebuild"))
+        assert load_config(repo).rules_digest != first
+
+
+class TestErrors:
+    def test_duplicate_ids_name_both_sources(self, repo: Path) -> None:
+        write(repo, "cagr.toml", rule("same"))
+        write(repo, ".cagr/other.toml", rule("same"))
+        (message,) = errors(repo)
+        assert message.startswith(".cagr/other.toml: changes.rules (id 'same'):")
+        assert "already used in cagr.toml" in message
+
+    def test_malformed_toml_keeps_line_and_column(self, repo: Path) -> None:
+        write(repo, ".cagr/bad.toml", 'ok = 1\nbroken = "unterminated\n')
+        (message,) = errors(repo)
+        assert message.startswith(".cagr/bad.toml: is not valid TOML:")
+        assert "line 2" in message
+
+    def test_every_error_at_once_across_files(self, repo: Path) -> None:
+        write(
+            repo,
+            "cagr.toml",
+            rule("a").replace('reason = "Regenerate schema.json."', 'reason = "  "'),
+        )
+        write(
+            repo,
+            ".cagr/x.toml",
+            rule("b").replace('kind = "requires"', 'kind = "requires"\nfoo = 1'),
+        )
+        write(repo, ".cagr/y.toml", "[[changes.rules]]\nid = 3\n")
+        found = errors(repo)
+        assert len(found) == 3
+        assert (
+            found[0]
+            == "cagr.toml: changes.rules[0] (id 'a').reason: cannot be blank; say what to do instead"
+        )
+        assert found[1].startswith(".cagr/x.toml: changes.rules[0] (id 'b'): unknown key foo")
+        assert found[2] == (
+            ".cagr/y.toml: changes.rules[0]: `kind` must be one of 'requires', 'add_only',"
+            " 'sibling', 'pr_body', got None"
+        )
+
+    @pytest.mark.parametrize(
+        ("edit", "said"),
+        [
+            (
+                ('paths = ["src/schema.py"]', 'paths = "src/schema.py"'),
+                "paths: expected an array, got a string",
+            ),
+            (('paths = ["src/schema.py"]', "paths = []"), "paths: list at least one glob"),
+            (
+                ('require = ["schema.json"]', 'require = ["../schema.json"]'),
+                "require[0]: pattern '../schema.json': no .. components",
+            ),
+            (('kind = "requires"', 'kind = "requires"\ntarget = "x"'), "unknown key target"),
+            (('id = "x"', 'id = "has space"'), "id: use letters, digits"),
+            (
+                ('status = "M" }] }]\nexamples.valid', 'status = "R" }] }]\nexamples.valid'),
+                "status: expected one of 'A', 'M', 'D', 'T', got 'R'",
+            ),
+            (("examples.invalid = [", "examples.invalidx = ["), "unknown key invalidx"),
+        ],
+    )
+    def test_rule_errors(self, repo: Path, edit: tuple[str, str], said: str) -> None:
+        write(repo, "cagr.toml", rule("x").replace(*edit))
+        found = errors(repo)
+        assert any(said in message for message in found), found
+
+    def test_examples_are_required(self, repo: Path) -> None:
+        text = "\n".join(line for line in rule("x").splitlines() if not line.startswith("examples"))
+        write(repo, "cagr.toml", text)
+        found = errors(repo)
+        assert [m.split(": ")[1] for m in found] == [
+            "changes.rules[0] (id 'x').examples.valid",
+            "changes.rules[0] (id 'x').examples.invalid",
+        ]
+
+    def test_impossible_fixture(self, repo: Path) -> None:
+        write(
+            repo, "cagr.toml", rule("x").replace('status = "A" }', 'status = "A", before = "old" }')
+        )
+        (message,) = errors(repo)
+        assert message.endswith(
+            "examples.valid[0]: schema.json: an addition has no before side; remove `before`"
+        )
+
+    def test_escaping_template(self, repo: Path) -> None:
+        write(
+            repo,
+            "cagr.toml",
+            '[[changes.rules]]\nid = "s"\nkind = "sibling"\npaths = ["*.py"]\n'
+            'target = "../{name}_test.py"\nreason = "Add a test."\n'
+            'examples.invalid = [{ changes = [{ path = "a.py", status = "A" }] }]\n'
+            'examples.valid = [{ changes = [{ path = "a.py", status = "A" }, { path = "a_test.py", status = "A" }] }]\n',
+        )
+        (message,) = errors(repo)
+        assert (
+            "target: target template '../{name}_test.py': no .. components in a target" in message
+        )
+        assert message.endswith("  ../{name}_test.py\n  ^^")
+
+    def test_dependency_selector_needs_content(self, repo: Path) -> None:
+        write(
+            repo,
+            "cagr.toml",
+            '[[changes.rules]]\nid = "d"\nkind = "pr_body"\npaths = ["package.json"]\n'
+            'when = "dependency_added"\nsection = "Risk"\nreason = "Explain it."\n'
+            'examples.invalid = [{ changes = [{ path = "package.json", status = "M", after = "{}" }], pr_body = "" }]\n'
+            'examples.valid = [{ changes = [{ path = "README.md", status = "M" }] }]\n',
+        )
+        (message,) = errors(repo)
+        assert "package.json needs `before` content" in message
+
+    def test_when_only_on_requires_and_pr_body(self, repo: Path) -> None:
+        write(
+            repo,
+            "cagr.toml",
+            rule("x")
+            .replace('kind = "requires"', 'kind = "add_only"')
+            .replace('require = ["schema.json"]', 'when = "changed"'),
+        )
+        (message,) = errors(repo)
+        assert "unknown key when" in message
+
+    def test_wrong_types_in_other_tables(self, repo: Path) -> None:
+        write(
+            repo,
+            "cagr.toml",
+            '[git]\nprotected_branch = 3\n[review]\npr_sections = "Risk"\n[stack]\nci = [{ paths = ["x/"] }]\n',
+        )
+        found = errors(repo)
+        assert "cagr.toml: git.protected_branch: expected a string, got an integer" in found
+        assert "cagr.toml: review.pr_sections: expected an array, got a string" in found
+        assert "cagr.toml: stack.ci[0].run: a required key is missing" in found
+
+    def test_unknown_top_level_table(self, repo: Path) -> None:
+        write(repo, "cagr.toml", "[change]\nrules = []\n")
+        (message,) = errors(repo)
+        assert (
+            message
+            == "cagr.toml: unknown key change; the keys here are: changes, git, review, stack"
+        )
+
+    def test_tool_cagr_must_be_a_table(self, repo: Path) -> None:
+        write(repo, "pyproject.toml", '[tool]\ncagr = "yes"\n')
+        assert errors(repo) == ["pyproject.toml: tool.cagr: must be a table"]
+
+
+class TestFiles:
+    def test_fragment_that_is_a_directory(self, repo: Path) -> None:
+        (repo / ".cagr" / "odd.toml").mkdir(parents=True)
+        assert errors(repo) == [".cagr/odd.toml: is a directory, not a TOML file; rename it"]
+
+    def test_unreadable_fragment(self, repo: Path) -> None:
+        (repo / ".cagr").mkdir()
+        os.symlink("missing.toml", repo / ".cagr" / "dangling.toml")
+        (message,) = errors(repo)
+        assert message.startswith(".cagr/dangling.toml: cannot be read")
+
+    def test_fragment_linking_outside_the_repository(self, repo: Path) -> None:
+        outside = repo.parent / "outside.toml"
+        outside.write_text(rule())
+        (repo / ".cagr").mkdir()
+        os.symlink(outside, repo / ".cagr" / "link.toml")
+        assert errors(repo) == [
+            ".cagr/link.toml: links outside the repository; cagr does not follow it"
+        ]
+
+    def test_not_utf8(self, repo: Path) -> None:
+        (repo / "cagr.toml").write_bytes(b'[git]\nprotected_branch = "\xff"\n')
+        (message,) = errors(repo)
+        assert message.startswith("cagr.toml: is not UTF-8")
