@@ -4,17 +4,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 
-from .commands import explain, rules_test, schema
+from .commands import changes, explain, rules_check, rules_test, schema
 from .output import EXIT_INVALID, format_option
-
-
-def cagr_version() -> str:
-    try:
-        return version("cagr")
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        return "0+unknown"
+from .version import cagr_version
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,6 +27,17 @@ def _parser() -> argparse.ArgumentParser:
         "test", parents=[fmt], help="run every rule's examples through the evaluator"
     )
     test.set_defaults(run=rules_test.run)
+    rules_check_parser = rules_commands.add_parser(
+        "check", parents=[fmt], help="check the change: merge base -> working tree (or HEAD)"
+    )
+    _range_options(rules_check_parser)
+    rules_check_parser.set_defaults(run=rules_check.run)
+
+    changes_parser = commands.add_parser(
+        "changes", parents=[fmt], help="show the change cagr sees, entry by entry"
+    )
+    _range_options(changes_parser)
+    changes_parser.set_defaults(run=changes.run)
 
     explain_parser = commands.add_parser("explain", parents=[fmt], help="show what a rule checks")
     explain_parser.add_argument("id", help="the rule id")
@@ -47,6 +51,20 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--check", action="store_true", help="exit 1 if the saved file differs")
     schema_parser.set_defaults(run=schema.run)
     return parser
+
+
+def _range_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--committed",
+        action="store_true",
+        help="merge base -> HEAD (committed trees only); rules check also writes the gate record",
+    )
+    parser.add_argument(
+        "--base",
+        metavar="REF",
+        help="the target branch (default: [git].protected_branch, then main);"
+        " origin/REF is tried before REF",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

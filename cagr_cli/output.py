@@ -24,7 +24,7 @@ def format_option() -> argparse.ArgumentParser:
 
 
 def print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+    json.dump(data, sys.stdout, indent=2, ensure_ascii=True)  # paths may hold undecodable bytes
     sys.stdout.write("\n")
 
 

@@ -1,0 +1,95 @@
+"""`cagr changes [--committed] [--base REF]`: what cagr sees as the change, entry by entry."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from cagr_core import Change, ChangeSet, Side
+from cagr_repo.collect import BareRepository, collect_committed, collect_working_tree, target_name
+from cagr_repo.gitrepo import NotARepository, open_repo
+
+from ..output import EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, load, print_json
+
+
+def _side_data(side: Side | None) -> dict[str, Any] | None:
+    if side is None:
+        return None
+    return {"mode": f"{side.mode:06o}", "kind": side.kind.value, "id": side.oid}
+
+
+def _quoted(path: str) -> str:
+    """Paths with control characters, quotes or undecodable bytes are printed JSON-quoted."""
+    plain = path.isprintable() and '"' not in path and "\\" not in path and path.strip() == path
+    return path if plain else json.dumps(path)
+
+
+def _side_text(side: Side | None) -> str:
+    return "-" if side is None else f"{side.mode:06o} {side.kind.value} {side.oid[:12]}"
+
+
+def _line(change: Change) -> str:
+    sides = f"{_side_text(change.old)} -> {_side_text(change.new)}"
+    return f"{change.status.value} {sides}  {_quoted(change.path)}"
+
+
+def changeset_data(changes: ChangeSet) -> dict[str, Any]:
+    range_ = changes.range
+    return {
+        "range": None
+        if range_ is None
+        else {
+            "target_ref": range_.target_ref,
+            "target": range_.target,
+            "base": range_.base,
+            "head": range_.head,
+            "result": range_.result,
+            "label": range_.label,
+        },
+        "changes": [
+            {
+                "path": c.path,
+                "status": c.status.value,
+                "old": _side_data(c.old),
+                "new": _side_data(c.new),
+            }
+            for c in changes.changes
+        ],
+        "pending_staged": list(changes.pending_staged),
+        "unchecked": [
+            {"rule": u.rule, "stage": u.stage, "message": u.message} for u in changes.unchecked
+        ],
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    config = load(args)
+    if isinstance(config, int):
+        return config
+    try:
+        with open_repo(Path(args.repo)) as repo:
+            name = target_name(args.base, config.loaded.config.git.protected_branch)
+            collect = collect_committed if args.committed else collect_working_tree
+            changes = collect(repo, name, config.rules)
+    except (NotARepository, BareRepository) as error:
+        print(f"cagr changes: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    if args.format == "json":
+        print_json(changeset_data(changes))
+    else:
+        if changes.range is not None:
+            r = changes.range
+            print(f"{r.label} (target {r.target_ref} at {r.target[:7]})")
+        for change in changes.changes:
+            print(_line(change))
+        if changes.pending_staged:
+            pending = ", ".join(map(_quoted, changes.pending_staged))
+            print(f"pending staged (not counted): {pending}")
+        for item in changes.unchecked:
+            print(f"unchecked ({item.stage}): {item.message}")
+        if not changes.changes and not changes.unchecked:
+            print("no changes")
+    return EXIT_UNCHECKED if changes.unchecked else EXIT_OK

@@ -1,0 +1,277 @@
+"""Collecting a ChangeSet from a checkout: merge base -> HEAD, or merge base -> working tree.
+
+Nothing here writes to the index, refs, objects or working tree; the only file written is the
+flattened-base-tree cache under `<gitdir>/cagr/`. Whatever cannot be read exactly is returned as
+an unchecked item on the ChangeSet, which the evaluator never turns into a pass.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from dulwich.config import StackedConfig
+from dulwich.ignore import IgnoreFilterManager
+from dulwich.objects import Blob, Commit, ObjectID
+from dulwich.refs import Ref
+from dulwich.repo import Repo
+
+from cagr_core import Change, ChangeSet, Range, RuleSet, Side, Unchecked
+from cagr_core.evaluate import DEFAULT_LIMITS
+
+from .attributes import Attributes
+from .gitrepo import (
+    DEFAULT_TARGET,
+    RangeProblem,
+    gitdir,
+    head_commit,
+    merge_base,
+    resolve_target,
+)
+from .index import UnreadableIndex, read_index
+from .trees import Entry, diff_trees, flatten_cached
+from .worktree import Unreadable, WorkTree
+
+STATE = "cagr"
+RawChange = tuple[bytes, Entry | None, Entry | None]
+
+
+class BareRepository(Exception):
+    """A working-tree check was asked of a repository that has no working tree."""
+
+
+def decode(path: bytes) -> str:
+    return path.decode("utf-8", "surrogateescape")
+
+
+def target_name(base: str | None, protected_branch: str | None) -> str:
+    """Local precedence: --base, then [git].protected_branch, then main."""
+    return base or protected_branch or DEFAULT_TARGET
+
+
+def _commit(repo: Repo, sha: str) -> Commit:
+    obj = repo[ObjectID(sha.encode("ascii"))]
+    assert isinstance(obj, Commit)
+    return obj
+
+
+def _problem_set(problem: RangeProblem, stage: str = "range") -> ChangeSet:
+    return ChangeSet(unchecked=(Unchecked(None, stage, f"{problem.message} {problem.fix}"),))
+
+
+def _resolve(repo: Repo, name: str, committed: bool) -> Range:
+    head = head_commit(repo)
+    target = resolve_target(repo, name)
+    base = merge_base(repo, target, head)
+    return Range(target.ref, target.sha, base, head if committed else None)
+
+
+def collect_committed(repo: Repo, name: str, rules: RuleSet) -> ChangeSet:
+    """Merge base -> HEAD, tree to tree."""
+    try:
+        range_ = _resolve(repo, name, committed=True)
+        assert range_.head is not None
+        old_tree = _commit(repo, range_.base).tree
+        new_tree = _commit(repo, range_.head).tree
+        raw = diff_trees(repo.object_store, old_tree, new_tree)
+    except RangeProblem as problem:
+        return _problem_set(problem)
+    except KeyError as error:
+        return _problem_set(
+            RangeProblem(
+                f"an object is missing from this clone ({error}).",
+                "Fetch the full history: `git fetch --unshallow` or `git fetch origin`.",
+            )
+        )
+    changes, unchecked = _to_changes(repo, raw, rules, worktree=None)
+    return ChangeSet(tuple(changes), range_, unchecked=tuple(unchecked))
+
+
+def collect_working_tree(repo: Repo, name: str, rules: RuleSet) -> ChangeSet:
+    """Merge base -> the working tree, retried once if it changes while being read."""
+    if repo.bare:
+        raise BareRepository("a bare repository has no working tree; use --committed")
+    try:
+        range_ = _resolve(repo, name, committed=False)
+    except RangeProblem as problem:
+        return _problem_set(problem)
+    for _ in range(2):
+        before = _index_signature(repo)
+        result = _working_tree_once(repo, range_, rules)
+        if isinstance(result, ChangeSet):
+            return result  # could not be read at all: the set says why
+        if _index_signature(repo) == before and _stable(result):
+            return result.changeset
+    return ChangeSet(
+        range=range_,
+        unchecked=(
+            Unchecked(
+                None,
+                "collect",
+                "the working tree or index changed while cagr read it, twice."
+                " Let other tools finish writing, then check again.",
+            ),
+        ),
+    )
+
+
+class _Collected:
+    """A working-tree change set plus the files hashed for it, to check they held still."""
+
+    def __init__(
+        self, changeset: ChangeSet, root: bytes, hashed: dict[bytes, tuple[int, int, int]]
+    ) -> None:
+        self.changeset = changeset
+        self.root = root
+        self.hashed = hashed
+
+
+def _stable(result: _Collected) -> bool:
+    for path, key in result.hashed.items():
+        try:
+            st = os.lstat(result.root + b"/" + path)
+        except OSError:
+            return False
+        if (st.st_size, st.st_mtime_ns, st.st_ino) != key:
+            return False
+    return True
+
+
+def _index_signature(repo: Repo) -> tuple[int, int, int, bytes | None]:
+    try:
+        st = os.stat(repo.index_path())
+        signature = (st.st_size, st.st_mtime_ns, st.st_ino)
+    except FileNotFoundError:
+        signature = (0, 0, 0)
+    try:
+        head = repo.refs[Ref(b"HEAD")]
+    except KeyError:
+        head = None
+    return (*signature, head)
+
+
+def _working_tree_once(repo: Repo, range_: Range, rules: RuleSet) -> _Collected | ChangeSet:
+    index_path = Path(repo.index_path())
+    try:
+        data = index_path.read_bytes()
+        index_mtime_ns = index_path.stat().st_mtime_ns
+        index = read_index(data)
+    except FileNotFoundError:
+        data, index_mtime_ns, index = b"", 0, None
+    except (OSError, UnreadableIndex) as error:
+        return ChangeSet(
+            range=range_, unchecked=(Unchecked(None, "collect", f"cannot read the index: {error}"),)
+        )
+    entries = index.entries if index is not None else ()
+    conflicts = sorted({decode(e.path) for e in entries if e.stage})
+    if conflicts:
+        shown = ", ".join(conflicts[:5]) + (
+            f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
+        )
+        return ChangeSet(
+            range=range_,
+            unchecked=(
+                Unchecked(
+                    None,
+                    "collect",
+                    f"unresolved conflicts in {shown}. Resolve them, then check again.",
+                ),
+            ),
+        )
+    config = repo.get_config_stack()
+    filemode = config.get_boolean((b"core",), b"filemode", True)
+    autocrlf = config.get_boolean((b"core",), b"autocrlf", False) or _autocrlf_input(config)
+    attribute_files = [
+        e.path
+        for e in entries
+        if e.path == b".gitattributes" or e.path.endswith(b"/.gitattributes")
+    ]
+    info = Path(repo.commondir()) / "info" / "attributes"
+    attributes = Attributes(Path(repo.path), attribute_files, info, autocrlf)
+    tree = WorkTree(repo, attributes, filemode)
+    cache = gitdir(repo) / STATE / "base-tree"
+    base = flatten_cached(repo.object_store, _commit(repo, range_.base).tree, cache)
+    raw: list[RawChange] = []
+    pending: list[str] = []
+    unchecked: list[Unchecked] = []
+    index_paths = {entry.path for entry in entries}
+    for entry, now in tree.tracked(entries, index_mtime_ns):
+        if isinstance(now, Unreadable):
+            unchecked.append(Unchecked(None, "collect", f"{decode(now.path)}: {now.why}."))
+            continue
+        old = base.get(entry.path)
+        if now != old:
+            raw.append((entry.path, old, now))
+        if now != (entry.mode, entry.sha) != old and not entry.intent_to_add:
+            pending.append(decode(entry.path))
+    try:
+        ignores = IgnoreFilterManager.from_repo(repo)
+        untracked = dict(tree.untracked(index_paths, ignores))
+    except Unreadable as error:
+        unchecked.append(Unchecked(None, "collect", f"{decode(error.path)}: {error.why}."))
+        untracked = {}
+    for path, old in base.items():
+        if path not in index_paths:
+            now = untracked.pop(path, None)
+            if now != old:
+                raw.append((path, old, now))
+    raw.extend((path, None, now) for path, now in untracked.items())
+    raw.sort()
+    changes, more = _to_changes(repo, raw, rules, worktree=tree)
+    unchecked.extend(more)
+    changeset = ChangeSet(tuple(changes), range_, tuple(sorted(pending)), tuple(unchecked))
+    return _Collected(changeset, tree.root, tree.hashed)
+
+
+def _autocrlf_input(config: StackedConfig) -> bool:
+    try:
+        return config.get((b"core",), b"autocrlf").lower() == b"input"
+    except KeyError:
+        return False
+
+
+def _to_changes(
+    repo: Repo, raw: list[RawChange], rules: RuleSet, worktree: WorkTree | None
+) -> tuple[list[Change], list[Unchecked]]:
+    """Core Change values, with content loaded only for the paths a selector reads."""
+    wanted = rules.content_paths(decode(path) for path, _, _ in raw)
+    changes: list[Change] = []
+    unchecked: list[Unchecked] = []
+    limit = DEFAULT_LIMITS.max_manifest_bytes + 1  # one byte over tells the evaluator "too big"
+    for path, old, new in raw:
+        name = decode(path)
+        load = name in wanted
+        try:
+            old_side = _side(old, _blob(repo, old[1], limit) if load and old else None)
+            if new is None:
+                new_side = None
+            elif not load:
+                new_side = _side(new, None)
+            elif worktree is None:
+                new_side = _side(new, _blob(repo, new[1], limit))
+            else:
+                new_side = _side(new, _file(worktree, path, new, limit))
+            changes.append(Change(name, old_side, new_side))
+        except (KeyError, OSError) as error:
+            unchecked.append(Unchecked(None, "collect", f"cannot read {name}: {error}"))
+    return changes, unchecked
+
+
+def _side(entry: Entry | None, content: bytes | None) -> Side | None:
+    if entry is None:
+        return None
+    return Side(entry[0], entry[1].hex(), content)
+
+
+def _blob(repo: Repo, sha: bytes, limit: int) -> bytes | None:
+    obj = repo.object_store[ObjectID(sha.hex().encode("ascii"))]
+    if not isinstance(obj, Blob):
+        return None
+    return obj.as_raw_string()[:limit]
+
+
+def _file(tree: WorkTree, path: bytes, entry: Entry, limit: int) -> bytes | None:
+    if entry[0] not in (0o100644, 0o100755):
+        return None  # symlinks are never followed; the evaluator reports them unchecked
+    with open(tree.root + b"/" + path, "rb") as handle:
+        return handle.read(limit)

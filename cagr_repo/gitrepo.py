@@ -1,0 +1,145 @@
+"""Opening a repository with dulwich, resolving the target and the merge base.
+
+Everything here only reads. Problems that make a range impossible to know exactly (no target,
+no or several merge bases, a shallow or incomplete history) become `RangeProblem`s, which the
+collectors report as unchecked with an instruction, never as a fallback range.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from attrs import frozen
+from dulwich.errors import NotGitRepository
+from dulwich.graph import find_merge_base
+from dulwich.objects import Commit, ObjectID
+from dulwich.refs import Ref
+from dulwich.repo import Repo
+
+from cagr_core.errors import CagrError
+
+DEFAULT_TARGET = "main"
+
+
+class NotARepository(CagrError):
+    """The folder is not inside a git work tree (a usage error: exit 2)."""
+
+
+class RangeProblem(CagrError):
+    """The range cannot be known exactly; the message says what to do."""
+
+    def __init__(self, message: str, fix: str) -> None:
+        self.message = message
+        self.fix = fix
+        super().__init__(f"{message} {fix}")
+
+
+@frozen
+class Target:
+    """The resolved target: the name asked for, the ref that matched, and its commit."""
+
+    name: str
+    ref: str
+    sha: str
+
+
+@contextlib.contextmanager
+def open_repo(start: Path) -> Iterator[Repo]:
+    """The repository containing `start` (walking up), closed afterwards."""
+    try:
+        repo = Repo.discover(str(start))
+    except NotGitRepository as error:
+        raise NotARepository(f"{start} is not inside a git repository") from error
+    try:
+        yield repo
+    finally:
+        repo.close()
+
+
+def gitdir(repo: Repo) -> Path:
+    """This worktree's own git directory (`.git`, or `.git/worktrees/NAME` for a linked one)."""
+    return Path(repo.controldir())
+
+
+def worktree_root(repo: Repo) -> Path:
+    return Path(repo.path)
+
+
+def head_commit(repo: Repo) -> str:
+    """HEAD's commit id; RangeProblem when HEAD is unborn (no commit yet)."""
+    try:
+        return repo.refs[Ref(b"HEAD")].decode("ascii")
+    except KeyError as error:
+        raise RangeProblem(
+            "HEAD has no commit yet, so there is no branch baseline.",
+            "Commit something first, then check again.",
+        ) from error
+
+
+def resolve_target(repo: Repo, name: str) -> Target:
+    """`origin/<name>`, then the local `<name>` (then a full ref or a commit id)."""
+    candidates = [f"refs/remotes/origin/{name}", f"refs/heads/{name}"]
+    if name.startswith("refs/"):
+        candidates.insert(0, name)
+    for ref in candidates:
+        try:
+            sha = repo.refs[Ref(ref.encode("utf-8", "surrogateescape"))]
+        except KeyError:
+            continue
+        return Target(name, ref, _peel_to_commit(repo, sha, name))
+    if len(name) == 40 and all(c in "0123456789abcdef" for c in name):
+        return Target(name, name, _peel_to_commit(repo, name.encode("ascii"), name))
+    tried = ", ".join(candidates)
+    raise RangeProblem(
+        f"cannot find the target branch {name} (tried {tried}).",
+        f"Fetch it (`git fetch origin {name}`) or name the target with --base.",
+    )
+
+
+def _peel_to_commit(repo: Repo, sha: bytes, name: str) -> str:
+    try:
+        obj = repo[sha]
+        while not isinstance(obj, Commit) and obj.type_name == b"tag":
+            obj = repo[obj.object[1]]  # type: ignore[attr-defined]
+    except KeyError as error:
+        raise RangeProblem(
+            f"the target {name} points at {sha.decode()[:7]}, which this clone does not have.",
+            f"Fetch it: `git fetch origin {name}`.",
+        ) from error
+    if not isinstance(obj, Commit):
+        raise RangeProblem(f"the target {name} is not a commit.", "Name a branch with --base.")
+    return obj.id.decode("ascii")
+
+
+def merge_base(repo: Repo, target: Target, head: str) -> str:
+    """The unique merge base of the target and HEAD; RangeProblem when it is not one commit."""
+    shallow = bool(repo.get_shallow())
+    try:
+        pair = [ObjectID(target.sha.encode()), ObjectID(head.encode())]
+        bases = find_merge_base(repo, pair)
+    except KeyError as error:
+        raise RangeProblem(
+            "the history between the target and HEAD is incomplete (a commit is missing).",
+            "Fetch the full history: `git fetch --unshallow` or `git fetch origin`.",
+        ) from error
+    if not bases:
+        if shallow:
+            raise RangeProblem(
+                f"this is a shallow clone and its history stops before the merge base of"
+                f" {target.name} and HEAD.",
+                "Fetch more history: `git fetch --unshallow` (in CI: fetch-depth: 0).",
+            )
+        raise RangeProblem(
+            f"HEAD and {target.name} share no history, so there is no merge base.",
+            "Check the target with --base.",
+        )
+    if len(bases) > 1:
+        listed = ", ".join(sorted(b.decode()[:7] for b in bases))
+        raise RangeProblem(
+            f"HEAD and {target.name} have {len(bases)} merge bases ({listed}), so the branch"
+            " baseline is ambiguous.",
+            f"Merge or rebase onto {target.name} so there is one merge base.",
+        )
+    return bases[0].decode("ascii")

@@ -1,0 +1,122 @@
+"""Tree objects: flattening a commit's tree (cached by tree id) and diffing two trees.
+
+Both read objects through dulwich and compare entries by mode and object id, never by content,
+with no rename or copy detection: a rename is a deletion plus an addition.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import tempfile
+from pathlib import Path
+
+from dulwich.object_store import BaseObjectStore
+from dulwich.objects import ObjectID, Tree
+
+TREE_MODE = 0o040000
+GITLINK = 0o160000
+Entry = tuple[int, bytes]  # (mode, raw 20-byte object id)
+_CACHE_VERSION = 2
+
+
+def normal_mode(mode: int) -> int:
+    """Old gits wrote 100664-style modes; git reads any regular mode as 100644 or 100755."""
+    if mode & 0o170000 == 0o100000:
+        return 0o100755 if mode & 0o111 else 0o100644
+    return mode
+
+
+def _tree(store: BaseObjectStore, sha: bytes) -> Tree:
+    obj = store[ObjectID(sha)]
+    if not isinstance(obj, Tree):
+        raise KeyError(sha)
+    return obj
+
+
+def flatten(store: BaseObjectStore, tree_id: bytes) -> dict[bytes, Entry]:
+    """Every non-tree entry of the tree, by full path (submodules are entries, not descended)."""
+    out: dict[bytes, Entry] = {}
+    stack: list[tuple[bytes, bytes]] = [(b"", tree_id)]
+    unhex = bytes.fromhex
+    while stack:
+        prefix, sha = stack.pop()
+        for name, mode, child in _tree(store, sha).iteritems():
+            path = prefix + name
+            if mode == TREE_MODE:
+                stack.append((path + b"/", child))
+            else:
+                out[path] = (normal_mode(mode), unhex(child.decode("ascii")))
+    return out
+
+
+def flatten_cached(
+    store: BaseObjectStore, tree_id: bytes, cache: Path | None
+) -> dict[bytes, Entry]:
+    """`flatten`, kept in one cache file under cagr's state folder, keyed by the tree id.
+
+    The cache only saves work: a missing, damaged or other-tree cache is rebuilt, and a cache
+    that cannot be written is simply not kept.
+    """
+    if cache is not None:
+        try:
+            version, cached_id, cached = marshal.loads(cache.read_bytes())
+            if version == _CACHE_VERSION and cached_id == tree_id and isinstance(cached, dict):
+                return cached
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+    entries = flatten(store, tree_id)
+    if cache is not None:
+        write_atomically(cache, marshal.dumps((_CACHE_VERSION, tree_id, entries)))
+    return entries
+
+
+def write_atomically(path: Path, data: bytes) -> bool:
+    """Write via a temporary file and rename; False (nothing written) when that fails."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except OSError:
+        Path(temp).unlink(missing_ok=True)
+        return False
+    return True
+
+
+def _entry(item: tuple[int, bytes]) -> Entry:
+    return normal_mode(item[0]), bytes.fromhex(item[1].decode("ascii"))
+
+
+def diff_trees(
+    store: BaseObjectStore, old_id: bytes | None, new_id: bytes | None
+) -> list[tuple[bytes, Entry | None, Entry | None]]:
+    """Changed non-tree entries between two trees, descending only where subtrees differ."""
+    out: list[tuple[bytes, Entry | None, Entry | None]] = []
+    stack: list[tuple[bytes, bytes | None, bytes | None]] = [(b"", old_id, new_id)]
+    while stack:
+        prefix, old, new = stack.pop()
+        olds = {n: (m, s) for n, m, s in _tree(store, old).iteritems()} if old else {}
+        news = {n: (m, s) for n, m, s in _tree(store, new).iteritems()} if new else {}
+        for name in olds.keys() | news.keys():
+            path = prefix + name
+            o = olds.get(name)
+            n = news.get(name)
+            if o == n:
+                continue
+            o_tree = o is not None and o[0] == TREE_MODE
+            n_tree = n is not None and n[0] == TREE_MODE
+            if o_tree or n_tree:
+                stack.append(
+                    (path + b"/", o[1] if o and o_tree else None, n[1] if n and n_tree else None)
+                )
+            o_entry = None if o is None or o_tree else _entry(o)
+            n_entry = None if n is None or n_tree else _entry(n)
+            if o_entry != n_entry:
+                out.append((path, o_entry, n_entry))
+    out.sort()
+    return out
