@@ -53,6 +53,7 @@ class WorkTree:
         self.attributes = attributes
         self.filemode = filemode
         self.hashed: dict[bytes, tuple[int, int, int]] = {}
+        self.folders_for_files: list[bytes] = []  # tracked files that are folders on disk
 
     def _abs(self, path: bytes) -> bytes:
         return self.root + b"/" + path
@@ -130,6 +131,8 @@ class WorkTree:
                 yield entry, ((GITLINK, head) if head is not None else (entry.mode, entry.sha))
                 continue
             else:
+                if stat.S_ISDIR(st_mode):
+                    self.folders_for_files.append(entry.path)  # its files are untracked
                 yield entry, None  # a folder (or something git does not track) replaced it
                 continue
             if (
@@ -171,6 +174,11 @@ class WorkTree:
                 children[directory] = {name}
                 directory, _, name = directory.rpartition(b"/")
         stack: list[tuple[bytes, bool]] = [(b"", True)]
+        stack.extend(
+            (path, False)
+            for path in self.folders_for_files
+            if not ignores.is_ignored(os.fsdecode(path) + "/")
+        )
         while stack:
             directory, has_tracked = stack.pop()
             absolute = self._abs(directory) if directory else self.root

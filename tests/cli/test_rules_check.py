@@ -1,0 +1,195 @@
+"""`cagr rules check` and `cagr changes` as a user runs them: output, exit codes, gate record."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from cagr_cli.main import main
+
+from ..repo.gitutil import commit, git, write
+
+Capture = pytest.CaptureFixture[str]
+
+RULES = """
+[[changes.rules]]
+id = "schema-companion"
+kind = "requires"
+paths = ["src/schema.py"]
+require = ["schema.json"]
+reason = "Run `make schema` and include schema.json in this change."
+examples.invalid = [{ changes = [{ path = "src/schema.py", status = "M" }] }]
+examples.valid = [{ changes = [{ path = "src/schema.py", status = "M" }, { path = "schema.json", status = "M" }] }]
+
+[[changes.rules]]
+id = "dependency-reason"
+kind = "pr_body"
+paths = ["package.json"]
+when = "dependency_added"
+section = "Risk"
+contains = "Dependency reason:"
+reason = "In the PR body's Risk section, write `Dependency reason:` and explain the dependency."
+examples.invalid = [{ changes = [{ path = "package.json", status = "M", before = "{}", after = '{"dependencies":{"x":"1"}}' }], pr_body = "" }]
+examples.valid = [{ changes = [{ path = "package.json", status = "M", before = '{"dependencies":{"x":"1"}}', after = '{"dependencies":{"x":"2"}}' }], pr_body = "" }]
+"""
+
+
+@pytest.fixture
+def project(repo: Path) -> Path:
+    write(repo, "cagr.toml", RULES)
+    write(repo, "src/schema.py", "v1")
+    write(repo, "schema.json", "{}")
+    write(repo, "package.json", "{}")
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "work")
+    return repo
+
+
+def run(root: Path, *args: str) -> int:
+    return main(["--repo", str(root), *args])
+
+
+def record(root: Path) -> dict:
+    return json.loads((root / ".git" / "cagr" / "gate.json").read_text())
+
+
+class TestRulesCheck:
+    def test_pass(self, project: Path, capsys: Capture) -> None:
+        assert run(project, "rules", "check") == 0
+        out = capsys.readouterr().out
+        assert out.startswith("Change rules passed (merge base ")
+        assert "to working tree): 2 rule(s), 0 changed path(s)." in out
+
+    def test_finding_prints_the_proposal_message_and_exits_1(
+        self, project: Path, capsys: Capture
+    ) -> None:
+        write(project, "src/schema.py", "v2")
+        base = git(project, "rev-parse", "--short=7", "main").decode().strip()
+        assert run(project, "rules", "check") == 1
+        assert capsys.readouterr().out == (
+            f"Change rule schema-companion failed (merge base {base} to working tree).\n"
+            "src/schema.py changed; schema.json did not change.\n"
+            "Instead: Run `make schema` and include schema.json in this change.\n"
+        )
+
+    def test_pr_body_rules_are_deferred_locally(self, project: Path, capsys: Capture) -> None:
+        write(project, "package.json", '{"devDependencies": {"left-pad": "1"}}')
+        assert run(project, "rules", "check") == 0
+        out = capsys.readouterr().out
+        assert (
+            "Deferred to the pull request: change rule dependency-reason: Added devDependencies.left-pad in package.json"
+            in out
+        )
+
+    def test_symlinked_manifest_is_unchecked_exit_3(self, project: Path, capsys: Capture) -> None:
+        write(project, "real.json", '{"dependencies": {"x": "1"}}')
+        os.unlink(project / "package.json")
+        os.symlink("real.json", project / "package.json")
+        assert run(project, "rules", "check") == 3
+        out = capsys.readouterr().out
+        assert (
+            "Unchecked (selector): change rule dependency-reason: cannot read dependencies from package.json"
+            in out
+        )
+        assert "Not a pass" in out
+
+    def test_json_report(self, project: Path, capsys: Capture) -> None:
+        write(project, "src/schema.py", "v2")
+        assert run(project, "rules", "check", "--format", "json") == 1
+        data = json.loads(capsys.readouterr().out)
+        assert data["status"] == "fail"
+        assert data["range"]["result"] == "working-tree"
+        assert data["range"]["head"] is None
+        assert data["findings"][0]["paths"] == ["src/schema.py", "schema.json"]
+        assert set(data["timings_ms"]) == {"collect", "evaluate"}
+        assert all(isinstance(v, float) for v in data["timings_ms"].values())
+
+    def test_working_tree_check_writes_no_gate_record(self, project: Path) -> None:
+        assert run(project, "rules", "check") == 0
+        assert not (project / ".git" / "cagr" / "gate.json").exists()
+
+    def test_committed_check_ignores_dirt_and_records_its_result(
+        self, project: Path, capsys: Capture
+    ) -> None:
+        write(project, "src/schema.py", "v2")
+        commit(project, "edit source")
+        write(project, "schema.json", '{"v": 2}')  # dirty companion: not in the committed diff
+        assert run(project, "rules", "check") == 0
+        assert run(project, "rules", "check", "--committed") == 1
+        capsys.readouterr()
+        saved = record(project)
+        head = git(project, "rev-parse", "HEAD").decode().strip()
+        assert saved["head"] == head
+        assert saved["base"] == git(project, "rev-parse", "main").decode().strip()
+        assert saved["target_ref"] == "refs/heads/main"
+        assert saved["report"]["status"] == "fail"
+        assert saved["report"]["findings"][0]["rule"] == "schema-companion"
+        assert saved["worktree"] == os.path.realpath(project)
+        assert len(saved["rules_digest"]) == 64
+        assert len(saved["config_digest"]) == 64
+        assert saved["cagr_version"]
+
+    def test_committed_record_keeps_deferred_obligations(self, project: Path) -> None:
+        write(project, "package.json", '{"dependencies": {"x": "1"}}')
+        commit(project, "add dependency")
+        assert run(project, "rules", "check", "--committed") == 0
+        (deferred,) = record(project)["report"]["deferred"]
+        assert deferred["rule"] == "dependency-reason"
+        assert deferred["contains"] == "Dependency reason:"
+
+    def test_base_option_and_protected_branch(self, project: Path, capsys: Capture) -> None:
+        assert run(project, "rules", "check", "--base", "trunk") == 3
+        assert "cannot find the target branch trunk" in capsys.readouterr().out
+        git(project, "branch", "trunk", "main")
+        write(project, "cagr.toml", RULES + '\n[git]\nprotected_branch = "trunk"\n')
+        assert run(project, "rules", "check", "--format", "json") == 0
+        assert json.loads(capsys.readouterr().out)["range"]["target_ref"] == "refs/heads/trunk"
+
+    def test_invalid_config_exits_2(self, project: Path, capsys: Capture) -> None:
+        write(project, "cagr.toml", "[[changes.rules]]\n")
+        assert run(project, "rules", "check") == 2
+        assert "the configuration is invalid" in capsys.readouterr().err
+
+    def test_not_a_repository_exits_2(self, tmp_path: Path, capsys: Capture) -> None:
+        assert run(tmp_path, "rules", "check") == 2
+        assert "is not inside a git repository" in capsys.readouterr().err
+
+    def test_bare_repository(self, project: Path, tmp_path: Path, capsys: Capture) -> None:
+        bare = tmp_path / "bare.git"
+        git(tmp_path, "clone", "-q", "--bare", str(project), str(bare))
+        assert run(bare, "rules", "check") == 2
+        assert "bare repository has no working tree; use --committed" in capsys.readouterr().err
+        assert run(bare, "rules", "check", "--committed", "--base", "main") == 0
+
+
+class TestChanges:
+    def test_text(self, project: Path, capsys: Capture) -> None:
+        write(project, "src/schema.py", "v2")
+        write(project, "new\tname.py", "x")
+        assert run(project, "changes") == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0].startswith("merge base ")
+        assert "to working tree (target refs/heads/main at" in lines[0]
+        assert lines[1].startswith("A - -> 100644 regular ")
+        assert lines[1].endswith('  "new\\tname.py"')
+        assert lines[2].startswith("M 100644 regular ")
+        assert lines[2].endswith("  src/schema.py")
+
+    def test_json(self, project: Path, capsys: Capture) -> None:
+        os.chmod(project / "schema.json", 0o755)
+        assert run(project, "changes", "--format", "json") == 0
+        data = json.loads(capsys.readouterr().out)
+        (change,) = data["changes"]
+        assert change["path"] == "schema.json"
+        assert change["status"] == "M"
+        assert change["old"]["mode"] == "100644"
+        assert change["new"] == {"mode": "100755", "kind": "executable", "id": change["old"]["id"]}
+        assert data["pending_staged"] == []
+        assert data["unchecked"] == []
+
+    def test_unchecked_exits_3(self, project: Path, capsys: Capture) -> None:
+        assert run(project, "changes", "--base", "nope") == 3
+        assert "unchecked (range): cannot find the target branch nope" in capsys.readouterr().out

@@ -1,0 +1,375 @@
+"""The proposal's Snapshot, Range and Git details rows, on real repositories."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+import cagr_repo.collect as collect_module
+from cagr_core import ChangeSet, Phase, PrBody, RequiresRule, RuleSet, evaluate
+
+from .gitutil import collect, commit, git, oracle, rows, write
+
+SCHEMA = RequiresRule(
+    id="schema", paths=["src/schema.py"], require=["schema.json"], reason="Regenerate schema.json."
+)
+
+
+def status(changes: ChangeSet) -> str:
+    return evaluate(RuleSet.compile([SCHEMA]), changes, PrBody(None), Phase.TURN).status
+
+
+def paths(changes: ChangeSet) -> dict[str, str]:
+    return {c.path: c.status.value for c in changes.changes}
+
+
+@pytest.fixture
+def branch(repo: Path) -> Path:
+    """main with a schema source and its generated file; HEAD on a new branch `work`."""
+    write(repo, "src/schema.py", "v1")
+    write(repo, "schema.json", "{}")
+    write(repo, ".gitignore", "*.log\nbuild/\n")
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "work")
+    return repo
+
+
+class TestSnapshot:
+    def test_committed_staged_unstaged_and_untracked_all_count_at_turn_end(
+        self, branch: Path
+    ) -> None:
+        write(branch, "src/schema.py", "v2")
+        commit(branch, "edit schema source")
+        assert status(collect(branch)) == "fail"
+        write(branch, "schema.json", '{"v": 2}')  # unstaged
+        assert status(collect(branch)) == "pass"
+        git(branch, "add", "schema.json")  # staged, same as the working tree
+        assert status(collect(branch)) == "pass"
+        assert status(collect(branch, committed=True)) == "fail"  # not committed yet
+
+    def test_untracked_companion_counts_at_turn_end_only(self, branch: Path) -> None:
+        write(branch, "src/schema.py", "v2")
+        git(branch, "rm", "-q", "--cached", "schema.json")
+        write(branch, "schema.json", '{"v": 2}')
+        changes = collect(branch)
+        assert paths(changes)["schema.json"] == "M"  # untracked now, but W has new content
+        assert status(changes) == "pass"
+
+    def test_staged_only_content_cannot_hide_a_failure(self, branch: Path) -> None:
+        write(branch, "src/schema.py", "v2")
+        write(branch, "schema.json", '{"v": 2}')
+        git(branch, "add", "schema.json")
+        write(branch, "schema.json", "{}")  # reverted in the working tree, still staged
+        changes = collect(branch)
+        assert "schema.json" not in paths(changes)
+        assert changes.pending_staged == ("schema.json",)
+        assert status(changes) == "fail"
+
+    def test_staged_then_reverted_edit_is_no_net_change(self, branch: Path) -> None:
+        write(branch, "src/schema.py", "v2")
+        git(branch, "add", "src/schema.py")
+        write(branch, "src/schema.py", "v1")
+        changes = collect(branch)
+        assert changes.changes == ()
+        assert changes.pending_staged == ("src/schema.py",)
+
+    def test_staged_addition_still_present_is_an_addition(self, branch: Path) -> None:
+        write(branch, "new.py", "x")
+        git(branch, "add", "new.py")
+        changes = collect(branch)
+        assert paths(changes) == {"new.py": "A"}
+        assert changes.pending_staged == ()
+
+    def test_deletions_survive_collection(self, branch: Path) -> None:
+        os.unlink(branch / "schema.json")
+        git(branch, "rm", "-q", "src/schema.py")
+        assert paths(collect(branch)) == {"schema.json": "D", "src/schema.py": "D"}
+
+    def test_shell_edits_are_seen_without_any_tool_record(self, branch: Path) -> None:
+        (branch / "src" / "schema.py").write_text("edited by a shell command")
+        assert paths(collect(branch)) == {"src/schema.py": "M"}
+
+    def test_ignored_untracked_files_do_not_count_but_tracked_ignored_ones_do(
+        self, branch: Path
+    ) -> None:
+        write(branch, "debug.log", "noise")
+        write(branch, "build/out.bin", "noise")
+        assert collect(branch).changes == ()
+        write(branch, "kept.log", "v1")
+        git(branch, "add", "-f", "kept.log")
+        commit(branch, "track an ignored name")
+        write(branch, "kept.log", "v2")
+        assert paths(collect(branch)) == {"kept.log": "A"}  # added on the branch, edited since
+
+    def test_identical_rewrite_is_no_change(self, branch: Path) -> None:
+        write(branch, "schema.json", "{}")  # same bytes, new mtime
+        assert collect(branch).changes == ()
+
+    def test_added_then_deleted_is_no_change(self, branch: Path) -> None:
+        write(branch, "tmp.py", "x")
+        git(branch, "add", "tmp.py")
+        os.unlink(branch / "tmp.py")
+        git(branch, "rm", "-q", "--cached", "tmp.py")
+        assert collect(branch).changes == ()
+
+
+class TestRange:
+    def test_obligations_survive_several_commits(self, branch: Path) -> None:
+        write(branch, "src/schema.py", "v2")
+        commit(branch, "one")
+        write(branch, "README.md", "unrelated")
+        commit(branch, "two")
+        assert status(collect(branch)) == "fail"
+        assert status(collect(branch, committed=True)) == "fail"
+
+    def test_initial_dirty_work_is_included_and_labelled(self, branch: Path) -> None:
+        write(branch, "src/schema.py", "dirty before any session")
+        changes = collect(branch)
+        assert changes.range is not None
+        assert changes.range.label.endswith("to working tree")
+        assert paths(changes) == {"src/schema.py": "M"}
+
+    def test_target_precedence_origin_then_local(self, branch: Path) -> None:
+        main = git(branch, "rev-parse", "main").decode().strip()
+        write(branch, "x", "1")
+        other = commit(branch, "ahead")
+        git(branch, "update-ref", "refs/remotes/origin/main", other)
+        changes = collect(branch)
+        assert changes.range is not None
+        assert changes.range.target_ref == "refs/remotes/origin/main"
+        assert changes.range.base == other
+        git(branch, "update-ref", "-d", "refs/remotes/origin/main")
+        assert collect(branch).range.base == main  # type: ignore[union-attr]
+
+    def test_switching_branches_changes_the_baseline(self, branch: Path) -> None:
+        write(branch, "src/schema.py", "v2")
+        commit(branch, "edit")
+        assert paths(collect(branch)) == {"src/schema.py": "M"}
+        git(branch, "checkout", "-q", "main")
+        write(branch, "schema.json", "{1}")
+        commit(branch, "main moves on")
+        git(branch, "checkout", "-q", "-b", "other")
+        write(branch, "other.py", "x")
+        assert paths(collect(branch)) == {"other.py": "A"}  # no stale cached base tree
+
+    def test_missing_target_is_unchecked(self, branch: Path) -> None:
+        changes = collect(branch, base="trunk")
+        assert changes.changes == ()
+        (item,) = changes.unchecked
+        assert "cannot find the target branch trunk" in item.message
+        assert "git fetch origin trunk" in item.message
+
+    def test_unrelated_histories_have_no_merge_base(self, branch: Path) -> None:
+        git(branch, "checkout", "-q", "--orphan", "lonely")
+        commit(branch, "orphan")
+        (item,) = collect(branch).unchecked
+        assert "share no history" in item.message
+
+    def test_multiple_merge_bases_are_unchecked(self, branch: Path) -> None:
+        git(branch, "checkout", "-q", "main")
+        write(branch, "a", "main")
+        commit(branch, "main 1")
+        git(branch, "checkout", "-q", "work")
+        write(branch, "b", "work")
+        commit(branch, "work 1")
+        work_1 = git(branch, "rev-parse", "HEAD").decode().strip()
+        git(branch, "merge", "-q", "--no-edit", "main")
+        git(branch, "checkout", "-q", "main")
+        git(branch, "merge", "-q", "--no-edit", work_1)
+        git(branch, "checkout", "-q", "work")
+        assert len(git(branch, "merge-base", "--all", "main", "work").split()) == 2
+        (item,) = collect(branch).unchecked
+        assert "2 merge bases" in item.message
+
+    def test_shallow_history_that_stops_before_the_merge_base_is_unchecked(
+        self, branch: Path, tmp_path: Path
+    ) -> None:
+        for number in range(3):
+            write(branch, "main.txt", str(number))
+            git(branch, "checkout", "-q", "main")
+            write(branch, "main.txt", str(number))
+            commit(branch, f"main {number}")
+        git(branch, "checkout", "-q", "work")
+        write(branch, "w", "1")
+        commit(branch, "work")
+        clone = tmp_path / "shallow"
+        git(
+            tmp_path,
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            "--no-single-branch",
+            f"file://{branch}",
+            str(clone),
+        )
+        git(clone, "checkout", "-q", "work")
+        changes = collect(clone, base="main")
+        (item,) = changes.unchecked
+        assert "shallow" in item.message
+        assert "git fetch --unshallow" in item.message
+
+    def test_unborn_head_is_unchecked(self, repo: Path) -> None:
+        (item,) = collect(repo).unchecked
+        assert "no commit yet" in item.message
+
+    def test_detached_head_works(self, branch: Path) -> None:
+        write(branch, "x", "1")
+        commit(branch, "x")
+        git(branch, "checkout", "-q", "--detach")
+        assert paths(collect(branch, committed=True)) == {"x": "A"}
+
+    def test_linked_worktree(self, branch: Path, tmp_path: Path) -> None:
+        linked = tmp_path / "linked"
+        git(branch, "worktree", "add", "-q", "-b", "feature", str(linked), "main")
+        write(linked, "feature.py", "x")
+        assert paths(collect(linked)) == {"feature.py": "A"}
+        assert (branch / ".git" / "worktrees" / "linked" / "cagr" / "base-tree").exists()
+        assert not (branch / ".git" / "cagr").exists()
+
+
+class TestGitDetails:
+    @pytest.mark.parametrize(
+        "name",
+        [
+            "with space.py",
+            "tab\there.py",
+            "new\nline.py",
+            "glob*[x]?{a,b}.py",
+            'quote"s.py',
+            "bad\udcffbyte.py",
+        ],
+    )
+    def test_odd_names_survive(self, branch: Path, name: str) -> None:
+        write(branch, name.encode("utf-8", "surrogateescape"), "x")
+        changes = collect(branch)
+        assert paths(changes) == {name: "A"}
+        assert rows(changes) == oracle(branch, "main")
+
+    def test_rename_is_a_deletion_plus_an_addition(self, branch: Path) -> None:
+        git(branch, "mv", "schema.json", "renamed.json")
+        commit(branch, "rename")
+        assert paths(collect(branch, committed=True)) == {"schema.json": "D", "renamed.json": "A"}
+
+    def test_mode_and_type_changes_are_preserved(self, branch: Path) -> None:
+        os.chmod(branch / "schema.json", 0o755)
+        os.unlink(branch / "src" / "schema.py")
+        os.symlink("../schema.json", branch / "src" / "schema.py")
+        changes = collect(branch)
+        by_path = {c.path: c for c in changes.changes}
+        assert by_path["schema.json"].status.value == "M"
+        assert by_path["schema.json"].new.mode == 0o100755  # type: ignore[union-attr]
+        assert by_path["src/schema.py"].status.value == "T"
+        assert rows(changes) == oracle(branch, "main")
+
+    def test_file_replaced_by_a_folder(self, branch: Path) -> None:
+        os.unlink(branch / "schema.json")
+        write(branch, "schema.json/part.json", "{}")
+        assert paths(collect(branch)) == {"schema.json": "D", "schema.json/part.json": "A"}
+
+    def test_submodule_changes_are_gitlinks(self, branch: Path, tmp_path: Path) -> None:
+        upstream = tmp_path / "upstream"
+        upstream.mkdir()
+        git(upstream, "init", "-q", "-b", "main")
+        write(upstream, "lib.py", "1")
+        commit(upstream, "lib")
+        git(
+            branch,
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            str(upstream),
+            "vendor/lib",
+        )
+        commit(branch, "add submodule")
+        changes = collect(branch, committed=True)
+        assert {
+            c.path: (c.status.value, c.new.kind.value if c.new else None) for c in changes.changes
+        } == {
+            ".gitmodules": ("A", "regular"),
+            "vendor/lib": ("A", "gitlink"),
+        }
+        write(branch / "vendor" / "lib", "lib.py", "2")
+        commit(branch / "vendor" / "lib", "move submodule")
+        working = collect(branch)
+        assert rows(working) == oracle(branch, "main")
+
+    def test_conflicts_are_unchecked(self, branch: Path) -> None:
+        write(branch, "schema.json", "work")
+        commit(branch, "work side")
+        git(branch, "checkout", "-q", "main")
+        write(branch, "schema.json", "main")
+        commit(branch, "main side")
+        git(branch, "checkout", "-q", "work")
+        git(branch, "merge", "-q", "main", check=False)
+        changes = collect(branch)
+        assert changes.changes == ()
+        (item,) = changes.unchecked
+        assert (
+            item.message == "unresolved conflicts in schema.json. Resolve them, then check again."
+        )
+
+    def test_races_retry_once_then_report_unchecked(
+        self, branch: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        write(branch, "src/schema.py", "v2")
+        answers = iter([False, True])
+        monkeypatch.setattr(collect_module, "_stable", lambda _: next(answers))
+        assert paths(collect(branch)) == {"src/schema.py": "M"}
+        monkeypatch.setattr(collect_module, "_stable", lambda _: False)
+        (item,) = collect(branch).unchecked
+        assert "changed while cagr read it, twice" in item.message
+
+    def test_content_filters_cagr_cannot_run_are_unchecked(self, branch: Path) -> None:
+        write(branch, ".gitattributes", "*.bin filter=lfs\n*.txt text\n")
+        write(branch, "asset.bin", "pointer")
+        write(branch, "notes.txt", "a\nb\n")
+        commit(branch, "attributes")
+        write(branch, "asset.bin", "new binary content")
+        write(branch, "notes.txt", "a\nb\nc\n")  # no CRLF: git's conversion is the identity
+        changes = collect(branch)
+        (item,) = changes.unchecked
+        assert item.message.startswith("asset.bin: git applies `filter=lfs` to it")
+        os.unlink(branch / "asset.bin")
+        write(branch, "notes.txt", "a\r\nb\r\n")
+        (item,) = collect(branch).unchecked
+        assert item.message.startswith("notes.txt: it has CRLF line endings")
+
+    def test_a_large_untracked_folder_that_is_ignored_is_never_read(self, branch: Path) -> None:
+        for number in range(50):
+            write(branch, f"build/deep/{number}.o", "x")
+        assert collect(branch).changes == ()
+
+
+def _fingerprint(root: Path) -> dict[str, str]:
+    """Every file under the repository (including .git, excluding cagr's own state)."""
+    out = {}
+    for folder, dirs, files in os.walk(root):
+        if Path(folder).name == ".git":
+            dirs[:] = [d for d in dirs if d != "cagr"]
+        for name in files:
+            path = Path(folder) / name
+            if path.is_symlink():
+                out[str(path)] = "link:" + os.readlink(path)
+            else:
+                out[str(path)] = (
+                    hashlib.sha256(path.read_bytes()).hexdigest() + f":{path.stat().st_mtime_ns}"
+                )
+    return out
+
+
+def test_no_check_modifies_the_index_refs_objects_or_files(branch: Path) -> None:
+    write(branch, "src/schema.py", "v2")
+    git(branch, "add", "src/schema.py")
+    write(branch, "src/schema.py", "v3")
+    write(branch, "untracked.py", "x")
+    os.utime(branch / ".git" / "index")  # make every entry racily clean: git would rewrite
+    before = _fingerprint(branch)
+    collect(branch)
+    collect(branch, committed=True)
+    assert _fingerprint(branch) == before
