@@ -49,10 +49,11 @@ def target_name(base: str | None, protected_branch: str | None) -> str:
     return base or protected_branch or DEFAULT_TARGET
 
 
-def _commit(repo: Repo, sha: str) -> Commit:
-    obj = repo[ObjectID(sha.encode("ascii"))]
+def _tree_of(repo: Repo, commit: str) -> bytes:
+    """The raw id of a commit's tree."""
+    obj = repo[ObjectID(commit.encode("ascii"))]
     assert isinstance(obj, Commit)
-    return obj
+    return bytes.fromhex(obj.tree.decode("ascii"))
 
 
 def _problem_set(problem: RangeProblem, stage: str = "range") -> ChangeSet:
@@ -71,9 +72,9 @@ def collect_committed(repo: Repo, name: str, rules: RuleSet) -> ChangeSet:
     try:
         range_ = _resolve(repo, name, committed=True)
         assert range_.head is not None
-        old_tree = _commit(repo, range_.base).tree
-        new_tree = _commit(repo, range_.head).tree
-        raw = diff_trees(repo.object_store, old_tree, new_tree)
+        raw = diff_trees(
+            repo.object_store, _tree_of(repo, range_.base), _tree_of(repo, range_.head)
+        )
     except RangeProblem as problem:
         return _problem_set(problem)
     except KeyError as error:
@@ -190,20 +191,11 @@ def _working_tree_once(repo: Repo, range_: Range, rules: RuleSet) -> _Collected 
     attributes = Attributes(Path(repo.path), attribute_files, info, autocrlf)
     tree = WorkTree(repo, attributes, filemode)
     cache = gitdir(repo) / STATE / "base-tree"
-    base = flatten_cached(repo.object_store, _commit(repo, range_.base).tree, cache)
-    raw: list[RawChange] = []
-    pending: list[str] = []
-    unchecked: list[Unchecked] = []
+    base = flatten_cached(repo.object_store, _tree_of(repo, range_.base), cache)
+    scan = tree.scan(entries, base, index_mtime_ns)
+    raw: list[RawChange] = scan.changes
+    unchecked = [Unchecked(None, "collect", f"{decode(e.path)}: {e.why}.") for e in scan.unreadable]
     index_paths = {entry.path for entry in entries}
-    for entry, now in tree.tracked(entries, index_mtime_ns):
-        if isinstance(now, Unreadable):
-            unchecked.append(Unchecked(None, "collect", f"{decode(now.path)}: {now.why}."))
-            continue
-        old = base.get(entry.path)
-        if now != old:
-            raw.append((entry.path, old, now))
-        if now != (entry.mode, entry.sha) != old and not entry.intent_to_add:
-            pending.append(decode(entry.path))
     try:
         ignores = IgnoreFilterManager.from_repo(repo)
         untracked = dict(tree.untracked(index_paths, ignores))
@@ -219,7 +211,8 @@ def _working_tree_once(repo: Repo, range_: Range, rules: RuleSet) -> _Collected 
     raw.sort()
     changes, more = _to_changes(repo, raw, rules, worktree=tree)
     unchecked.extend(more)
-    changeset = ChangeSet(tuple(changes), range_, tuple(sorted(pending)), tuple(unchecked))
+    pending = tuple(sorted(decode(path) for path in scan.pending))
+    changeset = ChangeSet(tuple(changes), range_, pending, tuple(unchecked))
     return _Collected(changeset, tree.root, tree.hashed)
 
 

@@ -13,12 +13,14 @@ from pathlib import Path
 
 from attrs import frozen
 from dulwich.errors import NotGitRepository
-from dulwich.graph import find_merge_base
-from dulwich.objects import Commit, ObjectID
+from dulwich.objects import Commit
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from cagr_core.errors import CagrError
+
+from .history import History, merge_bases
+from .trees import write_atomically
 
 DEFAULT_TARGET = "main"
 
@@ -114,11 +116,29 @@ def _peel_to_commit(repo: Repo, sha: bytes, name: str) -> str:
 
 
 def merge_base(repo: Repo, target: Target, head: str) -> str:
-    """The unique merge base of the target and HEAD; RangeProblem when it is not one commit."""
-    shallow = bool(repo.get_shallow())
+    """The unique merge base of the target and HEAD; RangeProblem when it is not one commit.
+
+    Commits never change, so a found base is kept for the same pair under `<gitdir>/cagr/`:
+    repeated checks (every agent turn end) skip the walk.
+    """
+    cache = gitdir(repo) / "cagr" / "merge-base"
+    key = f"{target.sha} {head} "
     try:
-        pair = [ObjectID(target.sha.encode()), ObjectID(head.encode())]
-        bases = find_merge_base(repo, pair)
+        remembered = cache.read_text(encoding="ascii")
+        if remembered.startswith(key) and len(remembered) == len(key) + 40:
+            return remembered[len(key) :]
+    except (OSError, ValueError):
+        pass
+    base = _compute_merge_base(repo, target, head)
+    write_atomically(cache, (key + base).encode("ascii"))
+    return base
+
+
+def _compute_merge_base(repo: Repo, target: Target, head: str) -> str:
+    shallow = {bytes.fromhex(s.decode("ascii")) for s in repo.get_shallow()}
+    history = History(repo.object_store, Path(repo.commondir()) / "objects", shallow)
+    try:
+        bases = merge_bases(history, bytes.fromhex(target.sha), bytes.fromhex(head))
     except KeyError as error:
         raise RangeProblem(
             "the history between the target and HEAD is incomplete (a commit is missing).",
@@ -136,10 +156,10 @@ def merge_base(repo: Repo, target: Target, head: str) -> str:
             "Check the target with --base.",
         )
     if len(bases) > 1:
-        listed = ", ".join(sorted(b.decode()[:7] for b in bases))
+        listed = ", ".join(sorted(b.hex()[:7] for b in bases))
         raise RangeProblem(
             f"HEAD and {target.name} have {len(bases)} merge bases ({listed}), so the branch"
             " baseline is ambiguous.",
             f"Merge or rebase onto {target.name} so there is one merge base.",
         )
-    return bases[0].decode("ascii")
+    return bases[0].hex()

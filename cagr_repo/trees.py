@@ -27,26 +27,37 @@ def normal_mode(mode: int) -> int:
     return mode
 
 
-def _tree(store: BaseObjectStore, sha: bytes) -> Tree:
-    obj = store[ObjectID(sha)]
-    if not isinstance(obj, Tree):
-        raise KeyError(sha)
-    return obj
+def read_tree(store: BaseObjectStore, sha: bytes) -> dict[bytes, Entry]:
+    """One tree object's entries by name: (mode, raw 20-byte id).
+
+    Parsed from the raw object: dulwich's Tree objects sort and re-wrap every entry, which
+    made tree walks about four times slower.
+    """
+    kind, raw = store.get_raw(ObjectID(sha.hex().encode("ascii")))
+    if kind != Tree.type_num:
+        raise KeyError(f"{sha.hex()} is not a tree")
+    out: dict[bytes, Entry] = {}
+    index = 0
+    find = raw.index
+    while index < len(raw):
+        space = find(b" ", index)
+        nul = find(b"\0", space)
+        out[raw[space + 1 : nul]] = (int(raw[index:space], 8), raw[nul + 1 : nul + 21])
+        index = nul + 21
+    return out
 
 
 def flatten(store: BaseObjectStore, tree_id: bytes) -> dict[bytes, Entry]:
     """Every non-tree entry of the tree, by full path (submodules are entries, not descended)."""
     out: dict[bytes, Entry] = {}
     stack: list[tuple[bytes, bytes]] = [(b"", tree_id)]
-    unhex = bytes.fromhex
     while stack:
         prefix, sha = stack.pop()
-        for name, mode, child in _tree(store, sha).iteritems():
-            path = prefix + name
+        for name, (mode, child) in read_tree(store, sha).items():
             if mode == TREE_MODE:
-                stack.append((path + b"/", child))
+                stack.append((prefix + name + b"/", child))
             else:
-                out[path] = (normal_mode(mode), unhex(child.decode("ascii")))
+                out[prefix + name] = (normal_mode(mode), child)
     return out
 
 
@@ -88,34 +99,30 @@ def write_atomically(path: Path, data: bytes) -> bool:
     return True
 
 
-def _entry(item: tuple[int, bytes]) -> Entry:
-    return normal_mode(item[0]), bytes.fromhex(item[1].decode("ascii"))
-
-
 def diff_trees(
     store: BaseObjectStore, old_id: bytes | None, new_id: bytes | None
 ) -> list[tuple[bytes, Entry | None, Entry | None]]:
-    """Changed non-tree entries between two trees, descending only where subtrees differ."""
+    """Changed non-tree entries between two trees (raw ids), descending only where they differ."""
     out: list[tuple[bytes, Entry | None, Entry | None]] = []
     stack: list[tuple[bytes, bytes | None, bytes | None]] = [(b"", old_id, new_id)]
     while stack:
         prefix, old, new = stack.pop()
-        olds = {n: (m, s) for n, m, s in _tree(store, old).iteritems()} if old else {}
-        news = {n: (m, s) for n, m, s in _tree(store, new).iteritems()} if new else {}
+        olds = read_tree(store, old) if old else {}
+        news = read_tree(store, new) if new else {}
         for name in olds.keys() | news.keys():
-            path = prefix + name
             o = olds.get(name)
             n = news.get(name)
             if o == n:
                 continue
+            path = prefix + name
             o_tree = o is not None and o[0] == TREE_MODE
             n_tree = n is not None and n[0] == TREE_MODE
             if o_tree or n_tree:
                 stack.append(
                     (path + b"/", o[1] if o and o_tree else None, n[1] if n and n_tree else None)
                 )
-            o_entry = None if o is None or o_tree else _entry(o)
-            n_entry = None if n is None or n_tree else _entry(n)
+            o_entry = None if o is None or o_tree else (normal_mode(o[0]), o[1])
+            n_entry = None if n is None or n_tree else (normal_mode(n[0]), n[1])
             if o_entry != n_entry:
                 out.append((path, o_entry, n_entry))
     out.sort()

@@ -11,6 +11,7 @@ import os
 import stat
 from collections.abc import Iterable, Iterator
 
+from attrs import define, field
 from dulwich.ignore import IgnoreFilterManager
 from dulwich.repo import Repo
 
@@ -42,6 +43,16 @@ def _mode_of(st: os.stat_result, filemode: bool, index_mode: int | None) -> int 
             return index_mode
         return 0o100755 if st.st_mode & stat.S_IXUSR else 0o100644
     return None
+
+
+@define
+class Scan:
+    """The tracked paths' outcome: raw changes against the base, paths whose staged content
+    differs from both ends, and paths that could not be read exactly."""
+
+    changes: list[tuple[bytes, Entry | None, Entry | None]] = field(factory=list)
+    pending: list[bytes] = field(factory=list)
+    unreadable: list[Unreadable] = field(factory=list)
 
 
 class WorkTree:
@@ -95,108 +106,110 @@ class WorkTree:
         except Exception:  # any failure means: no checked-out commit to compare
             return None
 
-    def tracked(
-        self, entries: Iterable[IndexEntry], index_mtime_ns: int
-    ) -> Iterator[tuple[IndexEntry, Entry | Unreadable | None]]:
-        """For each tracked path, what W has there: its entry, None (nothing, or a folder), or
-        Unreadable when its content cannot be known exactly.
+    def scan(
+        self, entries: Iterable[IndexEntry], base: dict[bytes, Entry], index_mtime_ns: int
+    ) -> Scan:
+        """Every tracked path: what W has there, compared with the base and with the index.
 
         The index's stat data vouches for a file only when every field matches and the entry is
         not racily clean (written in the same instant as the index); otherwise it is hashed.
+        This loop runs once per tracked file, so the common case is kept inline and cheap.
         """
+        result = Scan()
         lstat = os.lstat
         root = self.root + b"/"
-        is_link = stat.S_ISLNK
-        is_reg = stat.S_ISREG
-        filemode = self.filemode
+        get = base.get
+        exec_bit = 0o100 if self.filemode else 0
+        is_regular = stat.S_ISREG
         for entry in entries:
-            if entry.trust_index:
-                yield entry, (entry.mode, entry.sha)
-                continue
-            try:
-                st = lstat(root + entry.path)
-            except (FileNotFoundError, NotADirectoryError):
-                yield entry, None
-                continue
-            st_mode = st.st_mode
-            if is_reg(st_mode):
-                if filemode:
-                    mode = 0o100755 if st_mode & 0o100 else 0o100644
-                else:
-                    mode = entry.mode if entry.mode in (0o100644, 0o100755) else 0o100644
-            elif is_link(st_mode):
-                mode = 0o120000
-            elif entry.mode == GITLINK and stat.S_ISDIR(st_mode):
-                head = self.submodule_head(entry.path)
-                yield entry, ((GITLINK, head) if head is not None else (entry.mode, entry.sha))
-                continue
-            else:
-                if stat.S_ISDIR(st_mode):
-                    self.folders_for_files.append(entry.path)  # its files are untracked
-                yield entry, None  # a folder (or something git does not track) replaced it
-                continue
-            if (
-                mode == entry.mode
-                and st.st_mtime_ns == entry.mtime_ns
-                and st.st_ctime_ns == entry.ctime_ns
-                and st.st_size & 0xFFFFFFFF == entry.size
-                and st.st_ino & 0xFFFFFFFF == entry.ino
-                and entry.mtime_ns < index_mtime_ns  # else racily clean: git would hash it too
-                and not entry.intent_to_add
-            ):
-                yield entry, (mode, entry.sha)
+            path, _, mode, sha, size, mtime_ns, ctime_ns, ino, trust, intent_to_add = entry
+            if trust:
+                clean = True
             else:
                 try:
-                    yield entry, self.hash_path(entry.path, st, mode)
+                    st: os.stat_result | None = lstat(root + path)
+                except (FileNotFoundError, NotADirectoryError):
+                    st = None
+                clean = (
+                    st is not None
+                    and st.st_mtime_ns == mtime_ns
+                    and st.st_ctime_ns == ctime_ns
+                    and st.st_size & 0xFFFFFFFF == size
+                    and st.st_ino & 0xFFFFFFFF == ino
+                    and is_regular(st.st_mode)
+                    and mode == (0o100755 if st.st_mode & exec_bit else 0o100644)
+                    and mtime_ns < index_mtime_ns  # else racily clean: git would hash it too
+                    and not intent_to_add
+                )
+            old = get(path)
+            if clean and old is not None and old[1] == sha and old[0] == mode:
+                continue  # unchanged since the base, and W is what the index says
+            staged = (mode, sha)
+            if clean:
+                now: Entry | None = staged
+            else:
+                try:
+                    now = self._tracked_slowly(entry, st)
                 except Unreadable as error:
-                    yield entry, error
+                    result.unreadable.append(error)
+                    continue
+            if now != old:
+                result.changes.append((path, old, now))
+            if staged not in (now, old) and not intent_to_add:
+                result.pending.append(path)
+        return result
+
+    def _tracked_slowly(self, entry: IndexEntry, st: os.stat_result | None) -> Entry | None:
+        """What W has at a tracked path the index cannot vouch for (None: nothing is there)."""
+        if st is None:
+            return None
+        if entry.mode == GITLINK and stat.S_ISDIR(st.st_mode):
+            head = self.submodule_head(entry.path)
+            return (GITLINK, head) if head is not None else (entry.mode, entry.sha)
+        mode = _mode_of(st, self.filemode, entry.mode)
+        if mode is None:
+            if stat.S_ISDIR(st.st_mode):
+                self.folders_for_files.append(entry.path)  # its files are untracked
+            return None  # a folder (or something git does not track) replaced the file
+        return self.hash_path(entry.path, st, mode)
 
     def _file_entry(self, path: bytes, st: os.stat_result, index_mode: int | None) -> Entry | None:
         mode = _mode_of(st, self.filemode, index_mode)
         return None if mode is None else self.hash_path(path, st, mode)
 
     def untracked(
-        self, tracked: Iterable[bytes], ignores: IgnoreFilterManager
+        self, tracked: set[bytes], ignores: IgnoreFilterManager
     ) -> Iterator[tuple[bytes, Entry]]:
         """Non-ignored files (and nested repositories) that the index does not track.
 
-        Folders holding tracked files are listed and compared with the index as name sets;
-        only names the index does not know are looked at one by one.
+        Only names the index does not know are looked at one by one (lstat, ignore rules).
         """
-        children: dict[bytes, set[bytes]] = {b"": set()}
-        for path in tracked:
-            directory, _, name = path.rpartition(b"/")
-            while True:
-                known = children.get(directory)
-                if known is not None:
-                    known.add(name)
-                    break
-                children[directory] = {name}
-                directory, _, name = directory.rpartition(b"/")
-        stack: list[tuple[bytes, bool]] = [(b"", True)]
+        tracked_dirs = {b""}
+        for folder in {path.rpartition(b"/")[0] for path in tracked}:
+            parent = folder
+            while parent not in tracked_dirs:
+                tracked_dirs.add(parent)
+                parent = parent.rpartition(b"/")[0]
+        stack = [b""]
         stack.extend(
-            (path, False)
+            path
             for path in self.folders_for_files
             if not ignores.is_ignored(os.fsdecode(path) + "/")
         )
         while stack:
-            directory, has_tracked = stack.pop()
-            absolute = self._abs(directory) if directory else self.root
+            directory = stack.pop()
+            prefix = directory + b"/" if directory else b""
             try:
-                names = os.listdir(absolute)
+                names = os.listdir(self.root + b"/" + prefix if prefix else self.root)
             except OSError:
                 continue
-            if has_tracked:
-                known = children[directory]
-                for name in known.intersection(names):
-                    child = directory + b"/" + name if directory else name
-                    if child in children:
-                        stack.append((child, True))
-                names = [n for n in names if n not in known]
             for name in names:
-                if name == b".git":
+                path = prefix + name
+                if path in tracked or name == b".git":
                     continue
-                path = directory + b"/" + name if directory else name
+                if path in tracked_dirs:
+                    stack.append(path)
+                    continue
                 try:
                     st = os.lstat(self._abs(path))
                 except OSError:
@@ -214,4 +227,4 @@ class WorkTree:
                         raise Unreadable(path, "is a nested repository with no commit checked out")
                     yield path, (GITLINK, head)
                 else:
-                    stack.append((path, False))
+                    stack.append(path)
