@@ -64,7 +64,7 @@ def compare(
         mine.append(_time(ours))
         git_times.append(_time(theirs))
     a, b = _median_ms(mine), _median_ms(git_times)
-    print(f"  {label:<34} cagr {a:8.1f} ms   git {b:8.1f} ms   ratio {a / b:5.2f}")
+    print(f"  {label:<38} cagr {a:8.1f} ms   git {b:8.1f} ms   ratio {a / b:5.2f}")
 
 
 def bench_repo(root: Path, runs: int) -> None:
@@ -119,6 +119,14 @@ def bench_repo(root: Path, runs: int) -> None:
         _shell(root, "git merge-base far HEAD"),
         runs,
     )
+    git(root, "commit-graph", "write", "--reachable")
+    compare(
+        "merge base (10,000 back, commit-graph)",
+        dulwich_merge_base("far"),
+        _shell(root, "git merge-base far HEAD"),
+        runs,
+    )
+    (root / ".git" / "objects" / "info" / "commit-graph").unlink()
     cagr = str(Path(sys.executable).with_name("cagr"))
     compare(
         "whole `cagr changes` command",

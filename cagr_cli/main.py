@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 from collections.abc import Sequence
 
-from .commands import changes, explain, rules_check, rules_test, schema
 from .output import EXIT_INVALID, format_option
 from .version import cagr_version
 
@@ -26,22 +26,22 @@ def _parser() -> argparse.ArgumentParser:
     test = rules_commands.add_parser(
         "test", parents=[fmt], help="run every rule's examples through the evaluator"
     )
-    test.set_defaults(run=rules_test.run)
+    test.set_defaults(command_module="rules_test")
     rules_check_parser = rules_commands.add_parser(
         "check", parents=[fmt], help="check the change: merge base -> working tree (or HEAD)"
     )
     _range_options(rules_check_parser)
-    rules_check_parser.set_defaults(run=rules_check.run)
+    rules_check_parser.set_defaults(command_module="rules_check")
 
     changes_parser = commands.add_parser(
         "changes", parents=[fmt], help="show the change cagr sees, entry by entry"
     )
     _range_options(changes_parser)
-    changes_parser.set_defaults(run=changes.run)
+    changes_parser.set_defaults(command_module="changes")
 
     explain_parser = commands.add_parser("explain", parents=[fmt], help="show what a rule checks")
     explain_parser.add_argument("id", help="the rule id")
-    explain_parser.set_defaults(run=explain.run)
+    explain_parser.set_defaults(command_module="explain")
 
     schema_parser = commands.add_parser(
         "schema", parents=[fmt], help="print, write or check schema/cagr.schema.json"
@@ -49,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     mode = schema_parser.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="write schema/cagr.schema.json")
     mode.add_argument("--check", action="store_true", help="exit 1 if the saved file differs")
-    schema_parser.set_defaults(run=schema.run)
+    schema_parser.set_defaults(command_module="schema")
     return parser
 
 
@@ -74,8 +74,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse exits 2 on usage errors, 0 on --help / --version
         return int(exit_.code or 0)
-    if not hasattr(args, "run"):
+    if not hasattr(args, "command_module"):
         parser.print_help()
         return EXIT_INVALID
-    code: int = args.run(args)
+    # Commands are imported when run: `cagr --version` and `cagr rules test` never load dulwich.
+    module = importlib.import_module(f"cagr_cli.commands.{args.command_module}")
+    code: int = module.run(args)
     return code

@@ -6,9 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cagr_repo.config import ConfigErrors, RepoConfig, find_root, load_config
+if TYPE_CHECKING:
+    from cagr_repo.config import RepoConfig
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -30,6 +31,8 @@ def print_json(data: Any) -> None:
 
 def load(args: argparse.Namespace) -> RepoConfig | int:
     """The repo's configuration, or the exit code after printing every config problem."""
+    from cagr_repo.config import ConfigErrors, find_root, load_config  # noqa: PLC0415  # keeps `cagr --version` light
+
     root = find_root(Path(args.repo))
     try:
         return load_config(root)
