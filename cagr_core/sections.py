@@ -158,3 +158,15 @@ def check_section(section: Section, contains: str | None) -> Problem | None:
     after = text[where + len(contains) :].replace(contains, "\n")
     substantive = any(not is_placeholder(line) for line in after.splitlines())
     return None if substantive else Problem.MARKER_ALONE
+
+
+def missing_sections(body: Body, names: Iterable[str]) -> list[tuple[str, Problem]]:
+    """`[review].pr_sections`: each heading must be present once; its content is not judged."""
+    problems = []
+    for name in names:
+        found = body.section(name).found
+        if found is Found.MISSING:
+            problems.append((name, Problem.MISSING))
+        elif found is Found.DUPLICATE:
+            problems.append((name, Problem.DUPLICATE))
+    return problems

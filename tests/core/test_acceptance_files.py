@@ -4,7 +4,17 @@ Snapshot-level cases (an identical rewrite producing no change at all) are prove
 the repo layer; here an identical rewrite is the absence of a change entry.
 """
 
-from cagr_core import AddOnlyRule, RequiresRule, SiblingRule
+from cagr_core import (
+    AddOnlyRule,
+    ChangeSet,
+    Limits,
+    Phase,
+    PrBody,
+    RequiresRule,
+    RuleSet,
+    SiblingRule,
+    evaluate,
+)
 
 from .build import EXECUTABLE, GITLINK, SYMLINK, added, check, deleted, modified
 
@@ -264,3 +274,24 @@ class TestAddOnly:
             ("migrations/001.sql",),
             ("migrations/003.sql",),
         ]
+
+
+class TestLimits:
+    """Past a cap the result is unchecked with the cap named, never a partial pass."""
+
+    def test_too_many_changes(self) -> None:
+        changes = ChangeSet(tuple(modified(f"src/config/f{i}.ts") for i in range(11)))
+        report = evaluate(
+            RuleSet.compile([SCHEMA]), changes, PrBody(None), Phase.CI, Limits(max_changes=10)
+        )
+        assert report.status == "unchecked"
+        assert report.findings == ()
+        assert "11 changed paths are more than the 10" in report.unchecked[0].message
+
+    def test_too_many_rules(self) -> None:
+        rules = [AddOnlyRule(id=f"r{i}", paths=["m/**"], reason="x") for i in range(3)]
+        report = evaluate(
+            RuleSet.compile(rules), ChangeSet(), PrBody(None), Phase.CI, Limits(max_rules=2)
+        )
+        assert report.status == "unchecked"
+        assert "3 change rules are more than the 2" in report.unchecked[0].message
