@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import groupby
 from typing import Any
 
+from .changes import Range
 from .report import Finding, Report
 
 
@@ -98,21 +99,25 @@ def _cut_lines(lines: list[str], room: int) -> list[str]:
     return kept
 
 
+def range_data(range_: Range | None) -> dict[str, Any] | None:
+    """A range as JSON data (`head` is null for the working tree)."""
+    if range_ is None:
+        return None
+    return {
+        "target_ref": range_.target_ref,
+        "target": range_.target,
+        "base": range_.base,
+        "head": range_.head,
+        "result": range_.result,
+        "label": range_.label,
+    }
+
+
 def report_data(report: Report) -> dict[str, Any]:
-    """The JSON report that DESIGN.md fixes (without timings, which adapters measure)."""
-    range_ = report.range
+    """The JSON report that DESIGN.md fixes; timings are null where no adapter measured them."""
     return {
         "status": report.status,
-        "range": None
-        if range_ is None
-        else {
-            "target_ref": range_.target_ref,
-            "target": range_.target,
-            "base": range_.base,
-            "head": range_.head,
-            "result": range_.result,
-            "label": range_.label,
-        },
+        "range": range_data(report.range),
         "findings": [
             {
                 "rule": f.rule,

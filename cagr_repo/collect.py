@@ -56,8 +56,13 @@ def _tree_of(repo: Repo, commit: str) -> bytes:
     return bytes.fromhex(obj.tree.decode("ascii"))
 
 
-def _problem_set(problem: RangeProblem, stage: str = "range") -> ChangeSet:
-    return ChangeSet(unchecked=(Unchecked(None, stage, f"{problem.message} {problem.fix}"),))
+def _incomplete(range_: Range | None, stage: str, message: str) -> ChangeSet:
+    """A change set that could not be collected: empty, with the reason as unchecked."""
+    return ChangeSet(range=range_, unchecked=(Unchecked(None, stage, message),))
+
+
+def _problem_set(problem: RangeProblem) -> ChangeSet:
+    return _incomplete(None, "range", f"{problem.message} {problem.fix}")
 
 
 def _resolve(repo: Repo, name: str, committed: bool) -> Range:
@@ -103,16 +108,11 @@ def collect_working_tree(repo: Repo, name: str, rules: RuleSet) -> ChangeSet:
             return result  # could not be read at all: the set says why
         if _index_signature(repo) == before and _stable(result):
             return result.changeset
-    return ChangeSet(
-        range=range_,
-        unchecked=(
-            Unchecked(
-                None,
-                "collect",
-                "the working tree or index changed while cagr read it, twice."
-                " Let other tools finish writing, then check again.",
-            ),
-        ),
+    return _incomplete(
+        range_,
+        "collect",
+        "the working tree or index changed while cagr read it, twice."
+        " Let other tools finish writing, then check again.",
     )
 
 
@@ -160,25 +160,15 @@ def _working_tree_once(repo: Repo, range_: Range, rules: RuleSet) -> _Collected 
     except FileNotFoundError:
         data, index_mtime_ns, index = b"", 0, None
     except (OSError, UnreadableIndex) as error:
-        return ChangeSet(
-            range=range_, unchecked=(Unchecked(None, "collect", f"cannot read the index: {error}"),)
-        )
+        return _incomplete(range_, "collect", f"cannot read the index: {error}")
     entries = index.entries if index is not None else ()
     conflicts = sorted({decode(e.path) for e in entries if e.stage})
     if conflicts:
         shown = ", ".join(conflicts[:5]) + (
             f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
         )
-        return ChangeSet(
-            range=range_,
-            unchecked=(
-                Unchecked(
-                    None,
-                    "collect",
-                    f"unresolved conflicts in {shown}. Resolve them, then check again.",
-                ),
-            ),
-        )
+        message = f"unresolved conflicts in {shown}. Resolve them, then check again."
+        return _incomplete(range_, "collect", message)
     config = repo.get_config_stack()
     filemode = config.get_boolean((b"core",), b"filemode", True)
     autocrlf = config.get_boolean((b"core",), b"autocrlf", False) or _autocrlf_input(config)

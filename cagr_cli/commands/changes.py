@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cagr_core import Change, ChangeSet, Side
+from cagr_core.render import range_data
 from cagr_repo.collect import BareRepository, collect_committed, collect_working_tree, target_name
 from cagr_repo.gitrepo import NotARepository, open_repo
 
@@ -37,18 +38,8 @@ def _line(change: Change) -> str:
 
 
 def changeset_data(changes: ChangeSet) -> dict[str, Any]:
-    range_ = changes.range
     return {
-        "range": None
-        if range_ is None
-        else {
-            "target_ref": range_.target_ref,
-            "target": range_.target,
-            "base": range_.base,
-            "head": range_.head,
-            "result": range_.result,
-            "label": range_.label,
-        },
+        "range": range_data(changes.range),
         "changes": [
             {
                 "path": c.path,

@@ -45,22 +45,15 @@ def check(
         report = evolve(
             report, timings=Timings((collected - started) * 1000, (done - collected) * 1000)
         )
-        if committed:
-            range_ = report.range
-            write_gate_record(
-                repo,
-                {
-                    "cagr_version": cagr_version(),
-                    "target_name": name,
-                    "target_ref": range_.target_ref if range_ else None,
-                    "target": range_.target if range_ else None,
-                    "base": range_.base if range_ else None,
-                    "head": range_.head if range_ else None,
-                    "rules_digest": config.rules_digest,
-                    "config_digest": config.raw_digest,
-                    "report": report_data(report),
-                },
-            )
+        if committed:  # the range, findings and deferred obligations are in the report
+            record = {
+                "cagr_version": cagr_version(),
+                "target_name": name,
+                "rules_digest": config.rules_digest,
+                "config_digest": config.raw_digest,
+                "report": report_data(report),
+            }
+            write_gate_record(repo, record)
     return report, changes
 
 

@@ -122,9 +122,12 @@ class TestRulesCheck:
         capsys.readouterr()
         saved = record(project)
         head = git(project, "rev-parse", "HEAD").decode().strip()
-        assert saved["head"] == head
-        assert saved["base"] == git(project, "rev-parse", "main").decode().strip()
-        assert saved["target_ref"] == "refs/heads/main"
+        assert saved["report"]["range"]["head"] == head
+        assert (
+            saved["report"]["range"]["base"] == git(project, "rev-parse", "main").decode().strip()
+        )
+        assert saved["report"]["range"]["target_ref"] == "refs/heads/main"
+        assert saved["target_name"] == "main"
         assert saved["report"]["status"] == "fail"
         assert saved["report"]["findings"][0]["rule"] == "schema-companion"
         assert saved["worktree"] == os.path.realpath(project)
