@@ -43,8 +43,8 @@ class Attributes:
     def active(self) -> bool:
         return self.autocrlf or bool(self.rules)
 
-    def problem(self, path: bytes, data: bytes) -> str | None:
-        """Why git's hash of `data` at `path` may differ from its raw hash; None if it cannot."""
+    def problem(self, path: bytes, has_crlf: bool) -> str | None:
+        """Why git's hash of this file's content may differ from its raw hash; None if it cannot."""
         state: dict[bytes, bytes | bool | None] = {}
         for prefix, pattern, values in self.rules:
             if path.startswith(prefix) and pattern.match(path[len(prefix) :]):
@@ -59,6 +59,6 @@ class Attributes:
                 return f"git applies `{name.decode()}` to it; cagr runs no filters"
         converts = self.autocrlf and state.get(b"text") is not False
         converts = converts or any(state.get(n) not in (None, False) for n in _EOL_ATTRIBUTES)
-        if converts and b"\r\n" in data:
+        if converts and has_crlf:
             return "it has CRLF line endings that git's line-ending conversion may change"
         return None

@@ -59,7 +59,6 @@ class WorkTree:
     """Reads one work tree's files the way git would see them."""
 
     def __init__(self, repo: Repo, attributes: Attributes, filemode: bool) -> None:
-        self.repo = repo
         self.root = os.fsencode(repo.path)
         self.attributes = attributes
         self.filemode = filemode
@@ -93,7 +92,7 @@ class WorkTree:
         if size != st.st_size:
             raise Unreadable(path, "changed while cagr was reading it")
         if check:
-            problem = self.attributes.problem(path, b"\r\n" if found_crlf else b"")
+            problem = self.attributes.problem(path, has_crlf=found_crlf)
             if problem is not None:
                 raise Unreadable(path, problem)
         return mode, digest.digest()
