@@ -25,10 +25,12 @@ class Attributes:
     ) -> None:
         self.autocrlf = autocrlf
         self.rules: list[tuple[bytes, Pattern, dict[bytes, bytes | bool | None]]] = []
-        sources = [(b"", info)] + [
+        # Later rules win: shallower .gitattributes first, deeper ones, then info/attributes.
+        sources = [
             (name[: -len(b".gitattributes")], root / name.decode("utf-8", "surrogateescape"))
             for name in sorted(attribute_files, key=lambda n: n.count(b"/"))
         ]
+        sources.append((b"", info))
         for prefix, path in sources:
             try:
                 with path.open("rb") as handle:

@@ -373,3 +373,18 @@ def test_no_check_modifies_the_index_refs_objects_or_files(branch: Path) -> None
     collect(branch)
     collect(branch, committed=True)
     assert _fingerprint(branch) == before
+
+
+def test_info_attributes_override_and_nested_patterns(branch: Path) -> None:
+    write(branch, "sub/.gitattributes", "*.dat filter=lfs\n")
+    write(branch, "sub/deep/a.dat", "v1")
+    write(branch, "b.dat", "v1")
+    commit(branch, "attributes")
+    write(branch, "sub/deep/a.dat", "v2")
+    write(branch, "b.dat", "v2")  # outside sub/: no filter applies
+    (item,) = collect(branch).unchecked
+    assert item.message.startswith("sub/deep/a.dat: git applies `filter=lfs`")
+    write(branch, ".git/info/attributes", "*.dat -filter\n")  # info/attributes wins
+    changes = collect(branch)
+    assert changes.unchecked == ()
+    assert paths(changes) == {"b.dat": "A", "sub/.gitattributes": "A", "sub/deep/a.dat": "A"}
