@@ -235,7 +235,7 @@ def _to_changes(
             else:
                 new_side = _side(new, _file(worktree, path, new, limit))
             changes.append(Change(name, old_side, new_side))
-        except (KeyError, OSError) as error:
+        except (KeyError, OSError, ValueError) as error:  # a missing blob, a file, a bad mode
             unchecked.append(Unchecked(None, "collect", f"cannot read {name}: {error}"))
     return changes, unchecked
 
