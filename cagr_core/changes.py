@@ -153,6 +153,7 @@ class Unchecked:
     rule: str | None
     stage: str
     message: str
+    path: str | None = None  # set when only this path is unknown, not the whole change
 
 
 def _sorted_unique(changes: tuple[Change, ...]) -> tuple[Change, ...]:
@@ -168,7 +169,9 @@ class ChangeSet:
     """The changes of one range, sorted by path, plus what collection could not see.
 
     `pending_staged`: paths whose staged content differs from the working tree (never counted).
-    `unchecked`: anything collection left out; a non-empty tuple means the set is incomplete.
+    `unchecked`: what collection could not read. An item without a path means the set is
+    incomplete; an item with a path means only that path's change is unknown (it is not among
+    `changes`), so rules that never look at it can still be decided.
     """
 
     changes: tuple[Change, ...] = field(default=(), converter=_sorted_unique)
@@ -178,7 +181,8 @@ class ChangeSet:
 
     @property
     def complete(self) -> bool:
-        return not self.unchecked
+        """Nothing unknown but, at most, some individual paths."""
+        return all(item.path is not None for item in self.unchecked)
 
 
 @frozen

@@ -307,7 +307,13 @@ def evaluate(
     if over is not None:
         return evolve(report, unchecked=(over,))
     ctx = _Context(changes, body, phase, limits)
+    unknown = {item.path: item.message for item in changes.unchecked if item.path is not None}
     for compiled in rules.rules:
+        blocked = _unknown_input(compiled, unknown, changes) if unknown else None
+        if blocked is not None:
+            message = f"{unknown[blocked]} This rule looks at that path, so it was not decided."
+            ctx.unchecked.append(Unchecked(compiled.rule.id, "collect", message, blocked))
+            continue
         _CHECKS[type(compiled.rule)](compiled, ctx)
     return evolve(
         report,
@@ -317,6 +323,26 @@ def evaluate(
         ),
         deferred=tuple(sorted(ctx.deferred, key=lambda d: (d.rule, d.message))),
     )
+
+
+def _unknown_input(
+    compiled: CompiledRule, unknown: dict[str, str], changes: ChangeSet
+) -> str | None:
+    """The first path whose change is unknown that this rule would look at, if any: a trigger,
+    a required companion, or a sibling target of a known added file."""
+    for path in sorted(unknown):
+        if compiled.selector.selects(path) or any(m.matches(path) for m in compiled.require):
+            return path
+    if compiled.target is not None:
+        for change in changes.changes:
+            if change.status is Status.ADDED and compiled.selector.selects(change.path):
+                try:
+                    target = compiled.target.render(change.path)
+                except RenderError:
+                    continue
+                if target in unknown:
+                    return target
+    return None
 
 
 def _over_limits(rules: RuleSet, changes: ChangeSet, limits: Limits) -> Unchecked | None:

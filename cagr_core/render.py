@@ -129,7 +129,8 @@ def report_data(report: Report) -> dict[str, Any]:
             for f in report.findings
         ],
         "unchecked": [
-            {"rule": u.rule, "stage": u.stage, "message": u.message} for u in report.unchecked
+            {"rule": u.rule, "stage": u.stage, "message": u.message, "path": u.path}
+            for u in report.unchecked
         ],
         "deferred": [
             {"rule": d.rule, "section": d.section, "contains": d.contains, "message": d.message}

@@ -184,13 +184,13 @@ def _working_tree_once(repo: Repo, range_: Range, rules: RuleSet) -> _Collected 
     base = flatten_cached(repo.object_store, _tree_of(repo, range_.base), cache)
     scan = tree.scan(entries, base, index_mtime_ns)
     raw: list[RawChange] = scan.changes
-    unchecked = [Unchecked(None, "collect", f"{decode(e.path)}: {e.why}.") for e in scan.unreadable]
+    unchecked = [_unreadable(error) for error in scan.unreadable]
     index_paths = {entry.path for entry in entries}
     try:
         ignores = IgnoreFilterManager.from_repo(repo)
         untracked = dict(tree.untracked(index_paths, ignores))
     except Unreadable as error:
-        unchecked.append(Unchecked(None, "collect", f"{decode(error.path)}: {error.why}."))
+        unchecked.append(_unreadable(error))
         untracked = {}
     for path, old in base.items():
         if path not in index_paths:
@@ -204,6 +204,12 @@ def _working_tree_once(repo: Repo, range_: Range, rules: RuleSet) -> _Collected 
     pending = tuple(sorted(decode(path) for path in scan.pending))
     changeset = ChangeSet(tuple(changes), range_, pending, tuple(unchecked))
     return _Collected(changeset, tree.root, tree.hashed)
+
+
+def _unreadable(error: Unreadable) -> Unchecked:
+    """One path whose change is unknown; rules that never look at it are still decided."""
+    path = decode(error.path)
+    return Unchecked(None, "collect", f"{path}: {error.why}.", path)
 
 
 def _autocrlf_input(config: StackedConfig) -> bool:
@@ -236,7 +242,7 @@ def _to_changes(
                 new_side = _side(new, _file(worktree, path, new, limit))
             changes.append(Change(name, old_side, new_side))
         except (KeyError, OSError, ValueError) as error:  # a missing blob, a file, a bad mode
-            unchecked.append(Unchecked(None, "collect", f"cannot read {name}: {error}"))
+            unchecked.append(Unchecked(None, "collect", f"cannot read {name}: {error}.", name))
     return changes, unchecked
 
 

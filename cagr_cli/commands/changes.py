@@ -51,7 +51,8 @@ def changeset_data(changes: ChangeSet) -> dict[str, Any]:
         ],
         "pending_staged": list(changes.pending_staged),
         "unchecked": [
-            {"rule": u.rule, "stage": u.stage, "message": u.message} for u in changes.unchecked
+            {"rule": u.rule, "stage": u.stage, "message": u.message, "path": u.path}
+            for u in changes.unchecked
         ],
     }
 

@@ -388,3 +388,14 @@ def test_info_attributes_override_and_nested_patterns(branch: Path) -> None:
     changes = collect(branch)
     assert changes.unchecked == ()
     assert paths(changes) == {"b.dat": "A", "sub/.gitattributes": "A", "sub/deep/a.dat": "A"}
+
+
+def test_an_unreadable_asset_does_not_stop_unrelated_rules(branch: Path) -> None:
+    write(branch, ".gitattributes", "*.bin filter=lfs\n")
+    write(branch, "asset.bin", "pointer")
+    commit(branch, "attributes")
+    write(branch, "asset.bin", "new binary content")
+    write(branch, "src/schema.py", "v2")
+    changes = collect(branch)
+    assert [u.path for u in changes.unchecked] == ["asset.bin"]
+    assert status(changes) == "fail"  # the schema rule never looks at asset.bin
