@@ -109,8 +109,9 @@ class _Context:
                     Unchecked(
                         compiled.rule.id,
                         "selector",
-                        f"cannot read dependencies from {change.path}: {error}."
-                        " Fix the manifest so it is a JSON object, then check again.",
+                        f"cannot read dependencies from {change.path}: {error}. The selector"
+                        " needs it as a regular file holding a JSON object; fix it, then"
+                        " check again.",
                     )
                 )
             else:
