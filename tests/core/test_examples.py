@@ -8,77 +8,54 @@ import pytest
 from cagr_core import Phase, Status
 from cagr_core.examples import run_examples
 from cagr_core.fixtures import Example, Examples, FixtureChange
-from cagr_core.rules import AddOnlyRule, PrBodyRule, RequiresRule, Rule, SiblingRule, When
+from cagr_core.rules import Rule
 from cagr_core.ruleset import RuleSet
+
+from . import test_acceptance_files as acceptance
+from .test_acceptance_body import DEPENDENCY_REASON
 
 
 def ex(
     *changes: tuple[str, str], body: str | None = None, phase: Phase = Phase.CI, **content: str
 ) -> Example:
+    """An example: (path, status) pairs; `before`/`after` content goes to the first path."""
     items = [FixtureChange(path=path, status=Status(status)) for path, status in changes]
     if content:
         items = [attrs.evolve(items[0], **content), *items[1:]]
     return Example(changes=items, pr_body=body, phase=phase)
 
 
-SCHEMA = RequiresRule(
-    id="schema",
-    paths=["src/config/schema.ts"],
-    require=["schema/cagr.schema.json"],
-    reason="Regenerate.",
+# The acceptance tests' rules, given the proposal's examples.
+SCHEMA = attrs.evolve(
+    acceptance.SCHEMA,
     examples=Examples(
         valid=[ex(("src/config/schema.ts", "M"), ("schema/cagr.schema.json", "M"))],
         invalid=[ex(("src/config/schema.ts", "M"))],
     ),
 )
-GUARDS = SiblingRule(
-    id="guards",
-    paths=["src/guards/**/*.ts"],
-    ignores=["**/*.test.ts"],
-    target="{dir}/{name}.test.{ext}",
-    reason="Add a test.",
+GUARDS = attrs.evolve(
+    acceptance.GUARDS,
     examples=Examples(
         valid=[ex(("src/guards/a.ts", "A"), ("src/guards/a.test.ts", "A"))],
         invalid=[ex(("src/guards/a.ts", "A"))],
     ),
 )
-MIGRATIONS = AddOnlyRule(
-    id="migrations",
-    paths=["migrations/**"],
-    reason="Add a new migration.",
+MIGRATIONS = attrs.evolve(
+    acceptance.MIGRATIONS,
     examples=Examples(
         valid=[ex(("migrations/002.sql", "A"))], invalid=[ex(("migrations/001.sql", "M"))]
     ),
 )
-DEPENDENCY = PrBodyRule(
-    id="dependency",
-    paths=["package.json"],
-    when=When.DEPENDENCY_ADDED,
-    section="Risk",
-    contains="Dependency reason:",
-    reason="Explain the dependency.",
+ADDS_X = {"before": "{}", "after": '{"dependencies":{"x":"1"}}'}
+DEPENDENCY = attrs.evolve(
+    DEPENDENCY_REASON,
     examples=Examples(
         valid=[
-            ex(
-                ("package.json", "M"),
-                before="{}",
-                after='{"dependencies":{"x":"1"}}',
-                body="## Risk\nDependency reason: wire format.",
-            ),
+            ex(("package.json", "M"), body="## Risk\nDependency reason: wire format.", **ADDS_X)
         ],
         invalid=[
-            ex(
-                ("package.json", "M"),
-                before="{}",
-                after='{"dependencies":{"x":"1"}}',
-                body="## Risk\nNone",
-            ),
-            ex(
-                ("package.json", "M"),
-                before="{}",
-                after='{"dependencies":{"x":"1"}}',
-                phase=Phase.TURN,
-            ),
+            ex(("package.json", "M"), body="## Risk\nNone", **ADDS_X),
+            ex(("package.json", "M"), phase=Phase.TURN, **ADDS_X),
         ],
     ),
 )
@@ -98,13 +75,13 @@ def test_correct_rules_pass_their_examples() -> None:
 @pytest.mark.parametrize(
     ("rule", "change", "broken"),
     [
-        (SCHEMA, {"paths": ("src/config/schema.js",)}, "schema invalid[0]"),
-        (SCHEMA, {"require": ("schema/*.yaml",)}, "schema valid[0]"),
-        (GUARDS, {"target": "{dir}/{name}.spec.{ext}"}, "guards valid[0]"),
-        (GUARDS, {"ignores": ("**/*.ts",)}, "guards invalid[0]"),
-        (MIGRATIONS, {"paths": ("migration/**",)}, "migrations invalid[0]"),
-        (DEPENDENCY, {"contains": "None"}, "dependency valid[0]"),
-        (DEPENDENCY, {"section": "Summary"}, "dependency valid[0]"),
+        (SCHEMA, {"paths": ("src/config/schema.js",)}, "schema-companion invalid[0]"),
+        (SCHEMA, {"require": ("schema/*.yaml",)}, "schema-companion valid[0]"),
+        (GUARDS, {"target": "{dir}/{name}.spec.{ext}"}, "guard-tests valid[0]"),
+        (GUARDS, {"ignores": ("**/*.ts",)}, "guard-tests invalid[0]"),
+        (MIGRATIONS, {"paths": ("migration/**",)}, "immutable-migrations invalid[0]"),
+        (DEPENDENCY, {"contains": "None"}, "dependency-reason valid[0]"),
+        (DEPENDENCY, {"section": "Summary"}, "dependency-reason valid[0]"),
     ],
 )
 def test_deliberately_broken_matching_is_caught(
@@ -119,7 +96,7 @@ def test_unchecked_fails_both_valid_and_invalid() -> None:
         DEPENDENCY,
         examples=Examples(
             valid=[ex(("package.json", "M"), before="{", after="{}", body="")],
-            invalid=[ex(("package.json", "M"), before="{}", after='{"dependencies":{"x":"1"}}')],
+            invalid=[ex(("package.json", "M"), **ADDS_X)],
         ),
     )
     results = run_examples(RuleSet.compile([rule]))
@@ -132,14 +109,7 @@ def test_turn_phase_invalid_example_means_deferred() -> None:
         DEPENDENCY,
         examples=Examples(
             valid=[ex(("README.md", "M"), phase=Phase.TURN)],
-            invalid=[
-                ex(
-                    ("package.json", "M"),
-                    before="{}",
-                    after='{"dependencies":{"x":"1"}}',
-                    phase=Phase.TURN,
-                )
-            ],
+            invalid=[ex(("package.json", "M"), phase=Phase.TURN, **ADDS_X)],
         ),
     )
     assert failures(turn_only) == []
@@ -148,5 +118,7 @@ def test_turn_phase_invalid_example_means_deferred() -> None:
 def test_failure_says_what_the_evaluator_said() -> None:
     broken = attrs.evolve(SCHEMA, require=("schema/*.yaml",))
     (result,) = [r for r in run_examples(RuleSet.compile([broken])) if not r.ok]
-    assert result.said.startswith("expected this rule to pass, but:\nChange rule schema failed.")
+    assert result.said.startswith(
+        "expected this rule to pass, but:\nChange rule schema-companion failed."
+    )
     assert "nothing matching schema/*.yaml changed" in result.said
