@@ -18,11 +18,12 @@ from cattrs.errors import ForbiddenExtraKeysError, IterableValidationError, Iter
 
 from .changes import Phase, Status
 from .config import Config, ConfigIssue, StackCommand
-from .errors import PatternError, RuleError
+from .errors import PatternError, RuleError, TemplateError
 from .fixtures import Example, FixtureError, fixture_changeset
 from .globs import check_pattern
-from .rules import RULE_KINDS, PrBodyRule, RequiresRule, Rule, When
+from .rules import RULE_KINDS, PrBodyRule, RequiresRule, Rule, SiblingRule, When
 from .ruleset import compile_rule
+from .templates import Template
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 _ENUMS: tuple[type, ...] = (Status, Phase, When)
@@ -203,21 +204,27 @@ def _rule_problems(rule: Rule) -> list[tuple[str, str]]:
     lists = {"paths": rule.paths, "ignores": rule.ignores}
     if isinstance(rule, RequiresRule):
         lists["require"] = rule.require
-    for key, patterns in lists.items():
-        if not patterns and key != "ignores":
-            problems.append((key, "list at least one glob"))
-        problems.extend(
-            (f"{key}[{index}]", _pattern_problem(pattern))
-            for index, pattern in enumerate(patterns)
-            if _pattern_problem(pattern)
-        )
-    if problems:
-        return problems
-    try:
-        compiled = compile_rule(rule)
-    except RuleError as error:  # the target template, checked last
-        problems.append((error.key, error.message))
-        return problems
+    bad_globs = [
+        (f"{key}[{index}]", message)
+        for key, patterns in lists.items()
+        for index, pattern in enumerate(patterns)
+        if (message := _pattern_problem(pattern))
+    ]
+    bad_globs.extend(
+        (key, "list at least one glob") for key in ("paths", "require") if lists.get(key) == ()
+    )
+    problems.extend(bad_globs)
+    compiled = None
+    if not bad_globs:
+        try:
+            compiled = compile_rule(rule)
+        except RuleError as error:  # the target template
+            problems.append((error.key, error.message))
+    elif isinstance(rule, SiblingRule):
+        try:
+            Template.parse(rule.target)
+        except TemplateError as error:
+            problems.append(("target", error.render()))
     for label in ("valid", "invalid"):
         examples: tuple[Example, ...] = getattr(rule.examples, label)
         if not examples:
@@ -229,7 +236,7 @@ def _rule_problems(rule: Rule) -> list[tuple[str, str]]:
             except FixtureError as error:
                 problems.append((f"examples.{label}[{index}]", str(error)))
                 continue
-            if getattr(rule, "when", None) is When.DEPENDENCY_ADDED:
+            if compiled is not None and compiled.when is When.DEPENDENCY_ADDED:
                 for change in changes.changes:
                     if not compiled.selector.selects(change.path):
                         continue

@@ -286,3 +286,21 @@ class TestFiles:
         (repo / "cagr.toml").write_bytes(b'[git]\nprotected_branch = "\xff"\n')
         (message,) = errors(repo)
         assert message.startswith("cagr.toml: is not UTF-8")
+
+
+def test_every_problem_of_one_rule_at_once(repo: Path) -> None:
+    write(
+        repo,
+        "cagr.toml",
+        '[[changes.rules]]\nid = "s"\nkind = "sibling"\npaths = ["src/"]\nignores = ["!x"]\n'
+        'target = "{dir}/{nme}"\nreason = " "\n',
+    )
+    found = [m.split(": ", 2)[1] for m in errors(repo)]
+    assert found == [
+        "changes.rules[0] (id 's').reason",
+        "changes.rules[0] (id 's').paths[0]",
+        "changes.rules[0] (id 's').ignores[0]",
+        "changes.rules[0] (id 's').target",
+        "changes.rules[0] (id 's').examples.valid",
+        "changes.rules[0] (id 's').examples.invalid",
+    ]
