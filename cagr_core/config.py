@@ -92,7 +92,6 @@ class LoadedConfig:
     """The combined configuration, with the file each rule came from."""
 
     config: Config
-    sources: tuple[str, ...]
     rule_sources: tuple[tuple[str, str], ...]  # (rule id, source file)
 
     def source_of(self, rule_id: str) -> str:
@@ -142,7 +141,7 @@ def combine(parts: Sequence[tuple[str, Config]]) -> tuple[LoadedConfig, list[Con
         review=ReviewConfig(pr_sections=sections[1] if sections else ()),
         stack=StackConfig(on_turn_end=tuple(on_turn_end), ci=tuple(ci)),
     )
-    loaded = LoadedConfig(config, tuple(source for source, _ in parts), tuple(rule_sources))
+    loaded = LoadedConfig(config, tuple(rule_sources))
     return loaded, issues
 
 

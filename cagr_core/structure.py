@@ -164,9 +164,9 @@ def validate(config: Config, source: str) -> list[ConfigIssue]:
             if not command.run.strip():
                 issues.append(ConfigIssue(source, f"{where}.run", "write the command to run"))
             issues.extend(
-                ConfigIssue(source, f"{where}.paths[{i}]", _pattern_problem(p))
+                ConfigIssue(source, f"{where}.paths[{i}]", message)
                 for i, p in enumerate(command.paths)
-                if _pattern_problem(p)
+                if (message := _pattern_problem(p))
             )
     for index, section in enumerate(config.review.pr_sections):
         if not section.strip():

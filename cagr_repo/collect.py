@@ -1,8 +1,9 @@
 """Collecting a ChangeSet from a checkout: merge base -> HEAD, or merge base -> working tree.
 
-Nothing here writes to the index, refs, objects or working tree; the only file written is the
-flattened-base-tree cache under `<gitdir>/cagr/`. Whatever cannot be read exactly is returned as
-an unchecked item on the ChangeSet, which the evaluator never turns into a pass.
+Nothing here writes to the index, refs, objects or working tree; the only files written are
+cagr's caches under `<gitdir>/cagr/` (the flattened base tree, the last merge base). Whatever
+cannot be read exactly is returned as an unchecked item on the ChangeSet, which the evaluator
+never turns into a pass.
 """
 
 from __future__ import annotations
@@ -20,19 +21,12 @@ from cagr_core import Change, ChangeSet, Range, RuleSet, Side, Unchecked
 from cagr_core.evaluate import DEFAULT_LIMITS
 
 from .attributes import Attributes
-from .gitrepo import (
-    DEFAULT_TARGET,
-    RangeProblem,
-    gitdir,
-    head_commit,
-    merge_base,
-    resolve_target,
-)
+from .gitrepo import DEFAULT_TARGET, RangeProblem, head_commit, merge_base, resolve_target
 from .index import UnreadableIndex, read_index
+from .state import state_dir
 from .trees import Entry, diff_trees, flatten_cached
 from .worktree import Unreadable, WorkTree
 
-STATE = "cagr"
 RawChange = tuple[bytes, Entry | None, Entry | None]
 
 
@@ -65,6 +59,15 @@ def _problem_set(problem: RangeProblem) -> ChangeSet:
     return _incomplete(None, "range", f"{problem.message} {problem.fix}")
 
 
+def _missing_object(error: KeyError) -> ChangeSet:
+    return _problem_set(
+        RangeProblem(
+            f"an object is missing from this clone ({error}).",
+            "Fetch the full history: `git fetch --unshallow` or `git fetch origin`.",
+        )
+    )
+
+
 def _resolve(repo: Repo, name: str, committed: bool) -> Range:
     head = head_commit(repo)
     target = resolve_target(repo, name)
@@ -83,12 +86,7 @@ def collect_committed(repo: Repo, name: str, rules: RuleSet) -> ChangeSet:
     except RangeProblem as problem:
         return _problem_set(problem)
     except KeyError as error:
-        return _problem_set(
-            RangeProblem(
-                f"an object is missing from this clone ({error}).",
-                "Fetch the full history: `git fetch --unshallow` or `git fetch origin`.",
-            )
-        )
+        return _missing_object(error)
     changes, unchecked = _to_changes(repo, raw, rules, worktree=None)
     return ChangeSet(tuple(changes), range_, unchecked=tuple(unchecked))
 
@@ -103,7 +101,10 @@ def collect_working_tree(repo: Repo, name: str, rules: RuleSet) -> ChangeSet:
         return _problem_set(problem)
     for _ in range(2):
         before = _index_signature(repo)
-        result = _working_tree_once(repo, range_, rules)
+        try:
+            result = _working_tree_once(repo, range_, rules)
+        except KeyError as error:  # the base tree, or a tree below it, is not in this clone
+            return _missing_object(error)
         if isinstance(result, ChangeSet):
             return result  # could not be read at all: the set says why
         if _index_signature(repo) == before and _stable(result):
@@ -180,7 +181,7 @@ def _working_tree_once(repo: Repo, range_: Range, rules: RuleSet) -> _Collected 
     info = Path(repo.commondir()) / "info" / "attributes"
     attributes = Attributes(Path(repo.path), attribute_files, info, autocrlf)
     tree = WorkTree(repo, attributes, filemode)
-    cache = gitdir(repo) / STATE / "base-tree"
+    cache = state_dir(repo) / "base-tree"
     base = flatten_cached(repo.object_store, _tree_of(repo, range_.base), cache)
     scan = tree.scan(entries, base, index_mtime_ns)
     raw: list[RawChange] = scan.changes

@@ -20,7 +20,7 @@ from dulwich.repo import Repo
 from cagr_core.errors import CagrError
 
 from .history import History, merge_bases
-from .trees import write_atomically
+from .state import state_dir, write_atomically
 
 DEFAULT_TARGET = "main"
 
@@ -58,15 +58,6 @@ def open_repo(start: Path) -> Iterator[Repo]:
         yield repo
     finally:
         repo.close()
-
-
-def gitdir(repo: Repo) -> Path:
-    """This worktree's own git directory (`.git`, or `.git/worktrees/NAME` for a linked one)."""
-    return Path(repo.controldir())
-
-
-def worktree_root(repo: Repo) -> Path:
-    return Path(repo.path)
 
 
 def head_commit(repo: Repo) -> str:
@@ -121,7 +112,7 @@ def merge_base(repo: Repo, target: Target, head: str) -> str:
     Commits never change, so a found base is kept for the same pair under `<gitdir>/cagr/`:
     repeated checks (every agent turn end) skip the walk.
     """
-    cache = gitdir(repo) / "cagr" / "merge-base"
+    cache = state_dir(repo) / "merge-base"
     key = f"{target.sha} {head} "
     try:
         remembered = cache.read_text(encoding="ascii")

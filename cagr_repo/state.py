@@ -7,21 +7,37 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from dulwich.repo import Repo
 
-from .gitrepo import gitdir
-from .trees import write_atomically
-
-STATE = "cagr"
 GATE_RECORD = "gate.json"
 RECORD_VERSION = 1
 
 
 def state_dir(repo: Repo) -> Path:
-    return gitdir(repo) / STATE
+    """`<gitdir>/cagr/`, in this worktree's own git directory (`.git/worktrees/NAME` for a
+    linked worktree), so worktrees never share state."""
+    return Path(repo.controldir()) / "cagr"
+
+
+def write_atomically(path: Path, data: bytes) -> bool:
+    """Write via a temporary file and rename; False (nothing written) when that fails."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except OSError:
+        Path(temp).unlink(missing_ok=True)
+        return False
+    return True
 
 
 def identity(repo: Repo) -> dict[str, str]:

@@ -7,12 +7,12 @@ with no rename or copy detection: a rename is a deletion plus an addition.
 from __future__ import annotations
 
 import marshal
-import os
-import tempfile
 from pathlib import Path
 
 from dulwich.object_store import BaseObjectStore
 from dulwich.objects import ObjectID, Tree
+
+from .state import write_atomically
 
 TREE_MODE = 0o040000
 GITLINK = 0o160000
@@ -80,23 +80,6 @@ def flatten_cached(
     if cache is not None:
         write_atomically(cache, marshal.dumps((_CACHE_VERSION, tree_id, entries)))
     return entries
-
-
-def write_atomically(path: Path, data: bytes) -> bool:
-    """Write via a temporary file and rename; False (nothing written) when that fails."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError:
-        return False
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-    except OSError:
-        Path(temp).unlink(missing_ok=True)
-        return False
-    return True
 
 
 def diff_trees(

@@ -399,3 +399,13 @@ def test_an_unreadable_asset_does_not_stop_unrelated_rules(branch: Path) -> None
     changes = collect(branch)
     assert [u.path for u in changes.unchecked] == ["asset.bin"]
     assert status(changes) == "fail"  # the schema rule never looks at asset.bin
+
+
+def test_a_missing_base_tree_is_unchecked_not_a_crash(branch: Path) -> None:
+    write(branch, "x", "1")
+    commit(branch, "work")
+    tree = git(branch, "rev-parse", "main^{tree}").decode().strip()
+    os.unlink(branch / ".git" / "objects" / tree[:2] / tree[2:])
+    for committed in (False, True):
+        (item,) = collect(branch, committed=committed).unchecked
+        assert "an object is missing from this clone" in item.message
