@@ -32,8 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.repos import ENV, build, git
 from cagr_core import RuleSet
 from cagr_repo.collect import collect_committed, collect_working_tree
+from cagr_repo.gitdir import find_checkout
 from cagr_repo.gitrepo import merge_base, open_repo, resolve_target
-from cagr_repo.state import state_dir
+from cagr_repo.state import BASE_TREE, MERGE_BASE, remove
 
 RULES = RuleSet.compile([])
 
@@ -68,21 +69,22 @@ def compare(
 
 
 def bench_repo(root: Path, runs: int) -> None:
+    checkout = find_checkout(str(root))
     base = git(root, "merge-base", "main", "HEAD").decode().strip()
     head = git(root, "rev-parse", "HEAD").decode().strip()
 
     def working() -> None:
-        with open_repo(root) as repo:
+        with open_repo(checkout) as repo:
             assert not collect_working_tree(repo, "main", RULES).unchecked
 
     def working_cold() -> None:
-        with open_repo(root) as repo:
-            (state_dir(repo) / "base-tree").unlink(missing_ok=True)
-            (state_dir(repo) / "merge-base").unlink(missing_ok=True)
+        with open_repo(checkout) as repo:
+            remove(checkout.gitdir, BASE_TREE)
+            remove(checkout.gitdir, MERGE_BASE)
             assert not collect_working_tree(repo, "main", RULES).unchecked
 
     def committed() -> None:
-        with open_repo(root) as repo:
+        with open_repo(checkout) as repo:
             assert not collect_committed(repo, "main", RULES).unchecked
 
     git_working = _shell(
@@ -101,8 +103,8 @@ def bench_repo(root: Path, runs: int) -> None:
 
     def dulwich_merge_base(target: str) -> Callable[[], object]:
         def run() -> None:
-            with open_repo(root) as repo:
-                (state_dir(repo) / "merge-base").unlink(missing_ok=True)  # measure the walk
+            with open_repo(checkout) as repo:
+                remove(checkout.gitdir, MERGE_BASE)  # measure the walk
                 merge_base(repo, resolve_target(repo, target), head)
 
         return run

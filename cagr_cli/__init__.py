@@ -1,1 +1,1 @@
-"""cagr_cli: the `cagr` command line; parses arguments, calls repo and core, prints, exits."""
+"""cagr_cli: the `cagr` command line, the top floor: parses arguments, calls down, prints."""

@@ -6,8 +6,9 @@ import argparse
 import importlib
 from collections.abc import Sequence
 
+from cagr_core.version import VERSION
+
 from .output import EXIT_INVALID, format_option
-from .version import cagr_version
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -16,7 +17,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Change rules: judge the difference between a branch's merge base and its"
         " result, and the pull-request description of that difference.",
     )
-    parser.add_argument("--version", action="version", version=f"cagr {cagr_version()}")
+    parser.add_argument("--version", action="version", version=f"cagr {VERSION}")
     parser.add_argument("--repo", metavar="DIR", default=".", help="the repository (default: .)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     fmt = format_option()

@@ -1,15 +1,14 @@
-"""Shared command-line plumbing: the --format option, JSON printing, and config errors."""
+"""Shared command-line plumbing: exit codes, the --format option and JSON printing."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cagr_repo.config import RepoConfig
+    from cagr_core.report import Report
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -29,29 +28,6 @@ def print_json(data: Any) -> None:
     sys.stdout.write("\n")
 
 
-def load(args: argparse.Namespace) -> RepoConfig | int:
-    """The repo's configuration, or the exit code after printing every config problem."""
-    from cagr_repo.config import ConfigErrors, find_root, load_config  # noqa: PLC0415  # keeps `cagr --version` light
-
-    root = find_root(Path(args.repo))
-    try:
-        return load_config(root)
-    except ConfigErrors as errors:
-        if args.format == "json":
-            print_json(
-                {
-                    "status": "error",
-                    "errors": [
-                        {"source": i.source, "where": i.where, "message": i.message}
-                        for i in errors.issues
-                    ],
-                }
-            )
-        else:
-            print(
-                f"cagr: the configuration is invalid ({len(errors.issues)} problem(s)):",
-                file=sys.stderr,
-            )
-            for issue in errors.issues:
-                print(f"  {issue}", file=sys.stderr)
-        return EXIT_INVALID
+def exit_code(report: Report) -> int:
+    """0 pass, 1 a finding, 3 something unchecked (and no finding)."""
+    return {"pass": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}[report.status]

@@ -116,13 +116,6 @@ class Change:
         return self.new is not None and self.new.kind.is_file
 
 
-class Phase(enum.Enum):
-    """Where a check runs: at an agent's turn end, or where a PR body is required (gate, CI)."""
-
-    TURN = "turn"
-    CI = "ci"
-
-
 Result = Literal["working-tree", "committed"]
 
 
@@ -146,12 +139,26 @@ class Range:
         return f"merge base {self.base[:7]} to {end}"
 
 
+class Stage(enum.Enum):
+    """Where in a check something could not be decided."""
+
+    CONFIG = "config"  # the configuration could not be read
+    RANGE = "range"  # the target, merge base or history
+    COLLECT = "collect"  # the change itself (index, files, objects)
+    LIMITS = "limits"  # a cap on changes or rules
+    SELECTOR = "selector"  # a manifest the dependency selector needs
+    TEMPLATE = "template"  # a sibling target that cannot be rendered
+    BODY = "body"  # the PR description
+    DEADLINE = "deadline"  # the time for the check ran out
+    STACK = "stack"  # a `[stack]` check command
+
+
 @frozen
 class Unchecked:
     """Something cagr could not check. Never a pass: it is reported, and CI exits non-zero."""
 
     rule: str | None
-    stage: str
+    stage: Stage
     message: str
     path: str | None = None  # set when only this path is unknown, not the whole change
 
@@ -183,21 +190,3 @@ class ChangeSet:
     def complete(self) -> bool:
         """Nothing unknown but, at most, some individual paths."""
         return all(item.path is not None for item in self.unchecked)
-
-
-@frozen
-class PrBody:
-    """The pull request's description: its text, or None when no PR metadata is available.
-
-    An empty string is an available, empty description, and is checked as such.
-    """
-
-    text: str | None
-
-    @classmethod
-    def unavailable(cls) -> PrBody:
-        return cls(None)
-
-    @property
-    def available(self) -> bool:
-        return self.text is not None

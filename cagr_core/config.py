@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from attrs import field, frozen
 
-from .fixtures import doc
+from .field_docs import doc
 from .rules import Rule
 
 

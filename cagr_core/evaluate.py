@@ -11,9 +11,10 @@ from collections.abc import Callable
 
 from attrs import define, evolve, field, frozen
 
-from .changes import Change, ChangeSet, Phase, PrBody, Status, Unchecked
+from .changes import Change, ChangeSet, Stage, Status, Unchecked
 from .globs import PathMatcher, is_literal
 from .manifests import ManifestError, added_dependencies
+from .pull_request import Phase, PrBody
 from .report import Deferred, Finding, Report
 from .rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule, When
 from .ruleset import CompiledRule, RuleSet
@@ -108,7 +109,7 @@ class _Context:
                 problems.append(
                     Unchecked(
                         compiled.rule.id,
-                        "selector",
+                        Stage.SELECTOR,
                         f"cannot read dependencies from {change.path}: {error}. The selector"
                         " needs it as a regular file holding a JSON object; fix it, then"
                         " check again.",
@@ -202,13 +203,15 @@ def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
         except RenderError as error:
             ctx.unchecked.append(
                 Unchecked(
-                    rule.id, "template", f"{error}; add {change.path} to ignores or change target"
+                    rule.id,
+                    Stage.TEMPLATE,
+                    f"{error}; add {change.path} to ignores or change target",
                 )
             )
             continue
         if target == change.path:
             ctx.unchecked.append(
-                Unchecked(rule.id, "template", f"{rule.target} names {change.path} itself")
+                Unchecked(rule.id, Stage.TEMPLATE, f"{rule.target} names {change.path} itself")
             )
             continue
         companion = ctx.by_path.get(target)
@@ -263,7 +266,7 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
         ctx.unchecked.append(
             Unchecked(
                 rule.id,
-                "body",
+                Stage.BODY,
                 f"this rule needs the PR body's {rule.section} section, but {why}."
                 " Run the check where the PR description is known (a pull request's CI, or with"
                 " the body given explicitly).",
@@ -313,14 +316,14 @@ def evaluate(
         blocked = _unknown_input(compiled, unknown, changes) if unknown else None
         if blocked is not None:
             message = f"{unknown[blocked]} This rule looks at that path, so it was not decided."
-            ctx.unchecked.append(Unchecked(compiled.rule.id, "collect", message, blocked))
+            ctx.unchecked.append(Unchecked(compiled.rule.id, Stage.COLLECT, message, blocked))
             continue
         _CHECKS[type(compiled.rule)](compiled, ctx)
     return evolve(
         report,
         findings=tuple(sorted(ctx.findings, key=lambda f: (f.rule, f.paths, f.message))),
         unchecked=tuple(
-            sorted(set(ctx.unchecked), key=lambda u: (u.rule or "", u.stage, u.message))
+            sorted(set(ctx.unchecked), key=lambda u: (u.rule or "", u.stage.value, u.message))
         ),
         deferred=tuple(sorted(ctx.deferred, key=lambda d: (d.rule, d.message))),
     )
@@ -350,14 +353,14 @@ def _over_limits(rules: RuleSet, changes: ChangeSet, limits: Limits) -> Unchecke
     if len(changes.changes) > limits.max_changes:
         return Unchecked(
             None,
-            "limits",
+            Stage.LIMITS,
             f"{len(changes.changes)} changed paths are more than the {limits.max_changes} cagr"
             " checks at once; nothing was evaluated. Split the change into smaller ones.",
         )
     if len(rules.rules) > limits.max_rules:
         return Unchecked(
             None,
-            "limits",
+            Stage.LIMITS,
             f"{len(rules.rules)} change rules are more than the {limits.max_rules} cagr runs at"
             " once; nothing was evaluated. Merge rules that share paths.",
         )

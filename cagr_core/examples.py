@@ -1,69 +1,109 @@
-"""Running each rule's examples through the runtime evaluator (what `cagr rules test` does).
+"""Rule examples (the values): a small change notation turned into the evaluator's ChangeSet.
 
-An invalid example must produce that rule's finding (at phase `turn`, a `pr_body` rule's deferred
-obligation counts); a valid one must produce neither. Unchecked fails both: it is never evidence.
+This is a test adapter to the one evaluator, not a second diff format. `status` implies which
+sides exist (A: after only; D: before only; M, T: both); `before`/`after` give content for sides
+that exist. M keeps the kind and changes the content; T turns a regular file into a symlink.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+import hashlib
 
-from attrs import frozen
+from attrs import field, frozen
 
-from .evaluate import evaluate
-from .fixtures import Example, FixtureError, fixture_changeset
-from .render import render_text
-from .ruleset import CompiledRule, RuleSet
-
-Label = Literal["valid", "invalid"]
+from .changes import MODE_BY_KIND, Change, ChangeSet, Kind, Side, Status
+from .errors import CagrError
+from .field_docs import doc, text_doc
+from .pull_request import Phase, PrBody
 
 
-@frozen
-class ExampleResult:
-    """One example's outcome: `said` is what the evaluator reported, for a failing example."""
+class FixtureError(CagrError):
+    """An example that describes an impossible change."""
 
-    rule: str
-    kind: str
-    label: Label
-    index: int
-    ok: bool
-    said: str
+
+@frozen(kw_only=True)
+class FixtureChange:
+    """One path in an example: its status and optional content on the sides that exist."""
+
+    path: str = field(metadata=doc("Repo-relative path, `/`-separated."))
+    status: Status = field(
+        metadata=doc("A added, M modified, D deleted, T type changed (file to symlink).")
+    )
+    before: str | None = field(
+        default=None, metadata=text_doc("Content at the baseline (M, D, T).")
+    )
+    after: str | None = field(default=None, metadata=text_doc("Content in the result (A, M, T)."))
+
+
+@frozen(kw_only=True)
+class Example:
+    """One valid or invalid example of a rule; `pr_body` None means no PR metadata."""
+
+    changes: tuple[FixtureChange, ...] = field(
+        converter=tuple, metadata=doc("The change: unique paths with their status.")
+    )
+    pr_body: str | None = field(
+        default=None,
+        metadata=text_doc("The pull request description; leave it out for 'no PR metadata'."),
+    )
+    phase: Phase = field(
+        default=Phase.CI,
+        metadata=doc("ci (default): a PR body is required; turn: an agent's turn end."),
+    )
 
     @property
-    def name(self) -> str:
-        return f"{self.label}[{self.index}]"
+    def body(self) -> PrBody:
+        return PrBody(self.pr_body)
 
 
-def _run(compiled: CompiledRule, label: Label, index: int, example: Example) -> ExampleResult:
-    rule = compiled.rule
-    try:
-        changes = fixture_changeset(example)
-    except FixtureError as error:
-        return ExampleResult(
-            rule.id, rule.kind, label, index, False, f"impossible example: {error}"
-        )
-    report = evaluate(RuleSet((compiled,)), changes, example.body, example.phase)
-    fired = any(f.rule == rule.id for f in report.findings) or any(
-        d.rule == rule.id for d in report.deferred
+@frozen(kw_only=True)
+class Examples:
+    """A rule's examples: each valid one must pass, each invalid one must fail that rule."""
+
+    valid: tuple[Example, ...] = field(
+        default=(), converter=tuple, metadata=doc("Changes the rule must accept (at least one).")
     )
-    if report.unchecked:
-        ok = False
-        said = "unchecked, which is never a pass or a failure:\n" + render_text(report)
-    elif label == "invalid":
-        ok = fired
-        said = "" if ok else "expected this rule to fail, but it passed"
-    else:
-        ok = not fired
-        said = "" if ok else "expected this rule to pass, but:\n" + render_text(report)
-    return ExampleResult(rule.id, rule.kind, label, index, ok, said)
+    invalid: tuple[Example, ...] = field(
+        default=(), converter=tuple, metadata=doc("Changes the rule must reject (at least one).")
+    )
 
 
-def run_examples(rules: RuleSet) -> list[ExampleResult]:
-    """Every example of every rule, in rule-id order, valid before invalid."""
-    results = []
-    for compiled in rules.rules:
-        examples = compiled.rule.examples
-        for label, group in (("valid", examples.valid), ("invalid", examples.invalid)):
-            for index, example in enumerate(group):
-                results.append(_run(compiled, label, index, example))  # type: ignore[arg-type]
-    return results
+def _oid(path: str, side: str, content: str | None) -> str:
+    seed = f"{side}\0{path}\0{content}".encode("utf-8", "surrogateescape")
+    return hashlib.sha1(seed, usedforsecurity=False).hexdigest()
+
+
+def _side(kind: Kind, path: str, name: str, content: str | None) -> Side:
+    data = None if content is None else content.encode("utf-8", "surrogateescape")
+    return Side(MODE_BY_KIND[kind], _oid(path, name, content), data)
+
+
+def fixture_change(item: FixtureChange) -> Change:
+    """The Change an example entry stands for; FixtureError when it cannot exist."""
+    status = item.status
+    if status is Status.ADDED and item.before is not None:
+        raise FixtureError(f"{item.path}: an addition has no before side; remove `before`")
+    if status is Status.DELETED and item.after is not None:
+        raise FixtureError(f"{item.path}: a deletion has no after side; remove `after`")
+    if status is Status.MODIFIED and item.before is not None and item.before == item.after:
+        raise FixtureError(f"{item.path}: before and after are the same, which is no change")
+    old = None
+    new = None
+    if status is not Status.ADDED:
+        old = _side(Kind.REGULAR, item.path, "before", item.before)
+    if status is not Status.DELETED:
+        kind = Kind.SYMLINK if status is Status.TYPE_CHANGED else Kind.REGULAR
+        new = _side(kind, item.path, "after", item.after)
+    try:
+        return Change(item.path, old, new)
+    except ValueError as error:
+        raise FixtureError(str(error)) from error
+
+
+def fixture_changeset(example: Example) -> ChangeSet:
+    """The example's changes as a ChangeSet (no range: examples have no git history)."""
+    paths = [item.path for item in example.changes]
+    duplicates = sorted({path for path in paths if paths.count(path) > 1})
+    if duplicates:
+        raise FixtureError(f"an example lists {', '.join(duplicates)} more than once")
+    return ChangeSet(tuple(fixture_change(item) for item in example.changes))

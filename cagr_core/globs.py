@@ -1,4 +1,4 @@
-"""Path globs with the proposal's `matchesGlob` meaning, on wcmatch.
+"""Path globs, on wcmatch.
 
 - Paths are repo-relative with `/`, no leading slash; matching is case-sensitive.
 - A leading `/` anchors a pattern at the config root: `/package.json` is the root manifest only.
@@ -20,7 +20,7 @@ from .errors import PatternError
 _COMMON = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.FORCEUNIX | glob.CASE
 _ANCHORED = _COMMON
 _FREE = _COMMON | glob.MATCHBASE
-_GLOB_CHARS = frozenset("*?[]{}\\")
+GLOB_CHARS = frozenset("*?[]{}\\")
 _ESCAPED = re.compile(r"\\.", re.DOTALL)
 
 
@@ -99,7 +99,7 @@ def _brace_problem(bare: str) -> tuple[int, str] | None:
 
 def is_literal(pattern: str) -> bool:
     """True when the pattern names one exact path (no glob syntax), so messages can name it."""
-    return not _GLOB_CHARS.intersection(pattern)
+    return not GLOB_CHARS.intersection(pattern)
 
 
 @frozen

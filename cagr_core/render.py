@@ -1,11 +1,12 @@
-"""Reports as text (the proposal's message shape, with an output limit) and as JSON-ready data."""
+"""Reports as text (rule, trigger, missing requirement, range, fix; with an output limit) and as
+JSON-ready data."""
 
 from __future__ import annotations
 
 from itertools import groupby
 from typing import Any
 
-from .changes import Range
+from .changes import Range, Unchecked
 from .report import Finding, Report
 
 
@@ -29,7 +30,7 @@ def _other_lines(report: Report) -> list[str]:
     lines = []
     for item in report.unchecked:
         subject = f"change rule {item.rule}" if item.rule else "change rules"
-        lines.append(f"Unchecked ({item.stage}): {subject}: {item.message}")
+        lines.append(f"Unchecked ({item.stage.value}): {subject}: {item.message}")
     for deferred in report.deferred:
         lines.append(
             f"Deferred to the pull request: change rule {deferred.rule}: {deferred.message}"
@@ -113,8 +114,18 @@ def range_data(range_: Range | None) -> dict[str, Any] | None:
     }
 
 
+def unchecked_data(item: Unchecked) -> dict[str, Any]:
+    """One unchecked item as JSON data (`path` is null when the whole check is affected)."""
+    return {
+        "rule": item.rule,
+        "stage": item.stage.value,
+        "message": item.message,
+        "path": item.path,
+    }
+
+
 def report_data(report: Report) -> dict[str, Any]:
-    """The JSON report that DESIGN.md fixes; timings are null where no adapter measured them."""
+    """The JSON report (docs/checks.md); timings are null where no adapter measured them."""
     return {
         "status": report.status,
         "range": range_data(report.range),
@@ -128,10 +139,7 @@ def report_data(report: Report) -> dict[str, Any]:
             }
             for f in report.findings
         ],
-        "unchecked": [
-            {"rule": u.rule, "stage": u.stage, "message": u.message, "path": u.path}
-            for u in report.unchecked
-        ],
+        "unchecked": [unchecked_data(item) for item in report.unchecked],
         "deferred": [
             {"rule": d.rule, "section": d.section, "contains": d.contains, "message": d.message}
             for d in report.deferred

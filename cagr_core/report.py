@@ -8,9 +8,9 @@ from attrs import frozen
 
 from .changes import Range, Unchecked
 
-__all__ = ["Deferred", "Finding", "Report", "Timings", "Unchecked"]
+__all__ = ["Deferred", "Finding", "Report", "Timings", "Verdict"]
 
-Status = Literal["pass", "fail", "unchecked"]
+Verdict = Literal["pass", "fail", "unchecked"]
 
 
 @frozen
@@ -55,7 +55,7 @@ class Report:
     timings: Timings = Timings()
 
     @property
-    def status(self) -> Status:
+    def status(self) -> Verdict:
         if self.findings:
             return "fail"
         if self.unchecked:

@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 from attrs import field, frozen
 
-from .fixtures import Examples, doc
+from .examples import Examples
+from .field_docs import doc
 
 
 class When(enum.Enum):

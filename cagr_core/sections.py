@@ -18,7 +18,7 @@ from typing import Any
 
 from attrs import frozen
 
-PLACEHOLDERS = frozenset({"todo", "tbd", "tba", "n/a", "na", "none", "fixme", "xxx", "wip"})
+PLACEHOLDER_WORDS = frozenset({"todo", "tbd", "tba", "n/a", "na", "none", "fixme", "xxx", "wip"})
 _PUNCTUATION = " \t.,;:!?-_*~`'\"()[]<>…"
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _TAG = re.compile(r"</?[A-Za-z][^>]*>")
@@ -59,7 +59,7 @@ def _normalize_name(text: str) -> str:
 def is_placeholder(line: str) -> bool:
     """A line with nothing to read: blank, punctuation, or a standalone TODO/TBD/N/A/None."""
     core = line.strip(_PUNCTUATION).casefold()
-    return core in PLACEHOLDERS or not core.strip(_PUNCTUATION)
+    return core in PLACEHOLDER_WORDS or not core.strip(_PUNCTUATION)
 
 
 def _inline_text(tokens: Iterable[Mapping[str, Any]]) -> str:

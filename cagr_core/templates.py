@@ -12,14 +12,14 @@ import re
 
 from attrs import frozen
 
-from .errors import TemplateError
+from .errors import CagrError, TemplateError
+from .globs import GLOB_CHARS
 
-PLACEHOLDERS = ("dir", "name", "ext")
+FIELDS = ("dir", "name", "ext")
 _TOKEN = re.compile(r"\{([^{}/]*)\}")
-_GLOB_CHARS = "*?[]{}\\"
 
 
-class RenderError(ValueError):
+class RenderError(CagrError):
     """A template that cannot give a target for this particular path (no extension for {ext})."""
 
 
@@ -40,7 +40,7 @@ class Template:
                 source, 0, 1, "a target is relative to the root; remove the leading /"
             )
         for match in _TOKEN.finditer(source):
-            if match.group(1) not in PLACEHOLDERS:
+            if match.group(1) not in FIELDS:
                 raise TemplateError(
                     source,
                     match.start(),
@@ -49,7 +49,7 @@ class Template:
                 )
         literal = _TOKEN.sub(lambda m: "\0" * len(m.group(0)), source)
         for index, char in enumerate(literal):
-            if char in _GLOB_CHARS:
+            if char in GLOB_CHARS:
                 raise TemplateError(
                     source,
                     index,

@@ -17,30 +17,26 @@ from dulwich.objects import Blob, Commit, ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from cagr_core import Change, ChangeSet, Range, RuleSet, Side, Unchecked
-from cagr_core.evaluate import DEFAULT_LIMITS
+from cagr_core.changes import Change, ChangeSet, Range, Side, Stage, Unchecked
+from cagr_core.errors import CagrError
+from cagr_core.ruleset import RuleSet
 
 from .attributes import Attributes
-from .gitrepo import DEFAULT_TARGET, RangeProblem, head_commit, merge_base, resolve_target
-from .index import UnreadableIndex, read_index
-from .state import state_dir
-from .trees import Entry, diff_trees, flatten_cached
+from .gitrepo import RangeProblem, head_commit, merge_base, resolve_target
+from .index import IndexEntry, UnreadableIndex, read_index
+from .trees import TreeEntry, diff_trees, flatten_cached
 from .worktree import Unreadable, WorkTree
 
-RawChange = tuple[bytes, Entry | None, Entry | None]
+RawChange = tuple[bytes, TreeEntry | None, TreeEntry | None]
+MAX_CONTENT_BYTES = 1024 * 1024  # manifests read for selectors; the evaluator's cap by default
 
 
-class BareRepository(Exception):
+class BareRepository(CagrError):
     """A working-tree check was asked of a repository that has no working tree."""
 
 
 def decode(path: bytes) -> str:
     return path.decode("utf-8", "surrogateescape")
-
-
-def target_name(base: str | None, protected_branch: str | None) -> str:
-    """Local precedence: --base, then [git].protected_branch, then main."""
-    return base or protected_branch or DEFAULT_TARGET
 
 
 def _tree_of(repo: Repo, commit: str) -> bytes:
@@ -50,13 +46,13 @@ def _tree_of(repo: Repo, commit: str) -> bytes:
     return bytes.fromhex(obj.tree.decode("ascii"))
 
 
-def _incomplete(range_: Range | None, stage: str, message: str) -> ChangeSet:
+def _incomplete(range_: Range | None, stage: Stage, message: str) -> ChangeSet:
     """A change set that could not be collected: empty, with the reason as unchecked."""
     return ChangeSet(range=range_, unchecked=(Unchecked(None, stage, message),))
 
 
 def _problem_set(problem: RangeProblem) -> ChangeSet:
-    return _incomplete(None, "range", f"{problem.message} {problem.fix}")
+    return _incomplete(None, Stage.RANGE, f"{problem.message} {problem.fix}")
 
 
 def _missing_object(error: KeyError) -> ChangeSet:
@@ -75,7 +71,9 @@ def _resolve(repo: Repo, name: str, committed: bool) -> Range:
     return Range(target.ref, target.sha, base, head if committed else None)
 
 
-def collect_committed(repo: Repo, name: str, rules: RuleSet) -> ChangeSet:
+def collect_committed(
+    repo: Repo, name: str, rules: RuleSet, max_content_bytes: int = MAX_CONTENT_BYTES
+) -> ChangeSet:
     """Merge base -> HEAD, tree to tree."""
     try:
         range_ = _resolve(repo, name, committed=True)
@@ -87,11 +85,13 @@ def collect_committed(repo: Repo, name: str, rules: RuleSet) -> ChangeSet:
         return _problem_set(problem)
     except KeyError as error:
         return _missing_object(error)
-    changes, unchecked = _to_changes(repo, raw, rules, worktree=None)
+    changes, unchecked = _to_changes(repo, raw, rules, None, max_content_bytes)
     return ChangeSet(tuple(changes), range_, unchecked=tuple(unchecked))
 
 
-def collect_working_tree(repo: Repo, name: str, rules: RuleSet) -> ChangeSet:
+def collect_working_tree(
+    repo: Repo, name: str, rules: RuleSet, max_content_bytes: int = MAX_CONTENT_BYTES
+) -> ChangeSet:
     """Merge base -> the working tree, retried once if it changes while being read."""
     if repo.bare:
         raise BareRepository("a bare repository has no working tree; use --committed")
@@ -102,41 +102,20 @@ def collect_working_tree(repo: Repo, name: str, rules: RuleSet) -> ChangeSet:
     for _ in range(2):
         before = _index_signature(repo)
         try:
-            result = _working_tree_once(repo, range_, rules)
+            result = _working_tree_once(repo, range_, rules, max_content_bytes)
         except KeyError as error:  # the base tree, or a tree below it, is not in this clone
             return _missing_object(error)
         if isinstance(result, ChangeSet):
             return result  # could not be read at all: the set says why
-        if _index_signature(repo) == before and _stable(result):
-            return result.changeset
+        changeset, tree = result
+        if _index_signature(repo) == before and tree.unchanged():
+            return changeset
     return _incomplete(
         range_,
-        "collect",
+        Stage.COLLECT,
         "the working tree or index changed while cagr read it, twice."
         " Let other tools finish writing, then check again.",
     )
-
-
-class _Collected:
-    """A working-tree change set plus the files hashed for it, to check they held still."""
-
-    def __init__(
-        self, changeset: ChangeSet, root: bytes, hashed: dict[bytes, tuple[int, int, int]]
-    ) -> None:
-        self.changeset = changeset
-        self.root = root
-        self.hashed = hashed
-
-
-def _stable(result: _Collected) -> bool:
-    for path, key in result.hashed.items():
-        try:
-            st = os.lstat(result.root + b"/" + path)
-        except OSError:
-            return False
-        if (st.st_size, st.st_mtime_ns, st.st_ino) != key:
-            return False
-    return True
 
 
 def _index_signature(repo: Repo) -> tuple[int, int, int, bytes | None]:
@@ -152,24 +131,29 @@ def _index_signature(repo: Repo) -> tuple[int, int, int, bytes | None]:
     return (*signature, head)
 
 
-def _working_tree_once(repo: Repo, range_: Range, rules: RuleSet) -> _Collected | ChangeSet:
+def _read_index(repo: Repo) -> tuple[tuple[IndexEntry, ...], int]:
+    """The index entries and the index file's mtime (none: an empty index)."""
     index_path = Path(repo.index_path())
     try:
         data = index_path.read_bytes()
-        index_mtime_ns = index_path.stat().st_mtime_ns
-        index = read_index(data)
+        mtime_ns = index_path.stat().st_mtime_ns
     except FileNotFoundError:
-        data, index_mtime_ns, index = b"", 0, None
-    except (OSError, UnreadableIndex) as error:
-        return _incomplete(range_, "collect", f"cannot read the index: {error}")
-    entries = index.entries if index is not None else ()
+        return (), 0
+    return read_index(data).entries, mtime_ns
+
+
+def _conflict_message(entries: tuple[IndexEntry, ...]) -> str | None:
     conflicts = sorted({decode(e.path) for e in entries if e.stage})
-    if conflicts:
-        shown = ", ".join(conflicts[:5]) + (
-            f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
-        )
-        message = f"unresolved conflicts in {shown}. Resolve them, then check again."
-        return _incomplete(range_, "collect", message)
+    if not conflicts:
+        return None
+    more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
+    return (
+        f"unresolved conflicts in {', '.join(conflicts[:5])}{more}. Resolve them, then check again."
+    )
+
+
+def _work_tree(repo: Repo, entries: tuple[IndexEntry, ...]) -> WorkTree:
+    """The work tree, read with this repository's file-mode and line-ending settings."""
     config = repo.get_config_stack()
     filemode = config.get_boolean((b"core",), b"filemode", True)
     autocrlf = config.get_boolean((b"core",), b"autocrlf", False) or _autocrlf_input(config)
@@ -180,37 +164,54 @@ def _working_tree_once(repo: Repo, range_: Range, rules: RuleSet) -> _Collected 
     ]
     info = Path(repo.commondir()) / "info" / "attributes"
     attributes = Attributes(Path(repo.path), attribute_files, info, autocrlf)
-    tree = WorkTree(repo, attributes, filemode)
-    cache = state_dir(repo) / "base-tree"
-    base = flatten_cached(repo.object_store, _tree_of(repo, range_.base), cache)
-    scan = tree.scan(entries, base, index_mtime_ns)
-    raw: list[RawChange] = scan.changes
-    unchecked = [_unreadable(error) for error in scan.unreadable]
-    index_paths = {entry.path for entry in entries}
-    try:
-        ignores = IgnoreFilterManager.from_repo(repo)
-        untracked = dict(tree.untracked(index_paths, ignores))
-    except Unreadable as error:
-        unchecked.append(_unreadable(error))
-        untracked = {}
+    return WorkTree(repo, attributes, filemode)
+
+
+def _untracked_changes(
+    base: dict[bytes, TreeEntry], index_paths: set[bytes], untracked: dict[bytes, TreeEntry]
+) -> list[RawChange]:
+    """Base paths the index dropped (deleted, or back as untracked files) and new files."""
+    raw: list[RawChange] = []
     for path, old in base.items():
         if path not in index_paths:
             now = untracked.pop(path, None)
             if now != old:
                 raw.append((path, old, now))
     raw.extend((path, None, now) for path, now in untracked.items())
-    raw.sort()
-    changes, more = _to_changes(repo, raw, rules, worktree=tree)
-    unchecked.extend(more)
+    return raw
+
+
+def _working_tree_once(
+    repo: Repo, range_: Range, rules: RuleSet, max_content_bytes: int
+) -> tuple[ChangeSet, WorkTree] | ChangeSet:
+    """One read of W; a ChangeSet alone when W cannot be read at all."""
+    try:
+        entries, index_mtime_ns = _read_index(repo)
+    except (OSError, UnreadableIndex) as error:
+        return _incomplete(range_, Stage.COLLECT, f"cannot read the index: {error}")
+    conflicts = _conflict_message(entries)
+    if conflicts is not None:
+        return _incomplete(range_, Stage.COLLECT, conflicts)
+    tree = _work_tree(repo, entries)
+    base = flatten_cached(repo.object_store, _tree_of(repo, range_.base), repo.controldir())
+    scan = tree.scan(entries, base, index_mtime_ns)
+    unchecked = [_unreadable(error) for error in scan.unreadable]
+    index_paths = {entry.path for entry in entries}
+    try:
+        untracked = dict(tree.untracked(index_paths, IgnoreFilterManager.from_repo(repo)))
+    except Unreadable as error:
+        unchecked.append(_unreadable(error))
+        untracked = {}
+    raw = sorted(scan.changes + _untracked_changes(base, index_paths, untracked))
+    changes, more = _to_changes(repo, raw, rules, tree, max_content_bytes)
     pending = tuple(sorted(decode(path) for path in scan.pending))
-    changeset = ChangeSet(tuple(changes), range_, pending, tuple(unchecked))
-    return _Collected(changeset, tree.root, tree.hashed)
+    return ChangeSet(tuple(changes), range_, pending, (*unchecked, *more)), tree
 
 
 def _unreadable(error: Unreadable) -> Unchecked:
     """One path whose change is unknown; rules that never look at it are still decided."""
     path = decode(error.path)
-    return Unchecked(None, "collect", f"{path}: {error.why}.", path)
+    return Unchecked(None, Stage.COLLECT, f"{path}: {error.why}.", path)
 
 
 def _autocrlf_input(config: StackedConfig) -> bool:
@@ -221,13 +222,17 @@ def _autocrlf_input(config: StackedConfig) -> bool:
 
 
 def _to_changes(
-    repo: Repo, raw: list[RawChange], rules: RuleSet, worktree: WorkTree | None
+    repo: Repo,
+    raw: list[RawChange],
+    rules: RuleSet,
+    worktree: WorkTree | None,
+    max_content_bytes: int,
 ) -> tuple[list[Change], list[Unchecked]]:
     """Core Change values, with content loaded only for the paths a selector reads."""
     wanted = rules.content_paths(decode(path) for path, _, _ in raw)
     changes: list[Change] = []
     unchecked: list[Unchecked] = []
-    limit = DEFAULT_LIMITS.max_manifest_bytes + 1  # one byte over tells the evaluator "too big"
+    limit = max_content_bytes + 1  # one byte over tells the evaluator "too big"
     for path, old, new in raw:
         name = decode(path)
         load = name in wanted
@@ -243,11 +248,11 @@ def _to_changes(
                 new_side = _side(new, _file(worktree, path, new, limit))
             changes.append(Change(name, old_side, new_side))
         except (KeyError, OSError, ValueError) as error:  # a missing blob, a file, a bad mode
-            unchecked.append(Unchecked(None, "collect", f"cannot read {name}: {error}.", name))
+            unchecked.append(Unchecked(None, Stage.COLLECT, f"cannot read {name}: {error}.", name))
     return changes, unchecked
 
 
-def _side(entry: Entry | None, content: bytes | None) -> Side | None:
+def _side(entry: TreeEntry | None, content: bytes | None) -> Side | None:
     if entry is None:
         return None
     return Side(entry[0], entry[1].hex(), content)
@@ -260,7 +265,7 @@ def _blob(repo: Repo, sha: bytes, limit: int) -> bytes | None:
     return obj.as_raw_string()[:limit]
 
 
-def _file(tree: WorkTree, path: bytes, entry: Entry, limit: int) -> bytes | None:
+def _file(tree: WorkTree, path: bytes, entry: TreeEntry, limit: int) -> bytes | None:
     if entry[0] not in (0o100644, 0o100755):
         return None  # symlinks are never followed; the evaluator reports them unchecked
     with open(tree.root + b"/" + path, "rb") as handle:

@@ -12,21 +12,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from attrs import frozen
-from dulwich.errors import NotGitRepository
 from dulwich.objects import Commit
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from cagr_core.errors import CagrError
 
+from .gitdir import Checkout, is_sha
 from .history import History, merge_bases
-from .state import state_dir, write_atomically
-
-DEFAULT_TARGET = "main"
-
-
-class NotARepository(CagrError):
-    """The folder is not inside a git work tree (a usage error: exit 2)."""
+from .state import MERGE_BASE, load, save
 
 
 class RangeProblem(CagrError):
@@ -48,12 +42,9 @@ class Target:
 
 
 @contextlib.contextmanager
-def open_repo(start: Path) -> Iterator[Repo]:
-    """The repository containing `start` (walking up), closed afterwards."""
-    try:
-        repo = Repo.discover(str(start))
-    except NotGitRepository as error:
-        raise NotARepository(f"{start} is not inside a git repository") from error
+def open_repo(checkout: Checkout) -> Iterator[Repo]:
+    """The checkout's repository, opened with dulwich and closed afterwards."""
+    repo = Repo(checkout.root if checkout.root is not None else checkout.gitdir)
     try:
         yield repo
     finally:
@@ -112,16 +103,13 @@ def merge_base(repo: Repo, target: Target, head: str) -> str:
     Commits never change, so a found base is kept for the same pair under `<gitdir>/cagr/`:
     repeated checks (every agent turn end) skip the walk.
     """
-    cache = state_dir(repo) / "merge-base"
+    gitdir = repo.controldir()
     key = f"{target.sha} {head} "
-    try:
-        remembered = cache.read_text(encoding="ascii")
-        if remembered.startswith(key) and len(remembered) == len(key) + 40:
-            return remembered[len(key) :]
-    except (OSError, ValueError):
-        pass
+    remembered = (load(gitdir, MERGE_BASE, limit=200) or b"").decode("ascii", "replace")
+    if remembered.startswith(key) and is_sha(remembered[len(key) :]):
+        return remembered[len(key) :]
     base = _compute_merge_base(repo, target, head)
-    write_atomically(cache, (key + base).encode("ascii"))
+    save(gitdir, MERGE_BASE, (key + base).encode("ascii"))
     return base
 
 

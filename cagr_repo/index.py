@@ -27,7 +27,7 @@ class UnreadableIndex(CagrError):
     """The index cannot be read exactly (unknown version, split or sparse index, damage)."""
 
 
-class Entry(NamedTuple):
+class IndexEntry(NamedTuple):
     """One index entry, with its stat data as git recorded it."""
 
     path: bytes
@@ -46,7 +46,7 @@ class Entry(NamedTuple):
 class Index:
     """The parsed index: its entries in index (path) order and its extension signatures."""
 
-    entries: tuple[Entry, ...]
+    entries: tuple[IndexEntry, ...]
     extensions: frozenset[bytes]
 
 
@@ -69,7 +69,7 @@ def read_index(data: bytes) -> Index:
     signature, version, count = _HEADER.unpack_from(data, 0)
     if signature != b"DIRC" or version not in (2, 3, 4):
         raise UnreadableIndex(f"unsupported index (signature {signature!r}, version {version})")
-    entries: list[Entry] = []
+    entries: list[IndexEntry] = []
     append = entries.append
     unpack = _ENTRY.unpack_from
     new = tuple.__new__
@@ -98,7 +98,7 @@ def read_index(data: bytes) -> Index:
                 offset = start + ((offset + length - start + 8) & ~7)  # 1-8 NULs pad to 8
             append(
                 new(
-                    Entry,
+                    IndexEntry,
                     (
                         path,
                         (flags >> 12) & 3,

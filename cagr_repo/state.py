@@ -1,66 +1,64 @@
 """cagr's own state in the worktree's git directory (`<gitdir>/cagr/`), written atomically.
 
-Nothing else under `.git` is ever written. A state file that cannot be read is treated as absent.
+Nothing else under `.git` is ever written. Every state file's name is here. A state file that
+cannot be read, or whose content is not what its writer wrote, is treated as absent; readers
+validate before they trust. Standard library only: the gate's fast path reads state too.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
-from pathlib import Path
-from typing import Any
 
-from dulwich.repo import Repo
+from .files import write_atomically
 
-GATE_RECORD = "gate.json"
-RECORD_VERSION = 1
+STATE_FOLDER = "cagr"
+GATE_RECORD = "gate.json"  # the committed check's result, for the `gh pr create` gate
+MERGE_BASE = "merge-base"  # the last merge base, keyed by target and head
+BASE_TREE = "base-tree"  # the flattened base tree, keyed by tree id
+TURN_STATE = "turns"  # per-session stop counts (a folder: one file per session)
+HOOK_TIMINGS = "hook-timings.jsonl"  # recent hook durations, for `cagr doctor`
 
 
-def state_dir(repo: Repo) -> Path:
-    """`<gitdir>/cagr/`, in this worktree's own git directory (`.git/worktrees/NAME` for a
+def state_dir(gitdir: str) -> str:
+    """`<gitdir>/cagr`, in this worktree's own git directory (`.git/worktrees/NAME` for a
     linked worktree), so worktrees never share state."""
-    return Path(repo.controldir()) / "cagr"
+    return os.path.join(gitdir, STATE_FOLDER)
 
 
-def write_atomically(path: Path, data: bytes) -> bool:
-    """Write via a temporary file and rename; False (nothing written) when that fails."""
+def state_path(gitdir: str, name: str) -> str:
+    return os.path.join(gitdir, STATE_FOLDER, name)
+
+
+def save(gitdir: str, name: str, data: bytes) -> bool:
+    """Write one state file; False (and nothing half-written) when it cannot be written."""
+    folder = state_dir(gitdir)
+    if os.path.islink(folder):
+        return False  # a linked state folder could lead anywhere: never write through it
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        write_atomically(os.path.join(folder, name), data)
     except OSError:
-        return False
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-    except OSError:
-        Path(temp).unlink(missing_ok=True)
         return False
     return True
 
 
-def identity(repo: Repo) -> dict[str, str]:
-    """Which repository and worktree a record belongs to (real paths, so links agree)."""
-    return {
-        "repository": os.path.realpath(repo.commondir()),
-        "worktree": os.path.realpath(repo.path),
-        "gitdir": os.path.realpath(repo.controldir()),
-    }
-
-
-def write_gate_record(repo: Repo, record: dict[str, Any]) -> bool:
-    """Write the committed-check record; False when it could not be written."""
-    data = {"version": RECORD_VERSION, **identity(repo), **record}
-    text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=True) + "\n"
-    return write_atomically(state_dir(repo) / GATE_RECORD, text.encode("ascii"))
-
-
-def read_gate_record(repo: Repo) -> dict[str, Any] | None:
+def load(gitdir: str, name: str, limit: int = 64 * 1024 * 1024) -> bytes | None:
+    """One state file's bytes, or None when it is absent, unreadable or a symlink."""
+    path = state_path(gitdir, name)
     try:
-        data = json.loads((state_dir(repo) / GATE_RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        if os.path.islink(os.path.dirname(path)) or os.path.islink(path):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(limit)
+    except OSError:
         return None
-    if not isinstance(data, dict) or data.get("version") != RECORD_VERSION:
-        return None
-    return data
+
+
+def remove(gitdir: str, name: str) -> bool:
+    """Remove one state file; True when it is gone (or was never there)."""
+    try:
+        os.unlink(state_path(gitdir, name))
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return True

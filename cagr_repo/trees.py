@@ -7,16 +7,15 @@ with no rename or copy detection: a rename is a deletion plus an addition.
 from __future__ import annotations
 
 import marshal
-from pathlib import Path
 
 from dulwich.object_store import BaseObjectStore
 from dulwich.objects import ObjectID, Tree
 
-from .state import write_atomically
+from .state import BASE_TREE, load, save
 
 TREE_MODE = 0o040000
 GITLINK = 0o160000
-Entry = tuple[int, bytes]  # (mode, raw 20-byte object id)
+TreeEntry = tuple[int, bytes]  # (mode, raw 20-byte object id)
 _CACHE_VERSION = 2
 
 
@@ -27,7 +26,7 @@ def normal_mode(mode: int) -> int:
     return mode
 
 
-def read_tree(store: BaseObjectStore, sha: bytes) -> dict[bytes, Entry]:
+def read_tree(store: BaseObjectStore, sha: bytes) -> dict[bytes, TreeEntry]:
     """One tree object's entries by name: (mode, raw 20-byte id).
 
     Parsed from the raw object: dulwich's Tree objects sort and re-wrap every entry, which
@@ -36,7 +35,7 @@ def read_tree(store: BaseObjectStore, sha: bytes) -> dict[bytes, Entry]:
     kind, raw = store.get_raw(ObjectID(sha.hex().encode("ascii")))
     if kind != Tree.type_num:
         raise KeyError(f"{sha.hex()} is not a tree")
-    out: dict[bytes, Entry] = {}
+    out: dict[bytes, TreeEntry] = {}
     index = 0
     find = raw.index
     while index < len(raw):
@@ -47,9 +46,9 @@ def read_tree(store: BaseObjectStore, sha: bytes) -> dict[bytes, Entry]:
     return out
 
 
-def flatten(store: BaseObjectStore, tree_id: bytes) -> dict[bytes, Entry]:
+def flatten(store: BaseObjectStore, tree_id: bytes) -> dict[bytes, TreeEntry]:
     """Every non-tree entry of the tree, by full path (submodules are entries, not descended)."""
-    out: dict[bytes, Entry] = {}
+    out: dict[bytes, TreeEntry] = {}
     stack: list[tuple[bytes, bytes]] = [(b"", tree_id)]
     while stack:
         prefix, sha = stack.pop()
@@ -61,32 +60,30 @@ def flatten(store: BaseObjectStore, tree_id: bytes) -> dict[bytes, Entry]:
     return out
 
 
-def flatten_cached(
-    store: BaseObjectStore, tree_id: bytes, cache: Path | None
-) -> dict[bytes, Entry]:
+def flatten_cached(store: BaseObjectStore, tree_id: bytes, gitdir: str) -> dict[bytes, TreeEntry]:
     """`flatten`, kept in one cache file under cagr's state folder, keyed by the tree id.
 
     The cache only saves work: a missing, damaged or other-tree cache is rebuilt, and a cache
     that cannot be written is simply not kept.
     """
-    if cache is not None:
+    data = load(gitdir, BASE_TREE)
+    if data is not None:
         try:
-            version, cached_id, cached = marshal.loads(cache.read_bytes())
+            version, cached_id, cached = marshal.loads(data)
             if version == _CACHE_VERSION and cached_id == tree_id and isinstance(cached, dict):
                 return cached
-        except (OSError, ValueError, EOFError, TypeError):
+        except (ValueError, EOFError, TypeError):
             pass
     entries = flatten(store, tree_id)
-    if cache is not None:
-        write_atomically(cache, marshal.dumps((_CACHE_VERSION, tree_id, entries)))
+    save(gitdir, BASE_TREE, marshal.dumps((_CACHE_VERSION, tree_id, entries)))
     return entries
 
 
 def diff_trees(
     store: BaseObjectStore, old_id: bytes | None, new_id: bytes | None
-) -> list[tuple[bytes, Entry | None, Entry | None]]:
+) -> list[tuple[bytes, TreeEntry | None, TreeEntry | None]]:
     """Changed non-tree entries between two trees (raw ids), descending only where they differ."""
-    out: list[tuple[bytes, Entry | None, Entry | None]] = []
+    out: list[tuple[bytes, TreeEntry | None, TreeEntry | None]] = []
     stack: list[tuple[bytes, bytes | None, bytes | None]] = [(b"", old_id, new_id)]
     while stack:
         prefix, old, new = stack.pop()

@@ -15,14 +15,16 @@ from attrs import define, field
 from dulwich.ignore import IgnoreFilterManager
 from dulwich.repo import Repo
 
+from cagr_core.errors import CagrError
+
 from .attributes import Attributes
-from .index import Entry as IndexEntry
-from .trees import GITLINK, Entry
+from .index import IndexEntry
+from .trees import GITLINK, TreeEntry
 
 _CHUNK = 1 << 20
 
 
-class Unreadable(Exception):
+class Unreadable(CagrError):
     """A path whose content cannot be known exactly (filters, races, permissions)."""
 
     def __init__(self, path: bytes, why: str) -> None:
@@ -50,7 +52,7 @@ class Scan:
     """The tracked paths' outcome: raw changes against the base, paths whose staged content
     differs from both ends, and paths that could not be read exactly."""
 
-    changes: list[tuple[bytes, Entry | None, Entry | None]] = field(factory=list)
+    changes: list[tuple[bytes, TreeEntry | None, TreeEntry | None]] = field(factory=list)
     pending: list[bytes] = field(factory=list)
     unreadable: list[Unreadable] = field(factory=list)
 
@@ -65,10 +67,21 @@ class WorkTree:
         self.hashed: dict[bytes, tuple[int, int, int]] = {}
         self.folders_for_files: list[bytes] = []  # tracked files that are folders on disk
 
+    def unchanged(self) -> bool:
+        """Whether every file hashed so far still has the size, mtime and inode it was read with."""
+        for path, key in self.hashed.items():
+            try:
+                st = os.lstat(self._abs(path))
+            except OSError:
+                return False
+            if (st.st_size, st.st_mtime_ns, st.st_ino) != key:
+                return False
+        return True
+
     def _abs(self, path: bytes) -> bytes:
         return self.root + b"/" + path
 
-    def hash_path(self, path: bytes, st: os.stat_result, mode: int) -> Entry:
+    def hash_path(self, path: bytes, st: os.stat_result, mode: int) -> TreeEntry:
         """The entry git would record for this file or symlink right now."""
         absolute = self._abs(path)
         self.hashed[path] = (st.st_size, st.st_mtime_ns, st.st_ino)
@@ -106,7 +119,7 @@ class WorkTree:
             return None
 
     def scan(
-        self, entries: Iterable[IndexEntry], base: dict[bytes, Entry], index_mtime_ns: int
+        self, entries: Iterable[IndexEntry], base: dict[bytes, TreeEntry], index_mtime_ns: int
     ) -> Scan:
         """Every tracked path: what W has there, compared with the base and with the index.
 
@@ -145,7 +158,7 @@ class WorkTree:
                 continue  # unchanged since the base, and W is what the index says
             staged = (mode, sha)
             if clean:
-                now: Entry | None = staged
+                now: TreeEntry | None = staged
             else:
                 try:
                     now = self._tracked_slowly(entry, st)
@@ -158,7 +171,7 @@ class WorkTree:
                 result.pending.append(path)
         return result
 
-    def _tracked_slowly(self, entry: IndexEntry, st: os.stat_result | None) -> Entry | None:
+    def _tracked_slowly(self, entry: IndexEntry, st: os.stat_result | None) -> TreeEntry | None:
         """What W has at a tracked path the index cannot vouch for (None: nothing is there)."""
         if st is None:
             return None
@@ -172,13 +185,15 @@ class WorkTree:
             return None  # a folder (or something git does not track) replaced the file
         return self.hash_path(entry.path, st, mode)
 
-    def _file_entry(self, path: bytes, st: os.stat_result, index_mode: int | None) -> Entry | None:
+    def _file_entry(
+        self, path: bytes, st: os.stat_result, index_mode: int | None
+    ) -> TreeEntry | None:
         mode = _mode_of(st, self.filemode, index_mode)
         return None if mode is None else self.hash_path(path, st, mode)
 
     def untracked(
         self, tracked: set[bytes], ignores: IgnoreFilterManager
-    ) -> Iterator[tuple[bytes, Entry]]:
+    ) -> Iterator[tuple[bytes, TreeEntry]]:
         """Non-ignored files (and nested repositories) that the index does not track.
 
         Only names the index does not know are looked at one by one (lstat, ignore rules).

@@ -1,4 +1,8 @@
-"""The package boundaries DESIGN.md fixes: core is pure, dependencies point one way."""
+"""The house's floors: core is pure, dependencies point one way, hook paths start light.
+
+cagr_cli is the top floor. cagr_hooks and cagr_ci sit beside it, over cagr_repo, which sits over
+cagr_core; nothing below imports anything above.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +15,26 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("cagr_core", "cagr_repo", "cagr_cli", "cagr_hooks", "cagr_ci")
-# What each package may import of ours. cli, hooks and ci -> repo -> core.
+# What each package may import of ours. cli -> (hooks, ci) -> repo -> core.
 ALLOWED_OURS = {
     "cagr_core": {"cagr_core"},
     "cagr_repo": {"cagr_core", "cagr_repo"},
-    "cagr_cli": {"cagr_core", "cagr_repo", "cagr_cli"},
-    "cagr_hooks": {"cagr_core", "cagr_repo", "cagr_cli", "cagr_hooks"},
-    "cagr_ci": {"cagr_core", "cagr_repo", "cagr_cli", "cagr_ci"},
+    "cagr_hooks": {"cagr_core", "cagr_repo", "cagr_hooks"},
+    "cagr_ci": {"cagr_core", "cagr_repo", "cagr_ci"},
+    "cagr_cli": {"cagr_core", "cagr_repo", "cagr_hooks", "cagr_ci", "cagr_cli"},
 }
+# Modules on the `gh pr create` gate's path: the standard library only (plus each other).
+GATE_PATH = (
+    "cagr_repo.gate_record",
+    "cagr_repo.gitdir",
+    "cagr_repo.state",
+    "cagr_repo.config_files",
+    "cagr_core.version",
+)
+HEAVY = (
+    "dulwich", "attrs", "cattrs", "wcmatch", "mistune", "tomlkit", "argparse",
+    "importlib.metadata", "typing", "dataclasses", "pathlib", "subprocess",
+)  # fmt: skip
 # The core's whole outside world: pure standard-library modules and four libraries.
 CORE_ALLOWED = {
     "__future__", "collections", "enum", "hashlib", "html", "itertools", "json", "posixpath",
@@ -53,7 +69,8 @@ def test_dependencies_point_one_way(package: str) -> None:
 
 def test_core_imports_only_pure_modules() -> None:
     for module in _modules("cagr_core"):
-        outside = {n for n in _imports(module) if n != "cagr_core"} - CORE_ALLOWED
+        allowed = CORE_ALLOWED | ({"importlib"} if module.name == "__init__.py" else set())
+        outside = {n for n in _imports(module) if n != "cagr_core"} - allowed
         assert not outside, f"{module.relative_to(ROOT)} imports {sorted(outside)}"
 
 
@@ -76,3 +93,23 @@ def test_importing_core_does_not_load_mistune_or_io_libraries() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert result.stdout.strip() == "[]"
+
+
+def _loaded_by(module: str) -> list[str]:
+    """Which HEAVY modules importing `module` loads, in a fresh interpreter without site."""
+    code = (
+        "import sys; before = set(sys.modules); "
+        f"import {module}; "
+        f"heavy = {HEAVY!r}; "
+        "print(sorted(m for m in heavy if m in sys.modules and m not in before))"
+    )
+    env = {"PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    return [name.strip("' ") for name in result.stdout.strip()[1:-1].split(",") if name]
+
+
+@pytest.mark.parametrize("module", GATE_PATH)
+def test_gate_path_modules_load_only_the_standard_library(module: str) -> None:
+    assert _loaded_by(module) == []

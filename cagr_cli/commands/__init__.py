@@ -1,1 +1,1 @@
-"""One module per `cagr` command; each has `add_parser(subparsers)` and `run(args) -> int`."""
+"""One module per `cagr` command, each with `run(args) -> int`; `main` builds their parsers."""

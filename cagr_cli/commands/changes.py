@@ -5,15 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from cagr_core import Change, ChangeSet, Side
-from cagr_core.render import range_data
-from cagr_repo.collect import BareRepository, collect_committed, collect_working_tree, target_name
-from cagr_repo.gitrepo import NotARepository, open_repo
+from cagr_core.changes import Change, ChangeSet, Side
+from cagr_core.render import range_data, unchecked_data
+from cagr_repo.check import target_name
+from cagr_repo.collect import BareRepository, collect_committed, collect_working_tree
+from cagr_repo.gitrepo import open_repo
 
-from ..output import EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, load, print_json
+from ..checkout import open_checkout
+from ..output import EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
 
 def _side_data(side: Side | None) -> dict[str, Any] | None:
@@ -50,23 +51,21 @@ def changeset_data(changes: ChangeSet) -> dict[str, Any]:
             for c in changes.changes
         ],
         "pending_staged": list(changes.pending_staged),
-        "unchecked": [
-            {"rule": u.rule, "stage": u.stage, "message": u.message, "path": u.path}
-            for u in changes.unchecked
-        ],
+        "unchecked": [unchecked_data(item) for item in changes.unchecked],
     }
 
 
 def run(args: argparse.Namespace) -> int:
-    config = load(args)
-    if isinstance(config, int):
-        return config
+    opened = open_checkout(args)
+    if isinstance(opened, int):
+        return opened
+    checkout, config = opened
     try:
-        with open_repo(Path(args.repo)) as repo:
-            name = target_name(args.base, config.loaded.config.git.protected_branch)
+        with open_repo(checkout) as repo:
+            name = target_name(args.base, config.config.git.protected_branch)
             collect = collect_committed if args.committed else collect_working_tree
             changes = collect(repo, name, config.rules)
-    except (NotARepository, BareRepository) as error:
+    except BareRepository as error:
         print(f"cagr changes: {error}", file=sys.stderr)
         return EXIT_INVALID
     if args.format == "json":
@@ -81,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             pending = ", ".join(map(_quoted, changes.pending_staged))
             print(f"pending staged (not counted): {pending}")
         for item in changes.unchecked:
-            print(f"unchecked ({item.stage}): {item.message}")
+            print(f"unchecked ({item.stage.value}): {item.message}")
         if not changes.changes and not changes.unchecked:
             print("no changes")
     return EXIT_UNCHECKED if changes.unchecked else EXIT_OK

@@ -6,11 +6,12 @@ import argparse
 import difflib
 import sys
 
-from cagr_core.fixtures import Example
+from cagr_core.examples import Example
 from cagr_core.rules import PrBodyRule, Rule
-from cagr_core.structure import unstructure_rule
+from cagr_core.validate import unstructure_rule
 
-from ..output import EXIT_INVALID, EXIT_OK, load, print_json
+from ..checkout import load, root_of
+from ..output import EXIT_INVALID, EXIT_OK, print_json
 
 CHECKED = "checked at an agent's turn end, before `gh pr create` / `gh pr ready`, and in CI"
 DEFERRED = (
@@ -30,7 +31,7 @@ def _example_line(example: Example) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    config = load(args)
+    config = load(args, root_of(args.repo))
     if isinstance(config, int):
         return config
     by_id = {c.rule.id: c.rule for c in config.rules.rules}

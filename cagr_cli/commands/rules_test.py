@@ -5,15 +5,15 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from cagr_core.examples import run_examples
+from cagr_core.example_runner import run_examples
+from cagr_core.rules import RULE_KINDS
 
-from ..output import EXIT_FINDINGS, EXIT_OK, load, print_json
-
-KINDS = ("requires", "add_only", "sibling", "pr_body")
+from ..checkout import load, root_of
+from ..output import EXIT_FINDINGS, EXIT_OK, print_json
 
 
 def run(args: argparse.Namespace) -> int:
-    config = load(args)
+    config = load(args, root_of(args.repo))
     if isinstance(config, int):
         return config
     results = run_examples(config.rules)
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
                 "status": "fail" if failures else "pass",
                 "kinds": {
                     kind: {"rules": rules[kind], "examples": examples[kind], "failed": failed[kind]}
-                    for kind in KINDS
+                    for kind in RULE_KINDS
                 },
                 "failures": [
                     {"rule": r.rule, "kind": r.kind, "example": r.name, "said": r.said}
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     else:
-        for kind in KINDS:
+        for kind in RULE_KINDS:
             if rules[kind]:
                 outcome = f"{failed[kind]} failed" if failed[kind] else "all passed"
                 print(f"{kind}: {rules[kind]} rule(s), {examples[kind]} example(s), {outcome}")

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
-from pathlib import Path
 
 from cagr_core.schema import json_schema
-from cagr_repo.config import find_root
+from cagr_repo.files import write_atomically
 
+from ..checkout import root_of
 from ..output import EXIT_FINDINGS, EXIT_OK, print_json
 
 SCHEMA_FILE = "schema/cagr.schema.json"
@@ -21,22 +19,10 @@ def schema_text() -> str:
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 def run(args: argparse.Namespace) -> int:
-    path = find_root(Path(args.repo)) / SCHEMA_FILE
+    path = root_of(args.repo) / SCHEMA_FILE
     if args.write:
-        _write_atomically(path, schema_text())
+        write_atomically(str(path), schema_text().encode("utf-8"))
         print(f"wrote {SCHEMA_FILE}")
         return EXIT_OK
     if args.check:

@@ -10,7 +10,8 @@ import pytest
 from cagr_cli.main import main
 from cagr_core.schema import json_schema
 
-from ..repo.test_config import rule, write
+from ..repo.configs import rule
+from ..repo.gitutil import write
 
 Capture = pytest.CaptureFixture[str]
 

@@ -1,4 +1,4 @@
-"""Small builders for core values, so tests read like the proposal's table."""
+"""Small builders for core values, so tests read like the acceptance table they cover."""
 
 from __future__ import annotations
 

@@ -1,32 +1,14 @@
-"""The proposal's acceptance rows for Dependencies and PR text, on the evaluator."""
+"""Acceptance rows for Dependencies and PR text, on the evaluator."""
 
 import json
 
 import pytest
 
-from cagr_core import Phase, PrBodyRule, RequiresRule, Side, When
+from cagr_core import Phase, PrBodyRule, RequiresRule, Side
 from cagr_core.changes import Change
 
 from .build import SYMLINK, added, check, deleted, modified, side
-
-DEPENDENCY_REASON = PrBodyRule(
-    id="dependency-reason",
-    paths=["package.json"],
-    when=When.DEPENDENCY_ADDED,
-    section="Risk",
-    contains="Dependency reason:",
-    reason="In the PR body's Risk section, write `Dependency reason:` and explain why the new"
-    " dependency is needed.",
-)
-GOOD_BODY = "## Risk\nDependency reason: x reads the required wire format."
-
-
-def manifest(**sections: dict[str, str]) -> str:
-    return json.dumps(sections)
-
-
-def bump(before: str, after: str, path: str = "package.json") -> Change:
-    return modified(path, before, after)
+from .rules import DEPENDENCY_REASON, GOOD_BODY, bump, manifest
 
 
 class TestDependencies:
@@ -41,7 +23,7 @@ class TestDependencies:
             f"Added {section}.x in package.json; Risk lacks `Dependency reason:`."
         )
 
-    def test_the_proposal_example(self) -> None:
+    def test_the_documented_example(self) -> None:
         change = bump("{}", '{"dependencies":{"x":"1"}}')
         assert check(DEPENDENCY_REASON, change, body="## Risk\nNone").status == "fail"
         assert check(DEPENDENCY_REASON, change, body=GOOD_BODY).status == "pass"

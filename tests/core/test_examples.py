@@ -6,13 +6,12 @@ import attrs
 import pytest
 
 from cagr_core import Phase, Status
-from cagr_core.examples import run_examples
-from cagr_core.fixtures import Example, Examples, FixtureChange
+from cagr_core.example_runner import run_examples
+from cagr_core.examples import Example, Examples, FixtureChange
 from cagr_core.rules import Rule
 from cagr_core.ruleset import RuleSet
 
-from . import test_acceptance_files as acceptance
-from .test_acceptance_body import DEPENDENCY_REASON
+from .rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, SCHEMA
 
 
 def ex(
@@ -27,21 +26,21 @@ def ex(
 
 # The acceptance tests' rules, given the proposal's examples.
 SCHEMA = attrs.evolve(
-    acceptance.SCHEMA,
+    SCHEMA,
     examples=Examples(
         valid=[ex(("src/config/schema.ts", "M"), ("schema/cagr.schema.json", "M"))],
         invalid=[ex(("src/config/schema.ts", "M"))],
     ),
 )
 GUARDS = attrs.evolve(
-    acceptance.GUARDS,
+    GUARDS,
     examples=Examples(
         valid=[ex(("src/guards/a.ts", "A"), ("src/guards/a.test.ts", "A"))],
         invalid=[ex(("src/guards/a.ts", "A"))],
     ),
 )
 MIGRATIONS = attrs.evolve(
-    acceptance.MIGRATIONS,
+    MIGRATIONS,
     examples=Examples(
         valid=[ex(("migrations/002.sql", "A"))], invalid=[ex(("migrations/001.sql", "M"))]
     ),

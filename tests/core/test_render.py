@@ -7,11 +7,10 @@ from cagr_core.changes import Range
 from cagr_core.report import Finding, Report
 
 from .build import added, check, deleted, modified
-from .test_acceptance_body import DEPENDENCY_REASON, bump, manifest
-from .test_acceptance_files import GUARDS, MIGRATIONS, SCHEMA
+from .rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, SCHEMA, bump, manifest
 
 
-def test_the_proposal_messages() -> None:
+def test_the_documented_messages() -> None:
     report = check(
         [SCHEMA, GUARDS, MIGRATIONS, DEPENDENCY_REASON],
         modified("src/config/schema.ts"),

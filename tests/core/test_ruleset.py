@@ -6,7 +6,7 @@ from cagr_core.errors import RuleError
 from cagr_core.rules import RequiresRule, SiblingRule
 from cagr_core.ruleset import RuleSet
 
-from .test_acceptance_body import DEPENDENCY_REASON
+from .rules import DEPENDENCY_REASON
 
 
 class TestRuleSet:

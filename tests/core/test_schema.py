@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from cagr_core.schema import json_schema
-from cagr_core.structure import structure_config
+from cagr_core.validate import structure_config
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATOR = jsonschema.Draft7Validator(json_schema())
@@ -67,7 +67,7 @@ def _agree(data: dict[str, Any]) -> tuple[bool, bool]:
     return schema_ok, config is not None and not issues
 
 
-def test_the_proposal_examples_are_valid_for_both() -> None:
+def test_the_documented_examples_are_valid_for_both() -> None:
     assert _agree(tomllib.loads(PROPOSAL)) == (True, True)
 
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cagr_core import ChangeSet, Phase, PrBody, RuleSet, Unchecked, evaluate
+from cagr_core import ChangeSet, Phase, PrBody, RuleSet, Stage, Unchecked, evaluate
 
 from .build import added, modified
-from .test_acceptance_files import GUARDS, MIGRATIONS, SCHEMA
+from .rules import GUARDS, MIGRATIONS, SCHEMA
 
 RULES = RuleSet.compile([SCHEMA, GUARDS, MIGRATIONS])
 
 
 def unknown(path: str) -> Unchecked:
-    return Unchecked(None, "collect", f"{path}: git applies `filter=lfs` to it.", path)
+    return Unchecked(None, Stage.COLLECT, f"{path}: git applies `filter=lfs` to it.", path)
 
 
 def check(*changes, gaps: tuple[Unchecked, ...] = ()):  # type: ignore[no-untyped-def]
@@ -48,7 +48,7 @@ def test_an_unknown_sibling_target_leaves_that_rule_undecided() -> None:
 
 
 def test_a_whole_set_gap_still_decides_nothing() -> None:
-    whole = Unchecked(None, "collect", "unresolved conflicts in x.")
+    whole = Unchecked(None, Stage.COLLECT, "unresolved conflicts in x.")
     report = check(modified("src/config/schema.ts"), gaps=(whole,))
     assert report.findings == ()
     assert report.unchecked == (whole,)

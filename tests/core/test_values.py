@@ -3,7 +3,7 @@
 import pytest
 
 from cagr_core import Change, ChangeSet, Kind, PatternError, Side, Status, TemplateError
-from cagr_core.fixtures import Example, FixtureChange, FixtureError, fixture_changeset
+from cagr_core.examples import Example, FixtureChange, FixtureError, fixture_changeset
 from cagr_core.globs import PathMatcher, check_pattern
 from cagr_core.templates import Template
 

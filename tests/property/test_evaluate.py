@@ -12,6 +12,7 @@ from cagr_core import (
     RequiresRule,
     RuleSet,
     SiblingRule,
+    Stage,
     Unchecked,
     evaluate,
 )
@@ -72,7 +73,7 @@ class TestNeverAFalsePass:
 
     @given(changes(paths))
     def test_incomplete_change_set_is_unchecked(self, items: list[Change]) -> None:
-        gap = Unchecked(None, "collect", "conflicts")
+        gap = Unchecked(None, Stage.COLLECT, "conflicts")
         report = evaluate(
             RuleSet.compile(RULES), ChangeSet(tuple(items), unchecked=(gap,)), PrBody(""), Phase.CI
         )

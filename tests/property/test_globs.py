@@ -1,4 +1,4 @@
-"""Properties of path globs (the proposal's matchesGlob semantics)."""
+"""Properties of path globs (docs/rules.md: anchored, basename and `**` patterns)."""
 
 from hypothesis import assume, given
 from hypothesis import strategies as st

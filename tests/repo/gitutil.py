@@ -9,6 +9,7 @@ from pathlib import Path
 
 from cagr_core import ChangeSet, RuleSet
 from cagr_repo.collect import collect_committed, collect_working_tree
+from cagr_repo.gitdir import find_checkout
 from cagr_repo.gitrepo import open_repo
 
 EMPTY = "0" * 40
@@ -45,7 +46,7 @@ def commit(root: Path, message: str = "commit") -> str:
 
 
 def collect(root: Path, base: str = "main", committed: bool = False) -> ChangeSet:
-    with open_repo(root) as repo:
+    with open_repo(find_checkout(str(root))) as repo:
         if committed:
             return collect_committed(repo, base, RuleSet.compile([]))
         return collect_working_tree(repo, base, RuleSet.compile([]))

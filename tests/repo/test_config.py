@@ -7,28 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from cagr_repo.config import ConfigErrors, find_root, load_config
+from cagr_repo.config import ConfigErrors, load_config
 
-RULE = """
-[[{prefix}changes.rules]]
-id = "{id}"
-kind = "requires"
-paths = ["src/schema.py"]
-require = ["schema.json"]
-reason = "Regenerate schema.json."
-examples.invalid = [{{ changes = [{{ path = "src/schema.py", status = "M" }}] }}]
-examples.valid = [{{ changes = [{{ path = "src/schema.py", status = "M" }}, {{ path = "schema.json", status = "A" }}] }}]
-"""
-
-
-def rule(rule_id: str = "schema", prefix: str = "") -> str:
-    return RULE.format(id=rule_id, prefix=prefix)
-
-
-def write(root: Path, name: str, text: str) -> None:
-    path = root / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+from .configs import rule
+from .gitutil import write
 
 
 def errors(root: Path) -> list[str]:
@@ -96,10 +78,6 @@ class TestSources:
         assert config.git.protected_branch == "trunk"
         assert config.review.pr_sections == ("Summary", "Risk")
         assert config.stack.ci[0].paths == ("src/**",)
-
-    def test_find_root_walks_up_to_the_work_tree(self, repo: Path) -> None:
-        (repo / "a" / "b").mkdir(parents=True)
-        assert find_root(repo / "a" / "b") == repo.resolve()
 
 
 class TestDigests:

@@ -1,4 +1,4 @@
-"""The proposal's Snapshot, Range and Git details rows, on real repositories."""
+"""Acceptance rows Snapshot, Range and Git details (docs/checks.md), on real repositories."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import cagr_repo.collect as collect_module
 from cagr_core import ChangeSet, Phase, PrBody, RequiresRule, RuleSet, evaluate
+from cagr_repo.worktree import WorkTree
 
 from .gitutil import collect, commit, git, oracle, rows, write
 
@@ -319,9 +319,9 @@ class TestGitDetails:
     ) -> None:
         write(branch, "src/schema.py", "v2")
         answers = iter([False, True])
-        monkeypatch.setattr(collect_module, "_stable", lambda _: next(answers))
+        monkeypatch.setattr(WorkTree, "unchanged", lambda _: next(answers))
         assert paths(collect(branch)) == {"src/schema.py": "M"}
-        monkeypatch.setattr(collect_module, "_stable", lambda _: False)
+        monkeypatch.setattr(WorkTree, "unchanged", lambda _: False)
         (item,) = collect(branch).unchecked
         assert "changed while cagr read it, twice" in item.message
 

@@ -1,4 +1,4 @@
-"""Plain TOML data -> Config, strictly: every problem found at once, each with its key path.
+"""The config validator: plain TOML data -> Config, every problem found at once with its key path.
 
 cattrs does the structuring (unknown keys, wrong types, missing keys); a second pass checks what
 types cannot say (non-blank text, valid globs and templates, possible examples).
@@ -16,13 +16,14 @@ from typing import Any
 import cattrs
 from cattrs.errors import ForbiddenExtraKeysError, IterableValidationError, IterableValidationNote
 
-from .changes import Phase, Status
+from .changes import ChangeSet, Status
 from .config import Config, ConfigIssue, StackCommand
 from .errors import PatternError, RuleError, TemplateError
-from .fixtures import Example, FixtureError, fixture_changeset
+from .examples import Example, FixtureError, fixture_changeset
 from .globs import check_pattern
+from .pull_request import Phase
 from .rules import RULE_KINDS, PrBodyRule, RequiresRule, Rule, SiblingRule, When
-from .ruleset import compile_rule
+from .ruleset import CompiledRule, compile_rule
 from .templates import Template
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
@@ -188,43 +189,69 @@ def _pattern_problem(pattern: str) -> str:
 
 
 def _rule_problems(rule: Rule) -> list[tuple[str, str]]:
-    problems: list[tuple[str, str]] = []
-    if not _ID.match(rule.id):
-        problems.append(
-            ("id", "use letters, digits, '.', '_' and '-', starting with a letter or digit")
-        )
+    """Every problem of one rule as (key, message)."""
+    glob_problems = _glob_problems(rule)
+    compiled, template_problems = _compile(rule, globs_ok=not glob_problems)
+    return [
+        *_id_problems(rule),
+        *_text_problems(rule),
+        *glob_problems,
+        *template_problems,
+        *_example_problems(rule, compiled),
+    ]
+
+
+def _id_problems(rule: Rule) -> list[tuple[str, str]]:
+    if _ID.match(rule.id):
+        return []
+    return [("id", "use letters, digits, '.', '_' and '-', starting with a letter or digit")]
+
+
+def _text_problems(rule: Rule) -> list[tuple[str, str]]:
     texts = {"reason": rule.reason, "note": rule.note}
     if isinstance(rule, PrBodyRule):
         texts |= {"section": rule.section, "contains": rule.contains}
-    for key, text in texts.items():
-        if text is not None and not text.strip():
-            problems.append(
-                (key, "cannot be blank" + ("; say what to do instead" if key == "reason" else ""))
-            )
+    return [
+        (key, "cannot be blank" + ("; say what to do instead" if key == "reason" else ""))
+        for key, text in texts.items()
+        if text is not None and not text.strip()
+    ]
+
+
+def _glob_problems(rule: Rule) -> list[tuple[str, str]]:
     lists = {"paths": rule.paths, "ignores": rule.ignores}
     if isinstance(rule, RequiresRule):
         lists["require"] = rule.require
-    bad_globs = [
+    problems = [
         (f"{key}[{index}]", message)
         for key, patterns in lists.items()
         for index, pattern in enumerate(patterns)
         if (message := _pattern_problem(pattern))
     ]
-    bad_globs.extend(
+    problems.extend(
         (key, "list at least one glob") for key in ("paths", "require") if lists.get(key) == ()
     )
-    problems.extend(bad_globs)
-    compiled = None
-    if not bad_globs:
+    return problems
+
+
+def _compile(rule: Rule, globs_ok: bool) -> tuple[CompiledRule | None, list[tuple[str, str]]]:
+    """The compiled rule when its globs are good; the target template's problem either way."""
+    if globs_ok:
         try:
-            compiled = compile_rule(rule)
+            return compile_rule(rule), []
         except RuleError as error:  # the target template
-            problems.append((error.key, error.message))
-    elif isinstance(rule, SiblingRule):
+            return None, [(error.key, error.message)]
+    if isinstance(rule, SiblingRule):
         try:
             Template.parse(rule.target)
         except TemplateError as error:
-            problems.append(("target", error.render()))
+            return None, [("target", error.render())]
+    return None, []
+
+
+def _example_problems(rule: Rule, compiled: CompiledRule | None) -> list[tuple[str, str]]:
+    """Missing or impossible examples, and examples the dependency selector cannot read."""
+    problems: list[tuple[str, str]] = []
     for label in ("valid", "invalid"):
         examples: tuple[Example, ...] = getattr(rule.examples, label)
         if not examples:
@@ -237,19 +264,22 @@ def _rule_problems(rule: Rule) -> list[tuple[str, str]]:
                 problems.append((f"examples.{label}[{index}]", str(error)))
                 continue
             if compiled is not None and compiled.when is When.DEPENDENCY_ADDED:
-                for change in changes.changes:
-                    if not compiled.selector.selects(change.path):
-                        continue
-                    for side_name, side in (("before", change.old), ("after", change.new)):
-                        if side is not None and side.content is None:
-                            problems.append(
-                                (
-                                    f"examples.{label}[{index}]",
-                                    f"{change.path} needs `{side_name}` content: the dependency"
-                                    " selector reads both sides that exist",
-                                )
-                            )
+                problems.extend(
+                    (f"examples.{label}[{index}]", message)
+                    for message in _missing_content(compiled, changes)
+                )
     return problems
+
+
+def _missing_content(compiled: CompiledRule, changes: ChangeSet) -> list[str]:
+    return [
+        f"{change.path} needs `{side_name}` content: the dependency selector reads both sides"
+        " that exist"
+        for change in changes.changes
+        if compiled.selector.selects(change.path)
+        for side_name, side in (("before", change.old), ("after", change.new))
+        if side is not None and side.content is None
+    ]
 
 
 def unstructure_rule(rule: Rule) -> dict[str, Any]:

@@ -1,0 +1,74 @@
+"""The checkout a command runs on, and its configuration; problems become messages and exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from cagr_repo.config import ConfigErrors, RepoConfig, load_config
+from cagr_repo.gitdir import Checkout, NotARepository, find_checkout
+
+from .output import EXIT_INVALID, print_json
+
+
+def _fail(args: argparse.Namespace, message: str) -> int:
+    if args.format == "json":
+        print_json(
+            {"status": "error", "errors": [{"source": None, "where": "", "message": message}]}
+        )
+    else:
+        print(f"cagr: {message}", file=sys.stderr)
+    return EXIT_INVALID
+
+
+def root_of(start: str) -> Path:
+    """The work tree `start` is in, or `start` itself outside any repository (rules can be
+    tested and explained without git)."""
+    try:
+        checkout = find_checkout(start)
+    except NotARepository:
+        return Path(os.path.realpath(start))
+    return Path(checkout.root if checkout.root is not None else os.path.realpath(start))
+
+
+def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int:
+    """The repository at `--repo` with its configuration, or the exit code after saying why not."""
+    try:
+        checkout = find_checkout(args.repo)
+    except NotARepository as error:
+        return _fail(args, str(error))
+    if checkout.root is None:
+        return _fail(
+            args,
+            f"{checkout.gitdir} is a bare repository: it has no checkout to read cagr's"
+            " configuration from. Run cagr in a clone with a work tree.",
+        )
+    config = load(args, Path(checkout.root))
+    return config if isinstance(config, int) else (checkout, config)
+
+
+def load(args: argparse.Namespace, root: Path) -> RepoConfig | int:
+    """The configuration at `root`, or the exit code after printing every config problem."""
+    try:
+        return load_config(root)
+    except ConfigErrors as errors:
+        if args.format == "json":
+            print_json(
+                {
+                    "status": "error",
+                    "errors": [
+                        {"source": i.source, "where": i.where, "message": i.message}
+                        for i in errors.issues
+                    ],
+                }
+            )
+        else:
+            print(
+                f"cagr: the configuration is invalid ({len(errors.issues)} problem(s)):",
+                file=sys.stderr,
+            )
+            for issue in errors.issues:
+                print(f"  {issue}", file=sys.stderr)
+        return EXIT_INVALID

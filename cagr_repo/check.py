@@ -1,0 +1,102 @@
+"""The check as a service: collect a range, evaluate it, time both, and record the result.
+
+`cagr rules check`, the agents' turn-end hook and `cagr ci` are each a thin translation of one
+call to `check`. A committed check also writes the gate record the `gh pr create` gate reads.
+"""
+
+from __future__ import annotations
+
+import time
+
+from attrs import evolve, frozen
+
+from cagr_core.changes import ChangeSet
+from cagr_core.evaluate import evaluate
+from cagr_core.pull_request import Phase, PrBody
+from cagr_core.render import report_data
+from cagr_core.report import Report, Timings
+from cagr_core.version import VERSION
+
+from .collect import collect_committed, collect_working_tree
+from .config import RepoConfig
+from .gate_record import GateRecord, identity, write_gate_record
+from .gitdir import Checkout, branch_ref, read_ref
+from .gitrepo import open_repo
+from .state import GATE_RECORD, remove
+
+DEFAULT_TARGET = "main"
+
+
+def target_name(base: str | None, protected_branch: str | None) -> str:
+    """Local precedence: --base, then [git].protected_branch, then main."""
+    return base or protected_branch or DEFAULT_TARGET
+
+
+@frozen
+class CheckResult:
+    """One check: its report, the change set it judged, and the gate record it wrote, if any."""
+
+    report: Report
+    changes: ChangeSet
+    record: GateRecord | None = None
+    record_written: bool = False
+
+
+def check(
+    config: RepoConfig,
+    checkout: Checkout,
+    *,
+    base: str | None = None,
+    committed: bool = False,
+    body: PrBody | None = None,
+) -> CheckResult:
+    """Collect merge base -> working tree (or HEAD, `committed`) and evaluate the rules.
+
+    Without a body, PR-body obligations are deferred (phase turn); with one, they are checked
+    against it (phase ci). A committed check writes the gate record, which always holds the
+    deferred form: the body that counts at the gate is the one on the `gh` command.
+    """
+    name = target_name(base, config.config.git.protected_branch)
+    default = target_name(None, config.config.git.protected_branch)
+    with open_repo(checkout) as repo:
+        started = time.perf_counter()
+        collect = collect_committed if committed else collect_working_tree
+        changes = collect(repo, name, config.rules)
+        collected = time.perf_counter()
+        deferred = evaluate(config.rules, changes, PrBody.unavailable(), Phase.TURN)
+        report = deferred if body is None else evaluate(config.rules, changes, body, Phase.CI)
+        done = time.perf_counter()
+    timings = Timings((collected - started) * 1000, (done - collected) * 1000)
+    report = evolve(report, timings=timings)
+    if not committed:
+        return CheckResult(report, changes)
+    if changes.range is None or changes.range.head is None:
+        remove(checkout.gitdir, GATE_RECORD)  # an older record must not stand in for this one
+        return CheckResult(report, changes)
+    repository, worktree = identity(checkout)
+    record = GateRecord(
+        repository=repository,
+        worktree=worktree,
+        head=changes.range.head,
+        target_name=name,
+        target_ref=changes.range.target_ref,
+        target_ref_value=_ref_value(checkout, changes.range.target_ref, changes.range.target),
+        default_target_ref=branch_ref(checkout, default),
+        target=changes.range.target,
+        base=changes.range.base,
+        cagr_version=VERSION,
+        config_digest=config.raw_digest,
+        rules_digest=config.rules_digest,
+        report=report_data(evolve(deferred, timings=timings)),
+    )
+    return CheckResult(report, changes, record, write_gate_record(checkout.gitdir, record))
+
+
+def _ref_value(checkout: Checkout, ref: str, target: str) -> str | None:
+    """The target ref's value, when it still names the commit that was checked.
+
+    Read after collection: a ref that moved meanwhile (or a tag object, which names the commit
+    only through peeling) gives None, so the gate always treats the record as stale for it.
+    """
+    value = read_ref(checkout, ref) if ref.startswith("refs/") else None
+    return value if value == target else None

@@ -1,0 +1,177 @@
+"""The gate record: what `cagr rules check --committed` decided, and exactly what for.
+
+The `gh pr create` gate reads it instead of collecting a diff, so it is written and read with the
+standard library only. A record is current only while the repository, worktree, HEAD, target ref
+and its value, config bytes and cagr version all still match; `stale_reasons` says which do not.
+It stores failures as well as passes, and is validated field by field when read: a record that
+is not exactly what a writer wrote is absent, never trusted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from .gitdir import Checkout, is_sha
+from .state import GATE_RECORD, load, remove, save
+
+RECORD_VERSION = 2
+_TEXT_FIELDS = (
+    "repository",
+    "worktree",
+    "head",
+    "target_name",
+    "target_ref",
+    "target",
+    "base",
+    "cagr_version",
+    "config_digest",
+    "rules_digest",
+)
+_OPTIONAL_TEXT_FIELDS = ("target_ref_value", "default_target_ref")
+_SHA_FIELDS = ("head", "target", "base")
+_STATUSES = ("pass", "fail", "unchecked")
+
+
+def identity(checkout: Checkout) -> tuple[str, str]:
+    """(repository, worktree) as real paths, so links and relative paths agree."""
+    worktree = checkout.root if checkout.root is not None else checkout.gitdir
+    return os.path.realpath(checkout.commondir), os.path.realpath(worktree)
+
+
+class GateRecord:
+    """One committed check: its identity, range, config digest, version and JSON report.
+
+    `target_ref` is the ref (or revision) the target resolved from and `target_ref_value` that
+    ref's own value (a tag object's id, say) when it is a ref; `default_target_ref` is the ref
+    cagr's default target chose at the time, for PR commands that give no `--base`.
+    """
+
+    __slots__ = (*_TEXT_FIELDS, *_OPTIONAL_TEXT_FIELDS, "report")
+
+    def __init__(self, **fields: object) -> None:
+        for name in self.__slots__:
+            setattr(self, name, fields[name])
+
+    repository: str
+    worktree: str
+    head: str
+    target_name: str
+    target_ref: str
+    target: str
+    base: str
+    cagr_version: str
+    config_digest: str
+    rules_digest: str
+    target_ref_value: str | None
+    default_target_ref: str | None
+    report: dict[str, object]
+
+    @property
+    def status(self) -> str:
+        return str(self.report["status"])
+
+    @property
+    def findings(self) -> list[dict[str, object]]:
+        return self.report["findings"]  # type: ignore[return-value]  # checked in from_json
+
+    @property
+    def deferred(self) -> list[dict[str, object]]:
+        return self.report["deferred"]  # type: ignore[return-value]  # checked in from_json
+
+    def to_json(self) -> bytes:
+        data = {"version": RECORD_VERSION, **{name: getattr(self, name) for name in self.__slots__}}
+        return (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=True) + "\n").encode()
+
+    @classmethod
+    def from_json(cls, data: bytes) -> GateRecord | None:
+        """The record, or None unless every field has the shape its writer gives it."""
+        try:
+            parsed = json.loads(data)
+        except (ValueError, RecursionError):
+            return None
+        if not isinstance(parsed, dict) or parsed.get("version") != RECORD_VERSION:
+            return None
+        if not all(isinstance(parsed.get(name), str) for name in _TEXT_FIELDS):
+            return None
+        if not all(isinstance(parsed.get(n, 0), str | None) for n in _OPTIONAL_TEXT_FIELDS):
+            return None
+        if not all(is_sha(parsed[name]) for name in _SHA_FIELDS):
+            return None
+        if not _report_shape(parsed.get("report")):
+            return None
+        return cls(**{name: parsed.get(name) for name in cls.__slots__})
+
+
+def _report_shape(report: object) -> bool:
+    if not isinstance(report, dict) or report.get("status") not in _STATUSES:
+        return False
+    findings, deferred = report.get("findings"), report.get("deferred")
+    if not isinstance(findings, list) or not isinstance(deferred, list):
+        return False
+    return all(
+        isinstance(item, dict)
+        and isinstance(item.get("rule"), str)
+        and isinstance(item.get("message"), str)
+        for item in (*findings, *deferred)
+    ) and all(isinstance(item.get("fix"), str) for item in findings)
+
+
+def read_gate_record(gitdir: str) -> GateRecord | None:
+    data = load(gitdir, GATE_RECORD, limit=16 * 1024 * 1024)
+    return None if data is None else GateRecord.from_json(data)
+
+
+def write_gate_record(gitdir: str, record: GateRecord) -> bool:
+    """Write the record; when that fails, remove any older one so it cannot stand in."""
+    if save(gitdir, GATE_RECORD, record.to_json()):
+        return True
+    remove(gitdir, GATE_RECORD)
+    return False
+
+
+class Observed:
+    """What the checkout holds now, to compare a record with.
+
+    `target_ref` is the ref a PR targets (None: the record's default target) and
+    `target_ref_value` that ref's value now. Dirty files are not here: they are not part of a
+    committed check.
+    """
+
+    __slots__ = ("config_digest", "head", "identity", "target_ref", "target_ref_value", "version")
+
+    def __init__(  # noqa: PLR0913  # each is one thing a record is keyed by
+        self,
+        checkout: Checkout,
+        *,
+        head: str | None,
+        target_ref: str | None,
+        target_ref_value: str | None,
+        config_digest: str,
+        version: str,
+    ) -> None:
+        self.identity = identity(checkout)
+        self.head = head
+        self.target_ref = target_ref
+        self.target_ref_value = target_ref_value
+        self.config_digest = config_digest
+        self.version = version
+
+
+def stale_reasons(record: GateRecord, now: Observed) -> list[str]:
+    """Why the record does not describe `now` (empty when it is current)."""
+    reasons = []
+    if now.identity != (record.repository, record.worktree):
+        reasons.append("it was made in another repository or worktree")
+    if now.head != record.head:
+        reasons.append("HEAD moved since")
+    wanted = now.target_ref or record.default_target_ref
+    if wanted is not None and wanted != record.target_ref:
+        reasons.append(f"it was made for target {record.target_ref}, not {wanted}")
+    elif record.target_ref.startswith("refs/") and now.target_ref_value != record.target_ref_value:
+        reasons.append(f"the target {record.target_ref} moved since")
+    if now.config_digest != record.config_digest:
+        reasons.append("the cagr configuration changed since")
+    if now.version != record.cagr_version:
+        reasons.append(f"it was made by cagr {record.cagr_version}, this is {now.version}")
+    return reasons
