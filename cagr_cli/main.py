@@ -62,9 +62,10 @@ def _range_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--base",
-        metavar="REF",
-        help="the target branch (default: [git].protected_branch, then main);"
-        " origin/REF is tried before REF",
+        metavar="REV",
+        help="the target: a branch (origin/REV is tried before REV) or any revision of a commit"
+        " (tag, commit id, HEAD~2); default: [git] protected_branch, then the branch origin/HEAD"
+        " names, then main",
     )
 
 

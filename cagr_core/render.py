@@ -111,6 +111,7 @@ def range_data(range_: Range | None) -> dict[str, Any] | None:
         "head": range_.head,
         "result": range_.result,
         "label": range_.label,
+        "chosen_by": range_.chosen_by,
     }
 
 

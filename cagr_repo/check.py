@@ -23,13 +23,7 @@ from .gate_record import GateRecord, identity, write_gate_record
 from .gitdir import Checkout, branch_ref, read_ref
 from .gitrepo import open_repo
 from .state import GATE_RECORD, remove
-
-DEFAULT_TARGET = "main"
-
-
-def target_name(base: str | None, protected_branch: str | None) -> str:
-    """Local precedence: --base, then [git].protected_branch, then main."""
-    return base or protected_branch or DEFAULT_TARGET
+from .target import BY_BASE_OPTION, choose_target
 
 
 @frozen
@@ -42,26 +36,29 @@ class CheckResult:
     record_written: bool = False
 
 
-def check(
+def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a default
     config: RepoConfig,
     checkout: Checkout,
     *,
     base: str | None = None,
+    base_chosen_by: str = BY_BASE_OPTION,
     committed: bool = False,
     body: PrBody | None = None,
 ) -> CheckResult:
     """Collect merge base -> working tree (or HEAD, `committed`) and evaluate the rules.
 
-    Without a body, PR-body obligations are deferred (phase turn); with one, they are checked
-    against it (phase ci). A committed check writes the gate record, which always holds the
-    deferred form: the body that counts at the gate is the one on the `gh` command.
+    The target is `base` (reported as chosen by `base_chosen_by`), else the configured or
+    default one. Without a body, PR-body obligations are deferred (phase turn); with one, they
+    are checked against it (phase ci). A committed check writes the gate record, which always
+    holds the deferred form: the body that counts at the gate is the one on the `gh` command.
     """
-    name = target_name(base, config.config.git.protected_branch)
-    default = target_name(None, config.config.git.protected_branch)
+    protected = config.config.git.protected_branch
+    target = choose_target(checkout, base, protected, base_chosen_by)
+    default = choose_target(checkout, None, protected)
     with open_repo(checkout) as repo:
         started = time.perf_counter()
         collect = collect_committed if committed else collect_working_tree
-        changes = collect(repo, name, config.rules)
+        changes = collect(repo, target.name, config.rules, chosen_by=target.chosen_by)
         collected = time.perf_counter()
         deferred = evaluate(config.rules, changes, PrBody.unavailable(), Phase.TURN)
         report = deferred if body is None else evaluate(config.rules, changes, body, Phase.CI)
@@ -78,10 +75,10 @@ def check(
         repository=repository,
         worktree=worktree,
         head=changes.range.head,
-        target_name=name,
+        target_name=target.name,
         target_ref=changes.range.target_ref,
         target_ref_value=_ref_value(checkout, changes.range.target_ref, changes.range.target),
-        default_target_ref=branch_ref(checkout, default),
+        default_target_ref=branch_ref(checkout, default.name),
         target=changes.range.target,
         base=changes.range.base,
         cagr_version=VERSION,

@@ -24,6 +24,7 @@ from cagr_core.ruleset import RuleSet
 from .attributes import Attributes
 from .gitrepo import RangeProblem, head_commit, merge_base, resolve_target
 from .index import IndexEntry, UnreadableIndex, read_index
+from .target import missing_target_advice
 from .trees import TreeEntry, diff_trees, flatten_cached
 from .worktree import Unreadable, WorkTree
 
@@ -64,19 +65,30 @@ def _missing_object(error: KeyError) -> ChangeSet:
     )
 
 
-def _resolve(repo: Repo, name: str, committed: bool) -> Range:
+def _resolve(repo: Repo, name: str, committed: bool, chosen_by: str | None) -> Range:
     head = head_commit(repo)
-    target = resolve_target(repo, name)
+    try:
+        target = resolve_target(repo, name)
+    except RangeProblem as problem:
+        advice = missing_target_advice(chosen_by)
+        if not advice:
+            raise
+        raise RangeProblem(problem.message, problem.fix + advice) from problem
     base = merge_base(repo, target, head)
-    return Range(target.ref, target.sha, base, head if committed else None)
+    return Range(target.ref, target.sha, base, head if committed else None, chosen_by)
 
 
 def collect_committed(
-    repo: Repo, name: str, rules: RuleSet, max_content_bytes: int = MAX_CONTENT_BYTES
+    repo: Repo,
+    name: str,
+    rules: RuleSet,
+    max_content_bytes: int = MAX_CONTENT_BYTES,
+    *,
+    chosen_by: str | None = None,
 ) -> ChangeSet:
-    """Merge base -> HEAD, tree to tree."""
+    """Merge base -> HEAD, tree to tree. `chosen_by` says which rule chose the target `name`."""
     try:
-        range_ = _resolve(repo, name, committed=True)
+        range_ = _resolve(repo, name, True, chosen_by)
         assert range_.head is not None
         raw = diff_trees(
             repo.object_store, _tree_of(repo, range_.base), _tree_of(repo, range_.head)
@@ -90,13 +102,18 @@ def collect_committed(
 
 
 def collect_working_tree(
-    repo: Repo, name: str, rules: RuleSet, max_content_bytes: int = MAX_CONTENT_BYTES
+    repo: Repo,
+    name: str,
+    rules: RuleSet,
+    max_content_bytes: int = MAX_CONTENT_BYTES,
+    *,
+    chosen_by: str | None = None,
 ) -> ChangeSet:
     """Merge base -> the working tree, retried once if it changes while being read."""
     if repo.bare:
         raise BareRepository("a bare repository has no working tree; use --committed")
     try:
-        range_ = _resolve(repo, name, committed=False)
+        range_ = _resolve(repo, name, False, chosen_by)
     except RangeProblem as problem:
         return _problem_set(problem)
     for _ in range(2):

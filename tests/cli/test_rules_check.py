@@ -151,6 +151,48 @@ class TestRulesCheck:
         assert run(project, "rules", "check", "--format", "json") == 0
         assert json.loads(capsys.readouterr().out)["range"]["target_ref"] == "refs/heads/trunk"
 
+    @pytest.mark.parametrize("base", ["HEAD~1", "@^", "SHORT", "v1.0", "v1.0^{}", "work^", "main"])
+    def test_any_revision_of_a_commit_is_a_base(
+        self, project: Path, capsys: Capture, base: str
+    ) -> None:
+        write(project, "schema.json", '{"v": 2}')
+        commit(project, "schema")
+        git(project, "tag", "-a", "-m", "release", "v1.0", "main")
+        if base == "SHORT":
+            base = git(project, "rev-parse", "--short=7", "main").decode().strip()
+        assert run(project, "rules", "check", "--format", "json", "--base", base) == 0
+        data = json.loads(capsys.readouterr().out)
+        expected = git(project, "rev-parse", "--verify", f"{base}^{{commit}}").decode().strip()
+        assert data["range"]["target"] == expected
+        assert data["range"]["chosen_by"] == "--base"
+
+    def test_a_missing_commit_id_gets_no_branch_fetch_advice(
+        self, project: Path, capsys: Capture
+    ) -> None:
+        assert run(project, "rules", "check", "--base", "534af9880^") == 3
+        out = capsys.readouterr().out
+        assert "cannot find 534af9880 (in 534af9880^): no commit in this clone" in out
+        assert "git fetch origin 534af9880" not in out
+
+    def test_the_default_branch_comes_from_origin_head(
+        self, project: Path, capsys: Capture
+    ) -> None:
+        git(project, "branch", "-m", "main", "master")
+        assert run(project, "rules", "check") == 3
+        out = capsys.readouterr().out
+        assert "cannot find the target branch main (tried refs/remotes/origin/main," in out
+        assert "No --base, no [git] protected_branch and no origin/HEAD named a target" in out
+        git(project, "update-ref", "refs/remotes/origin/master", "master")
+        git(project, "remote", "add", "origin", "https://example.invalid/repo.git")
+        git(project, "remote", "set-head", "origin", "master")
+        assert run(project, "rules", "check", "--format", "json") == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["range"]["target_ref"] == "refs/remotes/origin/master"
+        assert data["range"]["chosen_by"] == "origin/HEAD"
+        write(project, "cagr.toml", RULES + '\n[git]\nprotected_branch = "work"\n')
+        assert run(project, "rules", "check", "--format", "json") == 0
+        assert json.loads(capsys.readouterr().out)["range"]["chosen_by"] == "[git] protected_branch"
+
     def test_invalid_config_exits_2(self, project: Path, capsys: Capture) -> None:
         write(project, "cagr.toml", "[[changes.rules]]\n")
         assert run(project, "rules", "check") == 2

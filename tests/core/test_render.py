@@ -104,6 +104,7 @@ def test_json_shape() -> None:
         "head": None,
         "result": "working-tree",
         "label": "merge base abc1234 to working tree",
+        "chosen_by": None,
     }
     assert data["findings"] == [
         {
