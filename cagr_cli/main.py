@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from collections.abc import Sequence
+import os
+import sys
+from collections.abc import Callable, Sequence
 
 from cagr_core.version import VERSION
 
@@ -81,5 +83,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INVALID
     # Commands are imported when run: `cagr --version` and `cagr rules test` never load dulwich.
     module = importlib.import_module(f"cagr_cli.commands.{args.command_module}")
-    code: int = module.run(args)
+    return _run_until_the_reader_leaves(module.run, args)
+
+
+EXIT_CLOSED_PIPE = 128 + 13  # what a shell reports for a command ended by SIGPIPE
+
+
+def _run_until_the_reader_leaves(
+    run: Callable[[argparse.Namespace], int], args: argparse.Namespace
+) -> int:
+    """Run a command; when its reader goes away (`cagr changes | head`), stop quietly.
+
+    The output was not all delivered, so the exit code is a closed pipe's, never a pass.
+    """
+    try:
+        code = run(args)
+        sys.stdout.flush()  # inside the try: buffered output meets the closed pipe here
+    except BrokenPipeError:
+        # Python flushes stdout again at exit; point it at /dev/null so that flush succeeds.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):  # stdout is no real file (an embedding caller's stream)
+            pass
+        finally:
+            os.close(devnull)
+        return EXIT_CLOSED_PIPE
     return code
