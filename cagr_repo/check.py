@@ -17,7 +17,7 @@ from cagr_core.render import report_data
 from cagr_core.report import Report, Timings
 from cagr_core.version import VERSION
 
-from .collect import collect_committed, collect_working_tree
+from .collect import collect_committed, collect_working_tree, count_uncommitted
 from .config import RepoConfig
 from .gate_record import GateRecord, identity, write_gate_record
 from .gitdir import Checkout, branch_ref, read_ref
@@ -44,6 +44,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     base_chosen_by: str = BY_BASE_OPTION,
     committed: bool = False,
     body: PrBody | None = None,
+    note_uncommitted: bool = False,
 ) -> CheckResult:
     """Collect merge base -> working tree (or HEAD, `committed`) and evaluate the rules.
 
@@ -51,6 +52,9 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     default one. Without a body, PR-body obligations are deferred (phase turn); with one, they
     are checked against it (phase ci). A committed check writes the gate record, which always
     holds the deferred form: the body that counts at the gate is the one on the `gh` command.
+    With `note_uncommitted`, a committed check also counts the paths where the working tree
+    differs from HEAD (about the cost of a working-tree check), so a person is told what the
+    verdict left out; a clean checkout, as in CI, has nothing to count.
     """
     protected = config.config.git.protected_branch
     target = choose_target(checkout, base, protected, base_chosen_by)
@@ -63,8 +67,10 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         deferred = evaluate(config.rules, changes, PrBody.unavailable(), Phase.TURN)
         report = deferred if body is None else evaluate(config.rules, changes, body, Phase.CI)
         done = time.perf_counter()
+        # What a committed check leaves out, said so that no one takes it for the whole tree.
+        uncommitted = count_uncommitted(repo, changes) if committed and note_uncommitted else None
     timings = Timings((collected - started) * 1000, (done - collected) * 1000)
-    report = evolve(report, timings=timings)
+    report = evolve(report, timings=timings, uncommitted=uncommitted)
     if not committed:
         return CheckResult(report, changes)
     if changes.range is None or changes.range.head is None:
@@ -84,7 +90,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         cagr_version=VERSION,
         config_digest=config.raw_digest,
         rules_digest=config.rules_digest,
-        report=report_data(evolve(deferred, timings=timings)),
+        report=report_data(evolve(deferred, timings=timings, uncommitted=uncommitted)),
     )
     return CheckResult(report, changes, record, write_gate_record(checkout.gitdir, record))
 

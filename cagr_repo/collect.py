@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from attrs import evolve
 from dulwich.config import StackedConfig
 from dulwich.ignore import IgnoreFilterManager
 from dulwich.objects import Blob, Commit, ObjectID
@@ -116,6 +117,13 @@ def collect_working_tree(
         range_ = _resolve(repo, name, False, chosen_by)
     except RangeProblem as problem:
         return _problem_set(problem)
+    return _read_working_tree(repo, range_, rules, max_content_bytes)
+
+
+def _read_working_tree(
+    repo: Repo, range_: Range, rules: RuleSet, max_content_bytes: int
+) -> ChangeSet:
+    """The base -> working tree change set of a resolved range, read again if it moved."""
     for _ in range(2):
         before = _index_signature(repo)
         try:
@@ -132,6 +140,37 @@ def collect_working_tree(
         Stage.COLLECT,
         "the working tree or index changed while cagr read it, twice."
         " Let other tools finish writing, then check again.",
+    )
+
+
+def count_uncommitted(repo: Repo, committed: ChangeSet) -> int | None:
+    """How many paths the working tree holds otherwise than HEAD (edited, staged or not,
+    deleted, or untracked and not ignored), next to a committed change set: what a committed
+    check left out. None when there is no working tree or it cannot be read exactly.
+
+    It compares the merge base's change to HEAD with its change to the working tree, so it
+    reuses the base tree a working-tree check has cached; where the two differ, so do HEAD and
+    the working tree.
+    """
+    range_ = committed.range
+    if repo.bare or range_ is None or range_.head is None or not committed.complete:
+        return None
+    try:
+        if head_commit(repo) != range_.head:
+            return None  # HEAD moved since: no count is better than a wrong one
+    except RangeProblem:
+        return None
+    worktree = _read_working_tree(
+        repo, evolve(range_, head=None), RuleSet.compile([]), MAX_CONTENT_BYTES
+    )
+    if worktree.unchecked:
+        return None
+    at_head = {c.path: (c.new.mode, c.new.oid) if c.new else None for c in committed.changes}
+    in_tree = {c.path: (c.new.mode, c.new.oid) if c.new else None for c in worktree.changes}
+    return sum(
+        1
+        for path in at_head.keys() | in_tree.keys()
+        if path not in at_head or path not in in_tree or at_head[path] != in_tree[path]
     )
 
 

@@ -49,7 +49,7 @@ class TestRulesTest:
         out = capsys.readouterr().out
         assert "sibling: 1 rule(s), 2 example(s), 1 failed" in out
         assert "FAIL guard-tests examples.valid[0]: expected this rule to pass, but:" in out
-        assert "src/guards/new-guard.spec.ts needs to change too" in out
+        assert "src/guards/new-guard.spec.ts needs to be added or changed in this change" in out
 
     def test_json(self, repo: Path, capsys: Capture) -> None:
         write(

@@ -59,9 +59,12 @@ def record(root: Path) -> dict:
 class TestRulesCheck:
     def test_pass(self, project: Path, capsys: Capture) -> None:
         assert run(project, "rules", "check") == 0
-        out = capsys.readouterr().out
-        assert out.startswith("Change rules passed (merge base ")
-        assert "to working tree): 2 rule(s), 0 changed path(s)." in out
+        base = git(project, "rev-parse", "--short=7", "main").decode().strip()
+        assert capsys.readouterr().out == (
+            "Change rules passed: 2 rule(s) checked, 0 changed path(s); 0 finding(s), 0"
+            f" unchecked, 0 deferred. Range: merge base {base} to working tree; target"
+            f" refs/heads/main at {base}, chosen by default main.\n"
+        )
 
     def test_finding_prints_the_rule_message_and_exits_1(
         self, project: Path, capsys: Capture
@@ -73,6 +76,10 @@ class TestRulesCheck:
             f"Change rule schema-companion failed (merge base {base} to working tree).\n"
             "src/schema.py changed; schema.json did not change.\n"
             "Instead: Run `make schema` and include schema.json in this change.\n"
+            "\n"
+            "Change rules failed: 2 rule(s) checked, 1 changed path(s); 1 finding(s), 0"
+            f" unchecked, 0 deferred. Range: merge base {base} to working tree; target"
+            f" refs/heads/main at {base}, chosen by default main.\n"
         )
 
     def test_pr_body_rules_are_deferred_locally(self, project: Path, capsys: Capture) -> None:
@@ -94,7 +101,10 @@ class TestRulesCheck:
             "Unchecked (selector): change rule dependency-reason: cannot read dependencies from package.json"
             in out
         )
-        assert "Not a pass" in out
+        assert out.splitlines()[-1].startswith(
+            "Change rules left something unchecked (not a pass): 2 rule(s) checked, 2 changed"
+            " path(s); 0 finding(s), 1 unchecked, 0 deferred."
+        )
 
     def test_json_report(self, project: Path, capsys: Capture) -> None:
         write(project, "src/schema.py", "v2")
@@ -103,7 +113,10 @@ class TestRulesCheck:
         assert data["status"] == "fail"
         assert data["range"]["result"] == "working-tree"
         assert data["range"]["head"] is None
-        assert data["findings"][0]["paths"] == ["src/schema.py", "schema.json"]
+        assert data["findings"][0]["paths"] == ["src/schema.py"]
+        assert data["findings"][0]["requires"] == ["schema.json"]
+        assert (data["rules_checked"], data["changed_paths"]) == (2, 1)
+        assert data["uncommitted"] is None  # a working-tree check leaves nothing out
         assert set(data["timings_ms"]) == {"collect", "evaluate"}
         assert all(isinstance(v, float) for v in data["timings_ms"].values())
 
@@ -134,6 +147,25 @@ class TestRulesCheck:
         assert len(saved["rules_digest"]) == 64
         assert len(saved["config_digest"]) == 64
         assert saved["cagr_version"]
+
+    def test_committed_check_counts_what_it_left_out(self, project: Path, capsys: Capture) -> None:
+        write(project, "schema.json", '{"v": 2}')
+        commit(project, "schema")
+        assert run(project, "rules", "check", "--committed") == 0
+        assert "Not part of this committed check" not in capsys.readouterr().out
+        write(project, "src/schema.py", "v2")  # dirty: would fail a working-tree check
+        write(project, "notes.txt", "untracked")
+        (project / "package.json").unlink()
+        git(project, "add", "package.json")
+        assert run(project, "rules", "check", "--committed") == 0  # the verdict is HEAD's
+        out = capsys.readouterr().out
+        assert out.startswith(
+            "Not part of this committed check: 3 path(s) where the working tree differs from HEAD"
+        )
+        assert out.splitlines()[-1].startswith("Change rules passed: 2 rule(s) checked, 1 changed")
+        assert run(project, "rules", "check", "--committed", "--format", "json") == 0
+        assert json.loads(capsys.readouterr().out)["uncommitted"] == 3
+        assert record(project)["report"]["uncommitted"] == 3
 
     def test_committed_record_keeps_deferred_obligations(self, project: Path) -> None:
         write(project, "package.json", '{"dependencies": {"x": "1"}}')
