@@ -50,8 +50,21 @@ def _parser() -> argparse.ArgumentParser:
         "schema", parents=[fmt], help="print, write or check schema/cagr.schema.json"
     )
     mode = schema_parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="write schema/cagr.schema.json")
-    mode.add_argument("--check", action="store_true", help="exit 1 if the saved file differs")
+    # Without PATH (const True): schema/cagr.schema.json in the repository's work tree.
+    mode.add_argument(
+        "--write",
+        nargs="?",
+        const=True,
+        metavar="PATH",
+        help="write the schema to PATH (default: schema/cagr.schema.json in the repository)",
+    )
+    mode.add_argument(
+        "--check",
+        nargs="?",
+        const=True,
+        metavar="PATH",
+        help="exit 1 if the schema saved at PATH (default: schema/cagr.schema.json) differs",
+    )
     schema_parser.set_defaults(command_module="schema")
     return parser
 
