@@ -254,20 +254,21 @@ def remote_branch(name: str) -> str | None:
 
 def _not_found(name: str, text: str, tried: list[str], hexes: bool) -> RevisionProblem:
     within = _within(name, text)
-    listed = ", ".join(tried)
+    first = tried[: 3 if name.startswith("refs/") else 2]
+    listed = f"tried {', '.join(first)}, then tags and other refs named {name}"
     branch = remote_branch(name)
     if hexes:
         return RevisionProblem(
             f"cannot find {name}{within}: no commit in this clone has an id starting with it,"
-            f" and no ref has that name (tried {listed}).",
+            " and no branch or tag has that name.",
             "Fetch the history that holds it (`git fetch origin`), or check the id.",
         )
     if branch is None:
         return RevisionProblem(
-            f"cannot find {name}{within} (tried {listed}).",
+            f"cannot find {name}{within} ({listed}).",
             "Name an existing branch, tag or commit with --base.",
         )
     return RevisionProblem(
-        f"cannot find the target branch {name}{within} (tried {listed}).",
+        f"cannot find the target branch {name}{within} ({listed}).",
         f"Fetch it (`git fetch origin {branch}`) or name the target with --base.",
     )

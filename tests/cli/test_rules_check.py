@@ -251,6 +251,7 @@ class TestChanges:
         lines = capsys.readouterr().out.splitlines()
         assert lines[0].startswith("merge base ")
         assert "to working tree (target refs/heads/main at" in lines[0]
+        assert lines[0].endswith(", chosen by default main)")
         assert lines[1].startswith("A - -> 100644 regular ")
         assert lines[1].endswith('  "new\\tname.py"')
         assert lines[2].startswith("M 100644 regular ")
@@ -267,6 +268,7 @@ class TestChanges:
         assert change["new"] == {"mode": "100755", "kind": "executable", "id": change["old"]["id"]}
         assert data["pending_staged"] == []
         assert data["unchecked"] == []
+        assert data["range"]["chosen_by"] == "default main"
 
     def test_unchecked_exits_3(self, project: Path, capsys: Capture) -> None:
         assert run(project, "changes", "--base", "nope") == 3

@@ -199,7 +199,10 @@ class TestShortIds:
 class TestAdvice:
     def test_fetch_advice_names_the_branch(self, history: Path) -> None:
         found = problem(history, "release-2.0")
-        assert found.message.startswith("cannot find the target branch release-2.0 (tried ")
+        assert found.message == (
+            "cannot find the target branch release-2.0 (tried refs/remotes/origin/release-2.0,"
+            " refs/heads/release-2.0, then tags and other refs named release-2.0)."
+        )
         assert found.fix == (
             "Fetch it (`git fetch origin release-2.0`) or name the target with --base."
         )
