@@ -1,17 +1,26 @@
-"""`cagr` entry point: argument parsing and dispatch. Commands live one per module."""
+"""`cagr` entry point: argument parsing and dispatch. Commands live one per module.
+
+`cagr hook` is dispatched before anything else is imported: it runs on every shell command an
+agent makes, and argparse alone would cost it more than its whole budget allows.
+"""
 
 from __future__ import annotations
 
-import argparse
-import importlib
-from collections.abc import Sequence
+import sys
 
-from cagr_core.version import VERSION
-
-from .output import EXIT_INVALID, format_option
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse  # noqa: PLC0415
+
+    from cagr_core.version import VERSION  # noqa: PLC0415
+
+    from .output import format_option  # noqa: PLC0415
+
     parser = argparse.ArgumentParser(
         prog="cagr",
         description="Change rules: judge the difference between a branch's merge base and its"
@@ -51,6 +60,31 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--write", action="store_true", help="write schema/cagr.schema.json")
     mode.add_argument("--check", action="store_true", help="exit 1 if the saved file differs")
     schema_parser.set_defaults(command_module="schema")
+
+    init_parser = commands.add_parser("init", help="set cagr up: agent hooks")
+    init_parser.add_argument(
+        "--hooks",
+        metavar="AGENT",
+        action="append",
+        choices=("claude", "codex", "cursor", "gemini"),
+        help="merge cagr's hooks into this agent's project settings (repeatable)",
+    )
+    init_parser.add_argument(
+        "--hook-command",
+        metavar="CMD",
+        default="cagr hook",
+        help="how the agent runs cagr (default: `cagr hook`; e.g. `.venv/bin/cagr hook`)",
+    )
+    init_parser.set_defaults(command_module="init")
+
+    hook_parser = commands.add_parser(
+        "hook", help="an agent hook call: the agent's JSON on stdin, its answer on stdout"
+    )
+    hook_parser.add_argument("--agent", choices=("claude", "codex", "cursor", "gemini"))
+    hook_parser.add_argument(
+        "--deadline", metavar="SECONDS", help="the whole hook's time (default: 60)"
+    )
+    hook_parser.set_defaults(command_module="hook")
     return parser
 
 
@@ -70,6 +104,22 @@ def _range_options(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run cagr with `argv` (default: the process arguments) and return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["hook"]:
+        try:
+            from cagr_hooks.entry import main as hook  # noqa: PLC0415
+        except Exception as error:  # a hook never fails the agent's call
+            print(f"cagr hook: cannot start ({error}); the call was let through.", file=sys.stderr)
+            return 0
+        return hook(args[1:])
+    return _run(args)
+
+
+def _run(argv: list[str]) -> int:
+    import importlib  # noqa: PLC0415
+
+    from .output import EXIT_INVALID  # noqa: PLC0415
+
     parser = _parser()
     try:
         args = parser.parse_args(argv)

@@ -18,7 +18,7 @@ from .pull_request import Phase, PrBody
 from .report import Deferred, Finding, Report
 from .rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule, When
 from .ruleset import CompiledRule, RuleSet
-from .sections import Body, Problem, check_section
+from .sections import Body, check_section, describe_problem
 from .templates import RenderError
 
 
@@ -230,15 +230,6 @@ def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
         )
 
 
-_PROBLEMS = {
-    Problem.MISSING: "the PR body has no `## {section}` section",
-    Problem.DUPLICATE: "the PR body has more than one `## {section}` section",
-    Problem.EMPTY: "{section} has no text beyond placeholders",
-    Problem.NO_MARKER: "{section} lacks `{contains}`",
-    Problem.MARKER_ALONE: "{section} has `{contains}` with no explanation after it",
-}
-
-
 def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
     rule = compiled.rule
     assert isinstance(rule, PrBodyRule)
@@ -252,7 +243,14 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
                 f"{_describe_all(triggers)}; the PR body's {rule.section} section will need {need}."
             )
             ctx.deferred.append(
-                Deferred(rule.id, rule.section, rule.contains, message, rule.reason)
+                Deferred(
+                    rule.id,
+                    rule.section,
+                    rule.contains,
+                    message,
+                    rule.reason,
+                    _describe_all(triggers),
+                )
             )
         ctx.unchecked.extend(problems)
         return
@@ -280,11 +278,7 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
     ctx.unchecked.extend(problems)
     if not triggers:
         return
-    gap = (
-        "the PR body is empty"
-        if not text.strip()
-        else _PROBLEMS[problem].format(section=rule.section, contains=rule.contains)
-    )
+    gap = describe_problem(problem, rule.section, rule.contains, empty_body=not text.strip())
     ctx.find(compiled, f"{_describe_all(triggers)}; {gap}.", [t.change.path for t in triggers])
 
 

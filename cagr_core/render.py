@@ -141,7 +141,14 @@ def report_data(report: Report) -> dict[str, Any]:
         ],
         "unchecked": [unchecked_data(item) for item in report.unchecked],
         "deferred": [
-            {"rule": d.rule, "section": d.section, "contains": d.contains, "message": d.message}
+            {
+                "rule": d.rule,
+                "section": d.section,
+                "contains": d.contains,
+                "message": d.message,
+                "fix": d.fix,
+                "trigger": d.trigger,
+            }
             for d in report.deferred
         ],
         "pending_staged": list(report.pending_staged),

@@ -26,13 +26,18 @@ class Finding:
 
 @frozen
 class Deferred:
-    """A PR-body obligation that fired where no body is required yet (an agent's turn end)."""
+    """A PR-body obligation that fired where no body is required yet (an agent's turn end).
+
+    `trigger` says what fired it ('Added dependencies.x in package.json'), so a later check of
+    the body (the PR gate) can word its finding exactly as CI would.
+    """
 
     rule: str
     section: str
     contains: str | None
     message: str
     fix: str
+    trigger: str = ""
 
 
 @frozen

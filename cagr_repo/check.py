@@ -13,7 +13,7 @@ from attrs import evolve, frozen
 from cagr_core.changes import ChangeSet
 from cagr_core.evaluate import evaluate
 from cagr_core.pull_request import Phase, PrBody
-from cagr_core.render import report_data
+from cagr_core.render import render_text, report_data
 from cagr_core.report import Report, Timings
 from cagr_core.version import VERSION
 
@@ -25,6 +25,7 @@ from .gitrepo import open_repo
 from .state import GATE_RECORD, remove
 
 DEFAULT_TARGET = "main"
+RECORD_TEXT_LIMIT = 8_000  # the gate shows it to an agent, whose messages hold 10,000 characters
 
 
 def target_name(base: str | None, protected_branch: str | None) -> str:
@@ -87,6 +88,8 @@ def check(
         cagr_version=VERSION,
         config_digest=config.raw_digest,
         rules_digest=config.rules_digest,
+        text=render_text(deferred, limit=RECORD_TEXT_LIMIT),
+        pr_sections=list(config.config.review.pr_sections),
         report=report_data(evolve(deferred, timings=timings)),
     )
     return CheckResult(report, changes, record, write_gate_record(checkout.gitdir, record))
