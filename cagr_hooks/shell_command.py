@@ -1,7 +1,7 @@
 """`gh pr create` and `gh pr ready` in a shell command line, parsed as data and never run.
 
-The command is split into simple commands with `shlex` (after removing comments and top-level
-here-documents, which shlex does not know). For each `gh pr create|ready`, cagr learns the folder
+The command is split into simple commands and words (`shell_words`). For each
+`gh pr create|ready`, cagr learns the folder
 it runs in (`cd DIR &&` before it), the repository (`-R`, `GH_REPO=`), the base and head branches
 and the body. Nothing is executed or expanded: a body that would need the shell (`$(...)`,
 backticks, variables, `-F -`, an editor, `--fill`, `--web`) is *unavailable*, with one exception
@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
+
+from .shell_words import Unbalanced, Word, split_commands
 
 PR_VERBS = ("create", "ready")
 MAX_BODY_FILE = 256 * 1024
-_PUNCTUATION = "();<>|&\n"
-_PIECES = re.compile(r"&>>?|[<>]+[&|]?|&&|\|\||;;|\|&|[;|&()\n]")
 _WRAPPERS = frozenset({"command", "exec", "time", "nohup", "builtin"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-_QUOTED_HEREDOC = re.compile(
-    r"\A\$\(cat <<-?\s*(?P<q>['\"])(?P<delim>\w+)(?P=q)\n(?P<text>.*?)\n(?P=delim)\n?\s*\)\Z",
-    re.DOTALL,
-)
 _NESTED = re.compile(r"\bgh\s+pr\s+(create|ready)\b")
 
 # gh pr create flags: those that take a value, and the boolean ones (short and long forms).
@@ -83,98 +78,12 @@ def mentions_pr_command(command: str) -> bool:
     return "gh" in command and "pr" in command and ("create" in command or "ready" in command)
 
 
-def _strip_comments_and_heredocs(command: str) -> str:
-    """The command without `# comments` and top-level here-document bodies (quotes respected)."""
-    out: list[str] = []
-    pending: list[tuple[str, bool]] = []  # here-documents whose bodies start at the next newline
-    index, size = 0, len(command)
-    quote = ""
-    while index < size:
-        char = command[index]
-        if quote:
-            out.append(char)
-            if char == "\\" and quote == '"' and index + 1 < size:
-                out.append(command[index + 1])
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif char == "\\" and index + 1 < size:
-            out.append(command[index : index + 2])
-            index += 1
-        elif char in "'\"":
-            quote = char
-            out.append(char)
-        elif char == "#" and (not out or out[-1][-1:] in " \t\n;&|()"):
-            end = command.find("\n", index)
-            index = size if end == -1 else end
-            continue
-        elif command.startswith("<<", index) and not command.startswith("<<<", index):
-            match = re.match(r"<<(-?)\s*(['\"]?)(\w+)\2", command[index:])
-            if match:
-                pending.append((match.group(3), match.group(1) == "-"))
-                out.append("<< " + match.group(3))
-                index += match.end()
-                continue
-            out.append(char)
-        elif char == "\n" and pending:
-            out.append(char)
-            index = _skip_heredocs(command, index + 1, pending)
-            pending = []
-            continue
-        else:
-            out.append(char)
-        index += 1
-    return "".join(out)
-
-
-def _skip_heredocs(command: str, index: int, pending: list[tuple[str, bool]]) -> int:
-    lines = command[index:].split("\n")
-    consumed = 0
-    for delimiter, strip_tabs in pending:
-        for line in lines[consumed:]:
-            consumed += 1
-            if (line.lstrip("\t") if strip_tabs else line) == delimiter:
-                break
-    return index + sum(len(line) + 1 for line in lines[:consumed])
-
-
-def _simple_commands(command: str) -> list[list[str]]:
-    lexer = shlex.shlex(
-        _strip_comments_and_heredocs(command), posix=True, punctuation_chars=_PUNCTUATION
-    )
-    lexer.whitespace = " \t\r"  # newlines separate commands
-    lexer.commenters = ""  # comments are gone already; `#` inside a word is a character
-    commands: list[list[str]] = [[]]
-    skip_next = False
-    for token in lexer:
-        words = commands[-1]
-        if skip_next:
-            skip_next = False
-        elif token and not token.strip(_PUNCTUATION):  # operators, perhaps run together
-            for piece in _PIECES.findall(token):
-                if "<" in piece or ">" in piece:  # a redirection: its target is no argument
-                    if words and words[-1].isdigit():
-                        words.pop()  # the descriptor of `2>&1`
-                    skip_next = True
-                else:
-                    skip_next = False
-                    commands.append([])
-                    words = commands[-1]
-        else:
-            words.append(token)
-    return [words for words in commands if words]
-
-
-def _is_literal(word: str) -> bool:
-    return "$" not in word and "`" not in word
-
-
-def _change_directory(cwd: str | None, words: list[str]) -> str | None:
+def _change_directory(cwd: str | None, words: list[str | None]) -> str | None:
     """`cd DIR` / `pushd DIR` followed as data; None when the folder cannot be known."""
     if cwd is None or len(words) > 2:
         return None
     target = words[1] if len(words) == 2 else "~"
-    if not _is_literal(target) or target == "-":
+    if target is None or target == "-":
         return None
     return os.path.normpath(os.path.join(cwd, os.path.expanduser(target)))
 
@@ -186,40 +95,47 @@ def find_pr_commands(command: str, cwd: str) -> tuple[list[PrCommand], bool]:
     nested = False
     here: str | None = cwd
     try:
-        simple = _simple_commands(command)
-    except ValueError:  # unbalanced quotes: the shell would refuse it too
+        simple = split_commands(command)
+    except Unbalanced:  # the shell would refuse the line too
         return [], bool(_NESTED.search(command))
     for simple_command in simple:
-        env: dict[str, str] = {}
+        env: dict[str, str | None] = {}
         words = _without_prefixes(simple_command, env)
-        if not words:
+        texts = [word.text for word in words]
+        if not words or texts[0] is None:
+            nested = nested or any(_NESTED.search(word.raw) for word in words)
             continue
-        program = os.path.basename(words[0])
+        program = os.path.basename(texts[0])
         if program in ("cd", "pushd"):
-            here = _change_directory(here, words)
-        elif program == "gh" and words[1:3] in (["pr", "create"], ["pr", "ready"]):
-            found.append(_parse_gh(words[2], words[3:], here, env))
-        elif any(_NESTED.search(word) for word in words):
+            here = _change_directory(here, texts)
+        elif program == "gh" and texts[1:3] in (["pr", "create"], ["pr", "ready"]):
+            found.append(_parse_gh(str(texts[2]), texts[3:], here, env))
+        elif any(_NESTED.search(word.raw) for word in words):
             nested = True
     return found, nested
 
 
-def _without_prefixes(words: list[str], env: dict[str, str]) -> list[str]:
-    """The words after `NAME=value` assignments (kept in `env`) and `env`/`command` wrappers."""
+def _without_prefixes(words: list[Word], env: dict[str, str | None]) -> list[Word]:
+    """The words after `NAME=value` assignments (kept in `env`; None: computed by the shell)
+    and `env`/`command` wrappers."""
     index = 0
     while index < len(words):
-        if _ASSIGNMENT.match(words[index]):
-            name, _, value = words[index].partition("=")
-            env[name] = value
-        elif words[index] not in _WRAPPERS and words[index] != "env":
+        raw, text = words[index].raw, words[index].text
+        if _ASSIGNMENT.match(raw):
+            name = raw.partition("=")[0]
+            env[name] = text.partition("=")[2] if text is not None else None
+        elif text not in _WRAPPERS and text != "env":
             break
         index += 1
     return words[index:]
 
 
-def _parse_gh(verb: str, args: list[str], cwd: str | None, env: dict[str, str]) -> PrCommand:
+def _parse_gh(
+    verb: str, args: list[str | None], cwd: str | None, env: dict[str, str | None]
+) -> PrCommand:
+    """One `gh pr VERB` from its arguments (None: an argument the shell would compute)."""
     pr = PrCommand(verb, cwd)
-    values: dict[str, str] = {}
+    values: dict[str, str | None] = {}  # None: given, but computed by the shell
     flags: set[str] = set()
     if "GH_REPO" in env:
         values["repo"] = env["GH_REPO"]
@@ -227,14 +143,16 @@ def _parse_gh(verb: str, args: list[str], cwd: str | None, env: dict[str, str]) 
     while index < len(args):
         arg = args[index]
         index += 1
-        name, has_value, inline = arg.partition("=") if arg.startswith("--") else (arg, False, "")
+        if arg is None:
+            pr.problem = "one of its arguments comes from the shell, which cagr does not run"
+            return pr
+        name, has_value, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
         if arg == "--":
-            if index < len(args):
-                pr.target = args[index]
+            pr.target = args[index] if index < len(args) else None
             break
         if name in _VALUE_FLAGS:
             if has_value:
-                value = inline
+                value: str | None = inline
             elif index < len(args):
                 value, index = args[index], index + 1
             else:
@@ -254,20 +172,21 @@ def _parse_gh(verb: str, args: list[str], cwd: str | None, env: dict[str, str]) 
             return pr
         else:
             pr.target = arg
-    pr.repo = values.get("repo")
-    pr.base = values.get("base")
-    pr.head = values.get("head")
+    for key in ("repo", "base", "head"):
+        if key in values and values[key] is None:
+            pr.problem = f"its `{key}` comes from the shell, which cagr does not run"
+        setattr(pr, key, values.get(key))
     pr.undo = "undo" in flags
     _body(pr, values, flags)
-    for key in ("repo", "base", "head"):
-        value = getattr(pr, key)
-        if value is not None and not _is_literal(value):
-            pr.problem = f"its `{key}` comes from the shell (`{value}`), which cagr does not run"
     return pr
 
 
 def _short_cluster(
-    arg: str, following: list[str], values: dict[str, str], flags: set[str], pr: PrCommand
+    arg: str,
+    following: list[str | None],
+    values: dict[str, str | None],
+    flags: set[str],
+    pr: PrCommand,
 ) -> int:
     """`-dw` (booleans together) or `-Bmain` / `-dB main` (a value flag last, with its value);
     how many of the `following` words it used (0 or 1)."""
@@ -289,25 +208,23 @@ def _short_cluster(
     return 0
 
 
-def _body(pr: PrCommand, values: dict[str, str], flags: set[str]) -> None:
+def _body(pr: PrCommand, values: dict[str, str | None], flags: set[str]) -> None:
+    has_body, has_file = "body" in values, "body_file" in values
     body, body_file = values.get("body"), values.get("body_file")
-    if body is not None and body_file is not None:
+    if has_body and has_file:
         pr.body_unavailable = "both --body and --body-file are given"
-    elif body is not None:
-        heredoc = _QUOTED_HEREDOC.match(body)
-        if heredoc:
-            pr.body = heredoc.group("text")
-        elif _is_literal(body):
-            pr.body = body
-        else:
+    elif has_body:
+        if body is None:
             pr.body_unavailable = (
                 "the body comes from the shell (`$`, backticks), which cagr does not run"
             )
-    elif body_file is not None:
-        if body_file == "-":
-            pr.body_unavailable = "the body is read from standard input (`-F -`)"
-        elif not _is_literal(body_file):
+        else:
+            pr.body = body
+    elif has_file:
+        if body_file is None:
             pr.body_unavailable = "the body file's name comes from the shell"
+        elif body_file == "-":
+            pr.body_unavailable = "the body is read from standard input (`-F -`)"
         else:
             pr.body_file = body_file
     elif "fill" in flags:
