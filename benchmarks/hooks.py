@@ -45,8 +45,10 @@ when = "dependency_added"
 section = "Risk"
 contains = "Dependency reason:"
 reason = "Explain the dependency under Risk."
-examples.invalid = [{ changes = [{ path = "package.json", status = "M", before = "{}", after = '{"dependencies":{"x":"1"}}' }], pr_body = "" }]
-examples.valid = [{ changes = [{ path = "package.json", status = "M", before = '{"dependencies":{"x":"1"}}', after = '{"dependencies":{"x":"2"}}' }], pr_body = "" }]
+examples.invalid = [{ pr_body = "", changes = [{ path = "package.json", status = "M",
+  before = "{}", after = '{"dependencies":{"x":"1"}}' }] }]
+examples.valid = [{ pr_body = "", changes = [{ path = "package.json", status = "M",
+  before = '{"dependencies":{"x":"1"}}', after = '{"dependencies":{"x":"2"}}' }] }]
 """
 BODY = "## Summary\\nAdds padding.\\n\\n## Risk\\nDependency reason: the wire format needs it."
 
@@ -140,8 +142,8 @@ def turn_end_rows(where: Path, sizes: list[int], runs: int) -> None:
         hook = _process([CAGR, "hook"], payload(root, "UserPromptSubmit"), root)
         stop = _process([CAGR, "hook"], payload(root, "Stop", stop_hook_active=False), root)
 
-        def turn_end() -> float:
-            hook()  # a prompt first, so every stop is the turn's first (no escape path)
+        def turn_end(prompt=hook, stop=stop) -> float:  # type: ignore[no-untyped-def]
+            prompt()  # the person's prompt first: every stop is the turn's first (no escape)
             return stop()
 
         git_working = _process(
