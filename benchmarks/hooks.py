@@ -45,11 +45,14 @@ when = "dependency_added"
 section = "Risk"
 contains = "Dependency reason:"
 reason = "Explain the dependency under Risk."
-examples.invalid = [{ pr_body = "", changes = [{ path = "package.json", status = "M",
-  before = "{}", after = '{"dependencies":{"x":"1"}}' }] }]
-examples.valid = [{ pr_body = "", changes = [{ path = "package.json", status = "M",
-  before = '{"dependencies":{"x":"1"}}', after = '{"dependencies":{"x":"2"}}' }] }]
 """
+_MANIFEST = '{ path = "package.json", status = "M", before = %r, after = %r }'
+RULES += "examples.invalid = [{ pr_body = '', changes = [%s] }]\n" % (
+    _MANIFEST % ("{}", '{"dependencies":{"x":"1"}}')
+)
+RULES += "examples.valid = [{ pr_body = '', changes = [%s] }]\n" % (
+    _MANIFEST % ('{"dependencies":{"x":"1"}}', '{"dependencies":{"x":"2"}}')
+)
 BODY = "## Summary\\nAdds padding.\\n\\n## Risk\\nDependency reason: the wire format needs it."
 
 
