@@ -30,7 +30,8 @@ _OURS = re.compile(r"\bcagr\b.*\bhook\b")
 NOTES = {
     "claude": "Claude Code reads .claude/settings.json at session start; commit it to share.",
     "codex": "Codex runs project hooks only in trusted projects and asks you to review a new"
-    " or changed hook command once.",
+    " or changed hook command once; versions before hooks were on by default need"
+    " `[features] hooks = true` in config.toml.",
     "cursor": "Cursor runs project hooks in trusted workspaces.",
     "gemini": "Gemini CLI runs project hooks in trusted folders (timeouts are milliseconds).",
 }
@@ -73,10 +74,9 @@ def entries(agent: str, command: str) -> dict[str, dict[str, Any]]:
             "SessionStart": {"matcher": "", "hooks": [_command_hook(run, OTHER_TIMEOUT * 1000)]},
             "BeforeAgent": {"matcher": "", "hooks": [_command_hook(run, OTHER_TIMEOUT * 1000)]},
         }
-    shell = {"matcher": "Bash"} if agent == "claude" else {}  # Codex: every tool's command
-    return {
+    return {  # Claude Code and Codex both call their shell tool `Bash`
         "Stop": {"hooks": [_command_hook(run, TURN_END_TIMEOUT)]},
-        "PreToolUse": {**shell, "hooks": [_command_hook(run, OTHER_TIMEOUT)]},
+        "PreToolUse": {"matcher": "Bash", "hooks": [_command_hook(run, OTHER_TIMEOUT)]},
         "SessionStart": {
             "matcher": "startup|resume|clear|compact",
             "hooks": [_command_hook(run, OTHER_TIMEOUT)],
