@@ -19,10 +19,11 @@ from typing import TypeVar
 from cagr_core.render import render_text
 from cagr_core.report import Report
 from cagr_core.version import VERSION
-from cagr_repo.check import CheckResult, check
+from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
 from cagr_repo.gate_record import Observed, read_gate_record, stale_reasons
 from cagr_repo.gitdir import Checkout, read_ref
+from cagr_repo.stack import StackOutcome, run_stack
 
 from . import turn_state
 from .protocols import NONE, NOTICE_LIMIT, Decision
@@ -88,7 +89,16 @@ def decide(
     stages["check"] = (time.monotonic() - started) * 1000
     stages["collect"] = result.report.timings.collect_ms or 0.0
     stages["evaluate"] = result.report.timings.evaluate_ms or 0.0
-    decision = _decision(result, checkout, session)
+    started = time.monotonic()
+    stack = run_stack(
+        config.config.stack.on_turn_end,
+        Path(checkout.root),
+        (change.path for change in result.changes.changes),
+        deadline - _RESERVE,
+    )
+    if stack:
+        stages["stack"] = (time.monotonic() - started) * 1000
+    decision = _decision(result.report, stack, checkout, session)
     if decision.kind != "block":
         _refresh_gate_record(config, checkout, deadline, stages)
     return decision, stages
@@ -101,14 +111,39 @@ def _unchecked(why: str) -> Decision:
     )
 
 
-def _decision(result: CheckResult, checkout: Checkout, session: str | None) -> Decision:
-    report = result.report
-    if report.status == "fail":
-        return _failing(report, checkout, session)
+def _stack_text(outcomes: list[StackOutcome], statuses: tuple[str, ...]) -> str:
+    """The `[stack].on_turn_end` commands with these statuses, with their output's tail."""
+    blocks = []
+    for outcome in outcomes:
+        if outcome.status not in statuses:
+            continue
+        if outcome.status == "failed":
+            head = f"Check command `{outcome.command}` failed (exit {outcome.exit_code})."
+            fix = "Instead: fix what it reports, then end the turn again."
+        elif outcome.status == "timed_out":
+            head = f"Unchecked (stack): check command `{outcome.command}` ran out of time."
+            fix = ""
+        else:
+            head = f"Unchecked (stack): check command `{outcome.command}` could not run."
+            fix = ""
+        tail = outcome.output_tail.strip()[-1_500:]
+        blocks.append("\n".join(part for part in (head, tail, fix) if part))
+    return "\n\n".join(blocks)
+
+
+def _decision(
+    report: Report, stack: list[StackOutcome], checkout: Checkout, session: str | None
+) -> Decision:
+    failed = _stack_text(stack, ("failed",))
+    incomplete = _stack_text(stack, ("timed_out", "error"))
+    if report.status == "fail" or failed:
+        return _failing(report, failed, checkout, session)
     if session is not None:
         turn_state.reset(checkout.gitdir, session)
-    text = render_text(report, limit=_TEXT_LIMIT)
-    if report.status == "unchecked":
+    text = "\n\n".join(
+        part for part in (render_text(report, limit=_TEXT_LIMIT), incomplete) if part
+    )
+    if report.status == "unchecked" or incomplete:
         return Decision(
             "notice",
             f"cagr: the change rules could not all be checked at this turn end:\n\n{text}\n\n"
@@ -123,8 +158,8 @@ def _decision(result: CheckResult, checkout: Checkout, session: str | None) -> D
     return NONE
 
 
-def _failing(report: Report, checkout: Checkout, session: str | None) -> Decision:
-    text = render_text(report, limit=_TEXT_LIMIT)
+def _failing(report: Report, stack: str, checkout: Checkout, session: str | None) -> Decision:
+    text = "\n\n".join(part for part in (render_text(report, limit=_TEXT_LIMIT), stack) if part)
     blocked = turn_state.blocked_stops(checkout.gitdir, session) if session else 0
     if blocked >= turn_state.BLOCKED_STOPS:
         return Decision(

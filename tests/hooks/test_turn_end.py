@@ -208,3 +208,27 @@ def test_timings_are_recorded_per_moment(work: Path) -> None:
     last = json.loads(lines[-1])
     assert last["moment"] == "turn_end"
     assert {"collect", "evaluate"} <= set(last["stages"])
+
+
+class TestStackCommands:
+    def test_a_failing_command_blocks_like_a_finding_with_its_output(self, work: Path) -> None:
+        write(work, "cagr.toml", RULES + '\n[stack]\non_turn_end = [{ run = "echo schema drift >&2; exit 3", paths = ["src/**"] }]\n')
+        write(work, "src/schema.py", "v2")
+        write(work, "schema.json", '{"v": 2}')
+        answer = hook(payload("claude", 0, work))
+        assert blocked("claude", answer.json)
+        assert "Check command `echo schema drift >&2; exit 3` failed (exit 3)." in answer.text
+        assert "schema drift" in answer.text
+
+    def test_a_command_whose_paths_did_not_change_is_skipped(self, work: Path) -> None:
+        write(work, "cagr.toml", RULES + '\n[stack]\non_turn_end = [{ run = "exit 1", paths = ["docs/**"] }]\n')
+        write(work, "src/schema.py", "v2")
+        write(work, "schema.json", '{"v": 2}')
+        assert hook(payload("claude", 0, work)).json == {}
+
+    def test_a_command_that_runs_out_of_time_is_unchecked(self, work: Path) -> None:
+        write(work, "cagr.toml", RULES + '\n[stack]\non_turn_end = [{ run = "sleep 30" }]\n')
+        answer = hook(payload("claude", 0, work), "--deadline", "4")
+        assert not blocked("claude", answer.json)
+        assert "ran out of time" in answer.text
+        assert "no passing result was recorded" in answer.text
