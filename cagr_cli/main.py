@@ -61,7 +61,15 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--check", action="store_true", help="exit 1 if the saved file differs")
     schema_parser.set_defaults(command_module="schema")
 
-    init_parser = commands.add_parser("init", help="set cagr up: agent hooks")
+    init_parser = commands.add_parser(
+        "init", help="set cagr up: suggested rules (the default), agent hooks"
+    )
+    init_parser.add_argument(
+        "--rules",
+        action="store_true",
+        help="write .cagr/changes.toml with suggested rules, commented out (the default)",
+    )
+    init_parser.add_argument("--force", action="store_true", help="replace .cagr/changes.toml")
     init_parser.add_argument(
         "--hooks",
         metavar="AGENT",

@@ -212,7 +212,12 @@ def test_timings_are_recorded_per_moment(work: Path) -> None:
 
 class TestStackCommands:
     def test_a_failing_command_blocks_like_a_finding_with_its_output(self, work: Path) -> None:
-        write(work, "cagr.toml", RULES + '\n[stack]\non_turn_end = [{ run = "echo schema drift >&2; exit 3", paths = ["src/**"] }]\n')
+        write(
+            work,
+            "cagr.toml",
+            RULES
+            + '\n[stack]\non_turn_end = [{ run = "echo schema drift >&2; exit 3", paths = ["src/**"] }]\n',
+        )
         write(work, "src/schema.py", "v2")
         write(work, "schema.json", '{"v": 2}')
         answer = hook(payload("claude", 0, work))
@@ -221,7 +226,11 @@ class TestStackCommands:
         assert "schema drift" in answer.text
 
     def test_a_command_whose_paths_did_not_change_is_skipped(self, work: Path) -> None:
-        write(work, "cagr.toml", RULES + '\n[stack]\non_turn_end = [{ run = "exit 1", paths = ["docs/**"] }]\n')
+        write(
+            work,
+            "cagr.toml",
+            RULES + '\n[stack]\non_turn_end = [{ run = "exit 1", paths = ["docs/**"] }]\n',
+        )
         write(work, "src/schema.py", "v2")
         write(work, "schema.json", '{"v": 2}')
         assert hook(payload("claude", 0, work)).json == {}
