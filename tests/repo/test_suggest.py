@@ -43,11 +43,9 @@ def uncomment(text: str) -> str:
     """What a person does: remove the `# ` before each suggested rule's lines."""
     out, in_rule = [], False
     for line in text.splitlines():
-        if line.startswith("# Suggested because"):
-            in_rule = True
-        elif in_rule and line.startswith("# "):
-            line = line[2:]
-        out.append(line)
+        in_rule = in_rule or line.startswith("# Suggested because")
+        is_rule_line = in_rule and line.startswith("# ") and not line.startswith("# Suggested")
+        out.append(line[2:] if is_rule_line else line)
     return "\n".join(out) + "\n"
 
 
