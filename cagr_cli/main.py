@@ -61,6 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--check", action="store_true", help="exit 1 if the saved file differs")
     schema_parser.set_defaults(command_module="schema")
 
+    doctor_parser = commands.add_parser(
+        "doctor", parents=[fmt], help="diagnose config, range, gate record and agent hooks"
+    )
+    doctor_parser.set_defaults(command_module="doctor")
+
     init_parser = commands.add_parser(
         "init", help="set cagr up: suggested rules (the default), agent hooks"
     )

@@ -26,7 +26,7 @@ SETTINGS_FILES = {
 DEFAULT_COMMAND = "cagr hook"
 TURN_END_TIMEOUT = 90  # seconds: above the hook's own 60 s deadline, so cagr always answers
 OTHER_TIMEOUT = 30
-_OURS = re.compile(r"\bcagr\b.*\bhook\b")
+OURS = re.compile(r"\bcagr\b.*\bhook\b")
 NOTES = {
     "claude": "Claude Code reads .claude/settings.json at session start; commit it to share.",
     "codex": "Codex runs project hooks only in trusted projects and asks you to review a new"
@@ -87,10 +87,10 @@ def entries(agent: str, command: str) -> dict[str, dict[str, Any]]:
 
 def _is_ours(hook: object) -> bool:
     """One hook command object that runs cagr's hook."""
-    return isinstance(hook, dict) and bool(_OURS.search(str(hook.get("command", ""))))
+    return isinstance(hook, dict) and bool(OURS.search(str(hook.get("command", ""))))
 
 
-def _merge(listed: list[Any], wanted: dict[str, Any]) -> str | None:
+def merge_entry(listed: list[Any], wanted: dict[str, Any]) -> str | None:
     """Put `wanted` into one event's list; what changed, or None.
 
     An entry is a flat command (Cursor) or a group with a matcher and a `hooks` list. A group
@@ -152,7 +152,7 @@ def install(root: Path, agent: str, command: str = DEFAULT_COMMAND) -> Installed
         listed = hooks.setdefault(event, [])
         if not isinstance(listed, list):
             raise InstallError(f"{path}: `hooks.{event}` is not a list; it was left as it was")
-        change = _merge(listed, wanted)
+        change = merge_entry(listed, wanted)
         if change is not None:
             changes.append(f"{change} {event}")
     if changes:

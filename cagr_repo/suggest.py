@@ -375,15 +375,3 @@ def render(suggestions: Sequence[Suggestion]) -> str:
             "# " + line if line else "#" for line in _rule_text(suggestion.rule).splitlines()
         )
     return "\n".join(lines) + "\n"
-
-
-def tracked_paths(gitdir: str) -> list[str]:
-    """The paths the index tracks (none when there is no index yet)."""
-    from .index import read_index  # noqa: PLC0415  # only `cagr init` reads it this way
-
-    try:
-        with open(posixpath.join(gitdir, "index"), "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        return []
-    return [entry.path.decode("utf-8", "surrogateescape") for entry in read_index(data).entries]

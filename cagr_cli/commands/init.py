@@ -14,7 +14,8 @@ from pathlib import Path
 from cagr_hooks.install import NOTES, InstallError, install
 from cagr_repo.files import write_atomically
 from cagr_repo.gitdir import NotARepository, find_checkout
-from cagr_repo.suggest import render, suggest, tracked_paths
+from cagr_repo.index import tracked_paths
+from cagr_repo.suggest import render, suggest
 
 from ..checkout import root_of
 from ..output import EXIT_INVALID, EXIT_OK
