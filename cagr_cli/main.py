@@ -1,19 +1,26 @@
-"""`cagr` entry point: argument parsing and dispatch. Commands live one per module."""
+"""`cagr` entry point: argument parsing and dispatch. Commands live one per module.
+
+`cagr hook` is dispatched before anything else is imported: it runs on every shell command an
+agent makes, and argparse alone would cost it more than its whole budget allows.
+"""
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import os
 import sys
-from collections.abc import Callable, Sequence
 
-from cagr_core.version import VERSION
-
-from .output import EXIT_INVALID, format_option
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse  # noqa: PLC0415
+
+    from cagr_core.version import VERSION  # noqa: PLC0415
+
+    from .output import format_option  # noqa: PLC0415
+
     parser = argparse.ArgumentParser(
         prog="cagr",
         description="Change rules: judge the difference between a branch's merge base and its"
@@ -66,6 +73,44 @@ def _parser() -> argparse.ArgumentParser:
         help="exit 1 if the schema saved at PATH (default: schema/cagr.schema.json) differs",
     )
     schema_parser.set_defaults(command_module="schema")
+
+    doctor_parser = commands.add_parser(
+        "doctor", parents=[fmt], help="diagnose config, range, gate record and agent hooks"
+    )
+    doctor_parser.set_defaults(command_module="doctor")
+
+    init_parser = commands.add_parser(
+        "init", help="set cagr up: suggested rules (the default), agent hooks"
+    )
+    init_parser.add_argument(
+        "--rules",
+        action="store_true",
+        help="write .cagr/changes.toml with suggested rules, commented out (the default)",
+    )
+    init_parser.add_argument("--force", action="store_true", help="replace .cagr/changes.toml")
+    init_parser.add_argument(
+        "--hooks",
+        metavar="AGENT",
+        action="append",
+        choices=("claude", "codex", "cursor", "gemini"),
+        help="merge cagr's hooks into this agent's project settings (repeatable)",
+    )
+    init_parser.add_argument(
+        "--hook-command",
+        metavar="CMD",
+        default="cagr hook",
+        help="how the agent runs cagr (default: `cagr hook`; e.g. `.venv/bin/cagr hook`)",
+    )
+    init_parser.set_defaults(command_module="init")
+
+    hook_parser = commands.add_parser(
+        "hook", help="an agent hook call: the agent's JSON on stdin, its answer on stdout"
+    )
+    hook_parser.add_argument("--agent", choices=("claude", "codex", "cursor", "gemini"))
+    hook_parser.add_argument(
+        "--deadline", metavar="SECONDS", help="the whole hook's time (default: 60)"
+    )
+    hook_parser.set_defaults(command_module="hook")
     return parser
 
 
@@ -86,6 +131,22 @@ def _range_options(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run cagr with `argv` (default: the process arguments) and return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["hook"]:
+        try:
+            from cagr_hooks.entry import main as hook  # noqa: PLC0415
+        except Exception as error:  # a hook never fails the agent's call
+            print(f"cagr hook: cannot start ({error}); the call was let through.", file=sys.stderr)
+            return 0
+        return hook(args[1:])
+    return _run(args)
+
+
+def _run(argv: list[str]) -> int:
+    import importlib  # noqa: PLC0415
+
+    from .output import EXIT_INVALID  # noqa: PLC0415
+
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -113,6 +174,8 @@ def _run_until_the_reader_leaves(
         code = run(args)
         sys.stdout.flush()  # inside the try: buffered output meets the closed pipe here
     except BrokenPipeError:
+        import os  # noqa: PLC0415
+
         # Python flushes stdout again at exit; point it at /dev/null so that flush succeeds.
         devnull = os.open(os.devnull, os.O_WRONLY)
         try:

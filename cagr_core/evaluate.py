@@ -19,7 +19,7 @@ from .pull_request import Phase, PrBody
 from .report import AddedDependency, Deferred, Finding, Report
 from .rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule, When
 from .ruleset import CompiledRule, RuleSet
-from .sections import Body, Problem, check_section
+from .sections import Body, check_section, describe_problem
 from .templates import RenderError
 
 
@@ -289,15 +289,6 @@ def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
         )
 
 
-_PROBLEMS = {
-    Problem.MISSING: "the PR body has no `## {section}` section",
-    Problem.DUPLICATE: "the PR body has more than one `## {section}` section",
-    Problem.EMPTY: "{section} has no text beyond placeholders",
-    Problem.NO_MARKER: "{section} lacks `{contains}`",
-    Problem.MARKER_ALONE: "{section} has `{contains}` with no explanation after it",
-}
-
-
 def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
     rule = compiled.rule
     assert isinstance(rule, PrBodyRule)
@@ -317,7 +308,8 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
                     rule.contains,
                     message,
                     rule.reason,
-                    _dependencies(triggers),
+                    trigger=_describe_all(triggers),
+                    dependencies=_dependencies(triggers),
                 )
             )
         ctx.unchecked.extend(problems)
@@ -346,11 +338,7 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
     ctx.unchecked.extend(problems)
     if not triggers:
         return
-    gap = (
-        "the PR body is empty"
-        if not text.strip()
-        else _PROBLEMS[problem].format(section=rule.section, contains=rule.contains)
-    )
+    gap = describe_problem(problem, rule.section, rule.contains, empty_body=not text.strip())
     ctx.find(
         compiled,
         f"{_describe_all(triggers)}; {gap}.",

@@ -183,6 +183,7 @@ def report_data(report: Report) -> dict[str, Any]:
                 "contains": d.contains,
                 "message": d.message,
                 "fix": d.fix,
+                "trigger": d.trigger,
                 "dependencies": _dependencies_data(d.dependencies),
             }
             for d in report.deferred

@@ -46,7 +46,9 @@ class Finding:
 class Deferred:
     """A PR-body obligation that fired where no body is required yet (an agent's turn end).
 
-    `dependencies` lists every added dependency that fired it; the message names the first few.
+    `trigger` says what fired it ('Added dependencies.x in package.json'), so a later check of
+    the body (the PR gate) can word its finding exactly as CI would. `dependencies` lists every
+    added dependency that fired it; the message and trigger name the first few.
     """
 
     rule: str
@@ -54,6 +56,7 @@ class Deferred:
     contains: str | None
     message: str
     fix: str
+    trigger: str = ""
     dependencies: tuple[AddedDependency, ...] = ()
 
 

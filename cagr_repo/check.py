@@ -13,7 +13,7 @@ from attrs import evolve, frozen
 from cagr_core.changes import ChangeSet
 from cagr_core.evaluate import evaluate
 from cagr_core.pull_request import Phase, PrBody
-from cagr_core.render import report_data
+from cagr_core.render import render_text, report_data
 from cagr_core.report import Report, Timings
 from cagr_core.version import VERSION
 
@@ -24,6 +24,8 @@ from .gitdir import Checkout, branch_ref, read_ref
 from .gitrepo import open_repo
 from .state import GATE_RECORD, remove
 from .target import BY_BASE_OPTION, choose_target
+
+RECORD_TEXT_LIMIT = 8_000  # the gate shows it to an agent, whose messages hold 10,000 characters
 
 
 @frozen
@@ -90,6 +92,8 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         cagr_version=VERSION,
         config_digest=config.raw_digest,
         rules_digest=config.rules_digest,
+        text=render_text(deferred, limit=RECORD_TEXT_LIMIT),
+        pr_sections=list(config.config.review.pr_sections),
         report=report_data(evolve(deferred, timings=timings, uncommitted=uncommitted)),
     )
     return CheckResult(report, changes, record, write_gate_record(checkout.gitdir, record))

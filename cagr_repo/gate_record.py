@@ -27,6 +27,7 @@ _TEXT_FIELDS = (
     "cagr_version",
     "config_digest",
     "rules_digest",
+    "text",
 )
 _OPTIONAL_TEXT_FIELDS = ("target_ref_value", "default_target_ref")
 _SHA_FIELDS = ("head", "target", "base")
@@ -44,11 +45,13 @@ class GateRecord:
 
     `target_ref` is the ref the target resolved through, or, when the target is not a ref, the
     revision as read (`HEAD~2`, `refs/heads/main~1`, a whole commit id), and `target_ref_value`
-    that ref's own value (a tag object's id, say) when it is a ref; `default_target_ref` is the ref
-    cagr's default target chose at the time, for PR commands that give no `--base`.
+    that ref's own value (a tag object's id, say) when it is a ref; `default_target_ref` is the
+    ref cagr's default target chose at the time, for PR commands that give no `--base`. `text` is
+    the report rendered for a person; `pr_sections` the headings `[review].pr_sections` asks
+    of every PR description (the config digest keeps both current).
     """
 
-    __slots__ = (*_TEXT_FIELDS, *_OPTIONAL_TEXT_FIELDS, "report")
+    __slots__ = (*_TEXT_FIELDS, *_OPTIONAL_TEXT_FIELDS, "pr_sections", "report")
 
     def __init__(self, **fields: object) -> None:
         for name in self.__slots__:
@@ -64,6 +67,8 @@ class GateRecord:
     cagr_version: str
     config_digest: str
     rules_digest: str
+    text: str
+    pr_sections: list[str]
     target_ref_value: str | None
     default_target_ref: str | None
     report: dict[str, object]
@@ -99,6 +104,9 @@ class GateRecord:
             return None
         if not all(is_sha(parsed[name]) for name in _SHA_FIELDS):
             return None
+        sections = parsed.get("pr_sections")
+        if not isinstance(sections, list) or not all(isinstance(s, str) for s in sections):
+            return None
         if not _report_shape(parsed.get("report")):
             return None
         return cls(**{name: parsed.get(name) for name in cls.__slots__})
@@ -112,10 +120,14 @@ def _report_shape(report: object) -> bool:
         return False
     return all(
         isinstance(item, dict)
-        and isinstance(item.get("rule"), str)
-        and isinstance(item.get("message"), str)
+        and all(isinstance(item.get(key), str) for key in ("rule", "message", "fix"))
         for item in (*findings, *deferred)
-    ) and all(isinstance(item.get("fix"), str) for item in findings)
+    ) and all(
+        isinstance(item.get("section"), str)
+        and isinstance(item.get("trigger"), str)
+        and isinstance(item.get("contains"), str | None)
+        for item in deferred
+    )
 
 
 def read_gate_record(gitdir: str) -> GateRecord | None:

@@ -1,4 +1,4 @@
-"""`cagr changes [--committed] [--base REF]`: what cagr sees as the change, entry by entry."""
+"""`cagr changes [--committed] [--base REV]`: what cagr sees as the change, entry by entry."""
 
 from __future__ import annotations
 

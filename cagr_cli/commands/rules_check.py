@@ -1,4 +1,4 @@
-"""`cagr rules check [--committed] [--base REF]`: the change rules on this checkout's change.
+"""`cagr rules check [--committed] [--base REV]`: the change rules on this checkout's change.
 
 Without --committed: merge base -> working tree. With it: merge base -> HEAD, and the result is
 written as the gate record the `gh pr create` hook reads. PR-body rules are deferred in both:

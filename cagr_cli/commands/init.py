@@ -1,0 +1,74 @@
+"""`cagr init`: set cagr up in a repository, in parts.
+
+`--rules` (the default when no part is named) writes `.cagr/changes.toml` with rules suggested by
+the repository's files, all commented out; `--hooks AGENT` merges cagr's hooks into that agent's
+project settings. Nothing existing is overwritten without `--force` or lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from cagr_hooks.install import NOTES, InstallError, install
+from cagr_repo.files import write_atomically
+from cagr_repo.gitdir import NotARepository, find_checkout
+from cagr_repo.index import tracked_paths
+from cagr_repo.suggest import render, suggest
+
+from ..checkout import root_of
+from ..output import EXIT_INVALID, EXIT_OK
+from .schema import SCHEMA_FILE, schema_text
+
+RULES_FILE = ".cagr/changes.toml"
+
+
+def _rules(root: Path, force: bool) -> int:
+    path = root / RULES_FILE
+    if path.exists() and not force:
+        print(
+            f"cagr init: {RULES_FILE} exists; it was left as it was (--force replaces it)",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    try:
+        gitdir = find_checkout(str(root)).gitdir
+    except NotARepository:
+        gitdir = None
+    suggestions = suggest(tracked_paths(gitdir) if gitdir else [])
+    write_atomically(str(path), render(suggestions).encode("utf-8"))
+    print(f"{RULES_FILE}: {len(suggestions)} suggested rule(s), commented out:")
+    for suggestion in suggestions:
+        print(f"  {suggestion.rule['id']} ({suggestion.rule['kind']}): {suggestion.why}")
+    print("  Uncomment what fits, then run `cagr rules test` and `cagr rules check`.")
+    schema = root / SCHEMA_FILE
+    if not schema.exists():
+        write_atomically(str(schema), schema_text().encode("utf-8"))
+        print(f"{SCHEMA_FILE}: the editor schema its `#:schema` line points at")
+    return EXIT_OK
+
+
+def _hooks(root: Path, agents: list[str], command: str) -> int:
+    for agent in dict.fromkeys(agents):
+        try:
+            done = install(root, agent, command)
+        except InstallError as error:
+            print(f"cagr init: {error}", file=sys.stderr)
+            return EXIT_INVALID
+        name = done.path.relative_to(root)
+        if done.written:
+            print(f"{name}: {', '.join(done.changes)} (cagr's hooks for {agent})")
+        else:
+            print(f"{name}: cagr's hooks for {agent} are already there; nothing changed")
+        print(f"  {NOTES[agent]}")
+    return EXIT_OK
+
+
+def run(args: argparse.Namespace) -> int:
+    root = root_of(args.repo)
+    rules = args.rules or not args.hooks
+    code = _rules(root, args.force) if rules else EXIT_OK
+    if args.hooks:
+        code = max(code, _hooks(root, args.hooks, args.hook_command))
+    return code
