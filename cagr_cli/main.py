@@ -11,7 +11,7 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,8 +57,21 @@ def _parser() -> argparse.ArgumentParser:
         "schema", parents=[fmt], help="print, write or check schema/cagr.schema.json"
     )
     mode = schema_parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="write schema/cagr.schema.json")
-    mode.add_argument("--check", action="store_true", help="exit 1 if the saved file differs")
+    # Without PATH (const True): schema/cagr.schema.json in the repository's work tree.
+    mode.add_argument(
+        "--write",
+        nargs="?",
+        const=True,
+        metavar="PATH",
+        help="write the schema to PATH (default: schema/cagr.schema.json in the repository)",
+    )
+    mode.add_argument(
+        "--check",
+        nargs="?",
+        const=True,
+        metavar="PATH",
+        help="exit 1 if the schema saved at PATH (default: schema/cagr.schema.json) differs",
+    )
     schema_parser.set_defaults(command_module="schema")
 
     doctor_parser = commands.add_parser(
@@ -109,9 +122,10 @@ def _range_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--base",
-        metavar="REF",
-        help="the target branch (default: [git].protected_branch, then main);"
-        " origin/REF is tried before REF",
+        metavar="REV",
+        help="the target: a branch (origin/REV is tried before REV) or any revision of a commit"
+        " (tag, commit id, HEAD~2); default: [git] protected_branch, then the branch origin/HEAD"
+        " names, then main",
     )
 
 
@@ -143,5 +157,32 @@ def _run(argv: list[str]) -> int:
         return EXIT_INVALID
     # Commands are imported when run: `cagr --version` and `cagr rules test` never load dulwich.
     module = importlib.import_module(f"cagr_cli.commands.{args.command_module}")
-    code: int = module.run(args)
+    return _run_until_the_reader_leaves(module.run, args)
+
+
+EXIT_CLOSED_PIPE = 128 + 13  # what a shell reports for a command ended by SIGPIPE
+
+
+def _run_until_the_reader_leaves(
+    run: Callable[[argparse.Namespace], int], args: argparse.Namespace
+) -> int:
+    """Run a command; when its reader goes away (`cagr changes | head`), stop quietly.
+
+    The output was not all delivered, so the exit code is a closed pipe's, never a pass.
+    """
+    try:
+        code = run(args)
+        sys.stdout.flush()  # inside the try: buffered output meets the closed pipe here
+    except BrokenPipeError:
+        import os  # noqa: PLC0415
+
+        # Python flushes stdout again at exit; point it at /dev/null so that flush succeeds.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):  # stdout is no real file (an embedding caller's stream)
+            pass
+        finally:
+            os.close(devnull)
+        return EXIT_CLOSED_PIPE
     return code

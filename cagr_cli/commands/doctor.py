@@ -78,6 +78,7 @@ def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
         data["range"] = {
             "target_ref": range_.target_ref if range_ else None,
             "target": range_.target if range_ else None,
+            "chosen_by": range_.chosen_by if range_ else None,
             "merge_base": range_.base if range_ else None,
             "problems": [u.message for u in report.unchecked if u.stage.value == "range"],
         }
@@ -131,7 +132,10 @@ def _text(data: dict[str, Any]) -> str:
         range_ = data["range"]
         lines += ["", "Range"]
         if range_["target_ref"]:
-            lines.append(f"  target: {range_['target_ref']} at {range_['target'][:7]}")
+            lines.append(
+                f"  target: {range_['target_ref']} at {range_['target'][:7]}"
+                f" (chosen by {range_['chosen_by']})"
+            )
             lines.append(f"  merge base: {range_['merge_base'][:7]} (history available)")
         lines.extend(f"  UNCHECKED: {problem}" for problem in range_["problems"])
         change = data["change"]

@@ -1,4 +1,4 @@
-"""`cagr rules check [--committed] [--base REF]`: the change rules on this checkout's change.
+"""`cagr rules check [--committed] [--base REV]`: the change rules on this checkout's change.
 
 Without --committed: merge base -> working tree. With it: merge base -> HEAD, and the result is
 written as the gate record the `gh pr create` hook reads. PR-body rules are deferred in both:
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cagr_core.render import render_text, report_data
+from cagr_core.render import render_summary, render_text, report_data
 from cagr_repo.check import check
 from cagr_repo.collect import BareRepository
 
@@ -24,7 +24,9 @@ def run(args: argparse.Namespace) -> int:
         return opened
     checkout, config = opened
     try:
-        result = check(config, checkout, base=args.base, committed=args.committed)
+        result = check(
+            config, checkout, base=args.base, committed=args.committed, note_uncommitted=True
+        )
     except BareRepository as error:
         print(f"cagr rules check: {error}", file=sys.stderr)
         return EXIT_INVALID
@@ -39,17 +41,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(report_data(report))
         return exit_code(report)
-    label = report.range.label if report.range else "no range"
     body = render_text(report)
-    if report.status == "pass":
-        print(
-            f"Change rules passed ({label}): {len(config.rules.rules)} rule(s),"
-            f" {len(result.changes.changes)} changed path(s)."
-        )
-        if body:
-            print(f"\n{body}")
-    else:
-        print(body)
-        if report.status == "unchecked":
-            print("\nNot a pass: something above could not be checked.")
+    if body:
+        print(f"{body}\n")
+    print(render_summary(report))
     return exit_code(report)

@@ -40,6 +40,7 @@ def test_a_violation_is_shown_but_is_not_a_failure(work: Path, capsys: Capture) 
     assert data["config"]["rules"] == {"requires": 1, "add_only": 0, "sibling": 0, "pr_body": 1}
     assert data["config"]["examples"] == {"run": 4, "failing": []}
     assert data["range"]["target_ref"] == "refs/heads/main"
+    assert data["range"]["chosen_by"] == "default main"
 
 
 def test_an_invalid_config_exits_2_with_every_problem(work: Path, capsys: Capture) -> None:
