@@ -3,11 +3,17 @@
 Every rule runs; none depends on another, so rule and change order never change the report.
 Anything that cannot be decided exactly (an unreadable manifest, a missing body where one is
 required, a cap exceeded) is reported as unchecked, never as a pass.
+
+Which changes a rule looks at comes from the RuleSet's index (one walk over the changed paths);
+`_evaluate_naive` tries every rule's matchers on every change instead, and is kept as the oracle
+the property tests and the benchmark compare against.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
+from typing import Protocol
 
 from attrs import define, evolve, field, frozen
 
@@ -15,6 +21,7 @@ from .changes import Change, ChangeSet, Phase, PrBody, Status, Unchecked
 from .globs import PathMatcher, is_literal
 from .manifests import ManifestError, added_dependencies
 from .report import Deferred, Finding, Report
+from .rule_index import Matches, RuleIndex
 from .rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule, When
 from .ruleset import CompiledRule, RuleSet
 from .sections import Body, Problem, check_section
@@ -32,6 +39,66 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+
+class _Paths(Protocol):
+    """What the rules look at among the changes and the paths whose change is unknown."""
+
+    def changes_matching(self, matcher: PathMatcher) -> list[Change]:
+        """The changes whose path the matcher matches, in path order."""
+        ...
+
+    def first_unknown(self, compiled: CompiledRule) -> str | None:
+        """The first unknown path (in sorted order) the rule selects or requires, if any."""
+        ...
+
+
+@frozen
+class _Scan:
+    """The naive way: the matcher is tried on every path, once per rule that asks."""
+
+    changes: tuple[Change, ...]
+    unknown: tuple[str, ...]
+
+    def changes_matching(self, matcher: PathMatcher) -> list[Change]:
+        return [change for change in self.changes if matcher.matches(change.path)]
+
+    def first_unknown(self, compiled: CompiledRule) -> str | None:
+        for path in self.unknown:
+            if compiled.selector.selects(path) or any(m.matches(path) for m in compiled.require):
+                return path
+        return None
+
+
+@define
+class _Lookup:
+    """The indexed way: every indexed matcher against every path in one walk, on first use,
+    then looked up."""
+
+    index: RuleIndex
+    changes: tuple[Change, ...]
+    unknown: tuple[str, ...]
+    _of_changes: Matches | None = None
+    _of_unknown: Matches | None = None
+
+    def changes_matching(self, matcher: PathMatcher) -> list[Change]:
+        if self._of_changes is None:
+            paths = [change.path for change in self.changes]
+            self._of_changes = self.index.match(paths)
+        return [self.changes[n] for n in self._of_changes.positions(matcher)]
+
+    def first_unknown(self, compiled: CompiledRule) -> str | None:
+        if self._of_unknown is None:
+            self._of_unknown = self.index.match(self.unknown)
+        ignores = compiled.selector.ignores
+        selected = (
+            n
+            for n in self._of_unknown.positions(compiled.selector.paths)
+            if not ignores.matches(self.unknown[n])
+        )
+        required = (n for m in compiled.require for n in self._of_unknown.positions(m))
+        first = min(chain(selected, required), default=None)
+        return None if first is None else self.unknown[first]
 
 
 @frozen
@@ -75,6 +142,7 @@ class _Context:
     body: PrBody
     phase: Phase
     limits: Limits
+    paths: _Paths
     by_path: dict[str, Change] = field(init=False)
     _parsed: Body | None = field(init=False, default=None)
     findings: list[Finding] = field(init=False, factory=list)
@@ -94,9 +162,17 @@ class _Context:
         rule = compiled.rule
         self.findings.append(Finding(rule.id, rule.kind, message, rule.reason, tuple(paths)))
 
+    def selected(self, compiled: CompiledRule) -> list[Change]:
+        """The changes the rule's selector picks (its paths minus its ignores), in path order."""
+        chosen = self.paths.changes_matching(compiled.selector.paths)
+        ignores = compiled.selector.ignores
+        if not ignores.patterns:
+            return chosen
+        return [change for change in chosen if not ignores.matches(change.path)]
+
     def triggers(self, compiled: CompiledRule) -> tuple[list[_Trigger], list[Unchecked]]:
         """The selected changes that fire the rule, and the manifests that could not be read."""
-        selected = [c for c in self.changes.changes if compiled.selector.selects(c.path)]
+        selected = self.selected(compiled)
         if compiled.when is When.CHANGED:
             return [_Trigger(change) for change in selected], []
         triggers: list[_Trigger] = []
@@ -144,7 +220,7 @@ def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
     missing = [
         (pattern, matcher)
         for pattern, matcher in zip(rule.require, compiled.require, strict=True)
-        if not any(c.exists_as_file and matcher.matches(c.path) for c in ctx.changes.changes)
+        if not any(c.exists_as_file for c in ctx.paths.changes_matching(matcher))
     ]
     if not missing:
         return
@@ -159,7 +235,7 @@ def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
 
 def _missing_companion(pattern: str, matcher: PathMatcher, ctx: _Context) -> str:
     """Why nothing satisfied one `require` entry, naming a near miss when there is one."""
-    near = next((c for c in ctx.changes.changes if matcher.matches(c.path)), None)
+    near = next(iter(ctx.paths.changes_matching(matcher)), None)
     if near is None:
         shown = pattern.removeprefix("/")
         return (
@@ -173,9 +249,9 @@ def _missing_companion(pattern: str, matcher: PathMatcher, ctx: _Context) -> str
 
 
 def _check_add_only(compiled: CompiledRule, ctx: _Context) -> None:
-    for change in ctx.changes.changes:
+    for change in ctx.selected(compiled):
         old, new = change.old, change.new
-        if old is None or not compiled.selector.selects(change.path):
+        if old is None:
             continue
         if new is None:
             what = "was deleted"
@@ -194,8 +270,8 @@ def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
     rule, template = compiled.rule, compiled.target
     assert isinstance(rule, SiblingRule)
     assert template is not None
-    for change in ctx.changes.changes:
-        if change.status is not Status.ADDED or not compiled.selector.selects(change.path):
+    for change in ctx.selected(compiled):
+        if change.status is not Status.ADDED:
             continue
         try:
             target = template.render(change.path)
@@ -301,16 +377,43 @@ def evaluate(
     limits: Limits = DEFAULT_LIMITS,
 ) -> Report:
     """Judge `changes` (and `body`, where the phase requires one) against every rule."""
+    return _evaluate(rules, changes, body, phase, limits, naive=False)
+
+
+def _evaluate_naive(
+    rules: RuleSet,
+    changes: ChangeSet,
+    body: PrBody,
+    phase: Phase,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Report:
+    """`evaluate` without the index: each rule's matchers tried on every change (the oracle)."""
+    return _evaluate(rules, changes, body, phase, limits, naive=True)
+
+
+def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find paths
+    rules: RuleSet,
+    changes: ChangeSet,
+    body: PrBody,
+    phase: Phase,
+    limits: Limits,
+    *,
+    naive: bool,
+) -> Report:
     report = Report(range=changes.range, pending_staged=changes.pending_staged)
     if not changes.complete:
         return evolve(report, unchecked=changes.unchecked)
     over = _over_limits(rules, changes, limits)
     if over is not None:
         return evolve(report, unchecked=(over,))
-    ctx = _Context(changes, body, phase, limits)
     unknown = {item.path: item.message for item in changes.unchecked if item.path is not None}
+    known, unknown_paths = changes.changes, tuple(sorted(unknown))
+    paths: _Paths = (
+        _Scan(known, unknown_paths) if naive else _Lookup(rules.index, known, unknown_paths)
+    )
+    ctx = _Context(changes, body, phase, limits, paths)
     for compiled in rules.rules:
-        blocked = _unknown_input(compiled, unknown, changes) if unknown else None
+        blocked = _unknown_input(compiled, unknown, ctx) if unknown else None
         if blocked is not None:
             message = f"{unknown[blocked]} This rule looks at that path, so it was not decided."
             ctx.unchecked.append(Unchecked(compiled.rule.id, "collect", message, blocked))
@@ -326,17 +429,15 @@ def evaluate(
     )
 
 
-def _unknown_input(
-    compiled: CompiledRule, unknown: dict[str, str], changes: ChangeSet
-) -> str | None:
+def _unknown_input(compiled: CompiledRule, unknown: dict[str, str], ctx: _Context) -> str | None:
     """The first path whose change is unknown that this rule would look at, if any: a trigger,
     a required companion, or a sibling target of a known added file."""
-    for path in sorted(unknown):
-        if compiled.selector.selects(path) or any(m.matches(path) for m in compiled.require):
-            return path
+    first = ctx.paths.first_unknown(compiled)
+    if first is not None:
+        return first
     if compiled.target is not None:
-        for change in changes.changes:
-            if change.status is Status.ADDED and compiled.selector.selects(change.path):
+        for change in ctx.selected(compiled):
+            if change.status is Status.ADDED:
                 try:
                     target = compiled.target.render(change.path)
                 except RenderError:
