@@ -2,7 +2,7 @@
 
 Every rule runs; none depends on another, so rule and change order never change the report.
 Anything that cannot be decided exactly (an unreadable manifest, a missing body where one is
-required, a cap exceeded) is reported as unchecked, never as a pass.
+required, a cap exceeded, the caller's deadline passed) is reported as unchecked, never as a pass.
 
 Which changes a rule looks at comes from the RuleSet's index (one walk over the changed paths);
 `_evaluate_naive` tries every rule's matchers on every change instead, and is kept as the oracle
@@ -40,6 +40,35 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 
+_CHECK_EVERY = 128  # loop steps between two calls of the caller's `expired`
+_OUT_OF_TIME = (
+    "the time for this check ran out before this rule was decided. Run `cagr rules check`"
+    " to decide it without the time limit."
+)
+
+
+class _OutOfTime(Exception):
+    """The caller's deadline passed while a rule was being decided."""
+
+
+@define
+class _Clock:
+    """The caller's deadline: asked before each rule and every _CHECK_EVERY steps of a loop."""
+
+    expired: Callable[[], bool] | None
+    _steps: int = 0
+
+    def check(self) -> None:
+        """Raise _OutOfTime if the deadline has passed."""
+        if self.expired is not None and self.expired():
+            raise _OutOfTime
+
+    def tick(self) -> None:
+        """One step of a loop: check the deadline on every _CHECK_EVERY-th."""
+        self._steps += 1
+        if self._steps % _CHECK_EVERY == 0:
+            self.check()
+
 
 class _Paths(Protocol):
     """What the rules look at among the changes and the paths whose change is unknown."""
@@ -59,9 +88,15 @@ class _Scan:
 
     changes: tuple[Change, ...]
     unknown: tuple[str, ...]
+    clock: _Clock
 
     def changes_matching(self, matcher: PathMatcher) -> list[Change]:
-        return [change for change in self.changes if matcher.matches(change.path)]
+        found = []
+        for change in self.changes:
+            self.clock.tick()
+            if matcher.matches(change.path):
+                found.append(change)
+        return found
 
     def first_unknown(self, compiled: CompiledRule) -> str | None:
         for path in self.unknown:
@@ -72,24 +107,25 @@ class _Scan:
 
 @define
 class _Lookup:
-    """The indexed way: every indexed matcher against every path in one walk, on first use,
-    then looked up."""
+    """The indexed way: every indexed matcher against every path in one walk, on first use
+    (so the walk runs under the deadline too), then looked up."""
 
     index: RuleIndex
     changes: tuple[Change, ...]
     unknown: tuple[str, ...]
+    clock: _Clock
     _of_changes: Matches | None = None
     _of_unknown: Matches | None = None
 
     def changes_matching(self, matcher: PathMatcher) -> list[Change]:
         if self._of_changes is None:
             paths = [change.path for change in self.changes]
-            self._of_changes = self.index.match(paths)
+            self._of_changes = self.index.match(paths, self.clock.tick)
         return [self.changes[n] for n in self._of_changes.positions(matcher)]
 
     def first_unknown(self, compiled: CompiledRule) -> str | None:
         if self._of_unknown is None:
-            self._of_unknown = self.index.match(self.unknown)
+            self._of_unknown = self.index.match(self.unknown, self.clock.tick)
         ignores = compiled.selector.ignores
         selected = (
             n
@@ -142,6 +178,7 @@ class _Context:
     body: PrBody
     phase: Phase
     limits: Limits
+    clock: _Clock
     paths: _Paths
     by_path: dict[str, Change] = field(init=False)
     _parsed: Body | None = field(init=False, default=None)
@@ -168,7 +205,12 @@ class _Context:
         ignores = compiled.selector.ignores
         if not ignores.patterns:
             return chosen
-        return [change for change in chosen if not ignores.matches(change.path)]
+        kept = []
+        for change in chosen:
+            self.clock.tick()
+            if not ignores.matches(change.path):
+                kept.append(change)
+        return kept
 
     def triggers(self, compiled: CompiledRule) -> tuple[list[_Trigger], list[Unchecked]]:
         """The selected changes that fire the rule, and the manifests that could not be read."""
@@ -178,6 +220,7 @@ class _Context:
         triggers: list[_Trigger] = []
         problems: list[Unchecked] = []
         for change in selected:
+            self.clock.check()  # reading a manifest can take long: ask every time
             try:
                 added = self._added(change)
             except ManifestError as error:
@@ -250,6 +293,7 @@ def _missing_companion(pattern: str, matcher: PathMatcher, ctx: _Context) -> str
 
 def _check_add_only(compiled: CompiledRule, ctx: _Context) -> None:
     for change in ctx.selected(compiled):
+        ctx.clock.tick()
         old, new = change.old, change.new
         if old is None:
             continue
@@ -271,6 +315,7 @@ def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
     assert isinstance(rule, SiblingRule)
     assert template is not None
     for change in ctx.selected(compiled):
+        ctx.clock.tick()
         if change.status is not Status.ADDED:
             continue
         try:
@@ -369,26 +414,35 @@ _CHECKS: dict[type, Callable[[CompiledRule, _Context], None]] = {
 }
 
 
-def evaluate(
+def evaluate(  # noqa: PLR0913 - the inputs, the caps and the deadline are all separate
     rules: RuleSet,
     changes: ChangeSet,
     body: PrBody,
     phase: Phase,
     limits: Limits = DEFAULT_LIMITS,
+    *,
+    expired: Callable[[], bool] | None = None,
 ) -> Report:
-    """Judge `changes` (and `body`, where the phase requires one) against every rule."""
-    return _evaluate(rules, changes, body, phase, limits, naive=False)
+    """Judge `changes` (and `body`, where the phase requires one) against every rule.
+
+    `expired`, when given, says whether the caller's time is up (the core reads no clock). It is
+    asked before each rule and periodically inside long loops; once it says yes, every rule not
+    yet decided is reported unchecked, and the findings already made are kept.
+    """
+    return _evaluate(rules, changes, body, phase, limits, expired=expired, naive=False)
 
 
-def _evaluate_naive(
+def _evaluate_naive(  # noqa: PLR0913 - the same arguments as evaluate
     rules: RuleSet,
     changes: ChangeSet,
     body: PrBody,
     phase: Phase,
     limits: Limits = DEFAULT_LIMITS,
+    *,
+    expired: Callable[[], bool] | None = None,
 ) -> Report:
     """`evaluate` without the index: each rule's matchers tried on every change (the oracle)."""
-    return _evaluate(rules, changes, body, phase, limits, naive=True)
+    return _evaluate(rules, changes, body, phase, limits, expired=expired, naive=True)
 
 
 def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find paths
@@ -398,6 +452,7 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
     phase: Phase,
     limits: Limits,
     *,
+    expired: Callable[[], bool] | None,
     naive: bool,
 ) -> Report:
     report = Report(range=changes.range, pending_staged=changes.pending_staged)
@@ -407,18 +462,31 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
     if over is not None:
         return evolve(report, unchecked=(over,))
     unknown = {item.path: item.message for item in changes.unchecked if item.path is not None}
+    clock = _Clock(expired)
     known, unknown_paths = changes.changes, tuple(sorted(unknown))
     paths: _Paths = (
-        _Scan(known, unknown_paths) if naive else _Lookup(rules.index, known, unknown_paths)
+        _Scan(known, unknown_paths, clock)
+        if naive
+        else _Lookup(rules.index, known, unknown_paths, clock)
     )
-    ctx = _Context(changes, body, phase, limits, paths)
-    for compiled in rules.rules:
-        blocked = _unknown_input(compiled, unknown, ctx) if unknown else None
-        if blocked is not None:
-            message = f"{unknown[blocked]} This rule looks at that path, so it was not decided."
-            ctx.unchecked.append(Unchecked(compiled.rule.id, "collect", message, blocked))
-            continue
-        _CHECKS[type(compiled.rule)](compiled, ctx)
+    ctx = _Context(changes, body, phase, limits, clock, paths)
+    decided = 0
+    try:
+        for compiled in rules.rules:
+            clock.check()
+            blocked = _unknown_input(compiled, unknown, ctx) if unknown else None
+            if blocked is not None:
+                message = f"{unknown[blocked]} This rule looks at that path, so it was not decided."
+                ctx.unchecked.append(Unchecked(compiled.rule.id, "collect", message, blocked))
+            else:
+                _CHECKS[type(compiled.rule)](compiled, ctx)
+            decided += 1
+    except _OutOfTime:
+        # What the interrupted rule already found stands (each finding is complete on its
+        # own); the rule itself, and every one after it, is undecided.
+        ctx.unchecked.extend(
+            Unchecked(c.rule.id, "deadline", _OUT_OF_TIME) for c in rules.rules[decided:]
+        )
     return evolve(
         report,
         findings=tuple(sorted(ctx.findings, key=lambda f: (f.rule, f.paths, f.message))),

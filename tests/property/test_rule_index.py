@@ -1,8 +1,12 @@
-"""The indexed evaluator against the naive one: the same Report, always."""
+"""The indexed evaluator against the naive one: the same Report, always; and the deadline."""
 
 from __future__ import annotations
 
+import itertools
+import sys
+from collections.abc import Callable
 from typing import Any
+from unittest import mock
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,6 +18,7 @@ from cagr_core import (
     Phase,
     PrBody,
     PrBodyRule,
+    Report,
     RequiresRule,
     Rule,
     RuleSet,
@@ -29,6 +34,8 @@ from cagr_core.rule_index import RuleIndex
 from cagr_core.templates import RenderError, Template
 
 from .strategies import changes, component, sides
+
+EVALUATE = sys.modules["cagr_core.evaluate"]
 
 # Path components that the patterns below often match, and odd ones (glob characters, spaces,
 # escapes, dots) that they must not match by accident.
@@ -241,3 +248,57 @@ class TestSameReportAsNaive:
     @given(cases())
     def test_equal_reports(self, case: Case) -> None:
         assert evaluate(*case) == _evaluate_naive(*case)
+
+
+def _expires_after(calls: int) -> Callable[[], bool]:
+    """A deadline that passes at the (calls + 1)-th question."""
+    count = itertools.count(1)
+    return lambda: next(count) > calls
+
+
+def _of(report: Report, rule: str) -> tuple[set[object], set[object], set[object]]:
+    return (
+        {f for f in report.findings if f.rule == rule},
+        {u for u in report.unchecked if u.rule == rule and u.stage != "deadline"},
+        {d for d in report.deferred if d.rule == rule},
+    )
+
+
+class TestDeadline:
+    """Past the deadline, undecided rules are unchecked; nothing is invented or half-judged."""
+
+    @given(cases(), st.sampled_from([evaluate, _evaluate_naive]), st.data())
+    def test_decided_rules_are_exact_and_the_rest_unchecked(
+        self, case: Case, evaluator: Callable[..., Report], data: st.DataObject
+    ) -> None:
+        full = _evaluate_naive(*case)
+        asked = itertools.count()
+        with mock.patch.object(EVALUATE, "_CHECK_EVERY", 1):  # ask at every step of every loop
+            assert evaluator(*case, expired=lambda: next(asked) < 0) == full
+            # Cut anywhere from before the first question to after the last.
+            cut = evaluator(*case, expired=_expires_after(data.draw(st.integers(0, next(asked)))))
+        ruleset, change_set = case[0], case[1]
+        if not change_set.complete:
+            assert cut == full
+            return
+        ids = [c.rule.id for c in ruleset.rules]
+        undecided = {u.rule for u in cut.unchecked if u.stage == "deadline"}
+        # Rules run in id order: once one is undecided, so is every later one.
+        assert undecided == set(ids[len(ids) - len(undecided) :])
+        for rule in ids:
+            if rule in undecided:
+                for partial, complete in zip(_of(cut, rule), _of(full, rule), strict=True):
+                    assert partial <= complete
+            else:
+                assert _of(cut, rule) == _of(full, rule)
+        assert {u for u in cut.unchecked if u.rule is None} == {
+            u for u in full.unchecked if u.rule is None
+        }
+        if undecided:
+            assert cut.status != "pass"
+
+    @given(cases())
+    def test_a_deadline_that_never_passes_changes_nothing(self, case: Case) -> None:
+        with mock.patch.object(EVALUATE, "_CHECK_EVERY", 1):
+            cut = evaluate(*case, expired=lambda: False)
+        assert cut == _evaluate_naive(*case)
