@@ -73,16 +73,16 @@ class RuleIndex:
                 continue
             for kind, key in filter(None, places):
                 filed[kind].setdefault(key, []).append(n)
-        frozen_ = {kind: {k: tuple(v) for k, v in by_key.items()} for kind, by_key in filed.items()}
+        tables = {kind: {k: tuple(v) for k, v in by_key.items()} for kind, by_key in filed.items()}
         return cls(
             tuple(distinct.values()),
             ids,
-            frozen_["path"],
-            frozen_["name"],
-            frozen_["folder"],
-            frozen_["end"],
-            tuple(sorted({len(end) for end in frozen_["end"]})),
-            frozen_["part"],
+            tables["path"],
+            tables["name"],
+            tables["folder"],
+            tables["end"],
+            tuple(sorted({len(end) for end in tables["end"]})),
+            tables["part"],
             tuple(everywhere),
         )
 
