@@ -2,13 +2,18 @@
 
 Every rule runs; none depends on another, so rule and change order never change the report.
 Anything that cannot be decided exactly (an unreadable manifest, a missing body where one is
-required, a cap exceeded) is reported as unchecked, never as a pass.
+required, a cap exceeded, the caller's deadline passed) is reported as unchecked, never as a pass.
+
+Which changes a rule looks at comes from the RuleSet's index (one walk over the changed paths);
+`_evaluate_naive` tries every rule's matchers on every change instead, and is kept as the oracle
+the property tests and the benchmark compare against.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from itertools import chain
+from typing import Any, Protocol
 
 from attrs import define, evolve, field, frozen
 
@@ -17,6 +22,7 @@ from .globs import PathMatcher, is_literal
 from .manifests import ManifestError, added_dependencies
 from .pull_request import Phase, PrBody
 from .report import AddedDependency, Deferred, Finding, Report
+from .rule_index import Matches, RuleIndex
 from .rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule, When
 from .ruleset import CompiledRule, RuleSet
 from .sections import Body, check_section, describe_problem
@@ -35,6 +41,98 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 _EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # many files share it: no rename hint
+
+_CHECK_EVERY = 128  # loop steps between two calls of the caller's `expired`
+_OUT_OF_TIME = (
+    "the time for this check ran out before this rule was decided. Run `cagr rules check`"
+    " to decide it without the time limit."
+)
+
+
+class _OutOfTime(Exception):
+    """The caller's deadline passed while a rule was being decided."""
+
+
+@define
+class _Clock:
+    """The caller's deadline: asked before each rule and every _CHECK_EVERY steps of a loop."""
+
+    expired: Callable[[], bool] | None
+    _steps: int = 0
+
+    def check(self) -> None:
+        """Raise _OutOfTime if the deadline has passed."""
+        if self.expired is not None and self.expired():
+            raise _OutOfTime
+
+    def tick(self) -> None:
+        """One step of a loop: check the deadline on every _CHECK_EVERY-th."""
+        self._steps += 1
+        if self._steps % _CHECK_EVERY == 0:
+            self.check()
+
+
+class _Paths(Protocol):
+    """What the rules look at among the changes and the paths whose change is unknown."""
+
+    def changes_matching(self, matcher: PathMatcher) -> list[Change]:
+        """The changes whose path the matcher matches, in path order."""
+        ...
+
+    def first_unknown(self, compiled: CompiledRule) -> str | None:
+        """The first unknown path (in sorted order) the rule selects or requires, if any."""
+        ...
+
+
+@frozen
+class _Scan:
+    """The naive way: the matcher is tried on every path, once per rule that asks. It asks the
+    deadline only between rules and in the checks' loops, so that it costs what the evaluator
+    did before the index and stays a fair baseline."""
+
+    changes: tuple[Change, ...]
+    unknown: tuple[str, ...]
+
+    def changes_matching(self, matcher: PathMatcher) -> list[Change]:
+        return [change for change in self.changes if matcher.matches(change.path)]
+
+    def first_unknown(self, compiled: CompiledRule) -> str | None:
+        for path in self.unknown:
+            if compiled.selector.selects(path) or any(m.matches(path) for m in compiled.require):
+                return path
+        return None
+
+
+@define
+class _Lookup:
+    """The indexed way: every indexed matcher against every path in one walk, on first use
+    (so the walk runs under the deadline too), then looked up."""
+
+    index: RuleIndex
+    changes: tuple[Change, ...]
+    unknown: tuple[str, ...]
+    clock: _Clock
+    _of_changes: Matches | None = None
+    _of_unknown: Matches | None = None
+
+    def changes_matching(self, matcher: PathMatcher) -> list[Change]:
+        if self._of_changes is None:
+            paths = [change.path for change in self.changes]
+            self._of_changes = self.index.match(paths, self.clock.tick)
+        return [self.changes[n] for n in self._of_changes.positions(matcher)]
+
+    def first_unknown(self, compiled: CompiledRule) -> str | None:
+        if self._of_unknown is None:
+            self._of_unknown = self.index.match(self.unknown, self.clock.tick)
+        ignores = compiled.selector.ignores
+        selected = (
+            n
+            for n in self._of_unknown.positions(compiled.selector.paths)
+            if not ignores.matches(self.unknown[n])
+        )
+        required = (n for m in compiled.require for n in self._of_unknown.positions(m))
+        first = min(chain(selected, required), default=None)
+        return None if first is None else self.unknown[first]
 
 
 @frozen
@@ -88,6 +186,8 @@ class _Context:
     body: PrBody
     phase: Phase
     limits: Limits
+    clock: _Clock
+    paths: _Paths
     by_path: dict[str, Change] = field(init=False)
     _parsed: Body | None = field(init=False, default=None)
     findings: list[Finding] = field(init=False, factory=list)
@@ -127,14 +227,28 @@ class _Context:
             Finding(rule.id, rule.kind, message, rule.reason, tuple(paths), **details)
         )
 
+    def selected(self, compiled: CompiledRule) -> list[Change]:
+        """The changes the rule's selector picks (its paths minus its ignores), in path order."""
+        chosen = self.paths.changes_matching(compiled.selector.paths)
+        ignores = compiled.selector.ignores
+        if not ignores.patterns:
+            return chosen
+        kept = []
+        for change in chosen:
+            self.clock.tick()
+            if not ignores.matches(change.path):
+                kept.append(change)
+        return kept
+
     def triggers(self, compiled: CompiledRule) -> tuple[list[_Trigger], list[Unchecked]]:
         """The selected changes that fire the rule, and the manifests that could not be read."""
-        selected = [c for c in self.changes.changes if compiled.selector.selects(c.path)]
+        selected = self.selected(compiled)
         if compiled.when is When.CHANGED:
             return [_Trigger(change, (), self.deletion(change)) for change in selected], []
         triggers: list[_Trigger] = []
         problems: list[Unchecked] = []
         for change in selected:
+            self.clock.check()  # reading a manifest can take long: ask every time
             try:
                 added = self._added(change)
             except ManifestError as error:
@@ -190,7 +304,7 @@ def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
     missing = [
         (pattern, matcher)
         for pattern, matcher in zip(rule.require, compiled.require, strict=True)
-        if not any(c.exists_as_file and matcher.matches(c.path) for c in ctx.changes.changes)
+        if not any(c.exists_as_file for c in ctx.paths.changes_matching(matcher))
     ]
     if not missing:
         return
@@ -210,7 +324,7 @@ def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
 
 def _missing_companion(pattern: str, matcher: PathMatcher, ctx: _Context) -> str:
     """Why nothing satisfied one `require` entry, naming a near miss when there is one."""
-    near = next((c for c in ctx.changes.changes if matcher.matches(c.path)), None)
+    near = next(iter(ctx.paths.changes_matching(matcher)), None)
     if near is None:
         shown = pattern.removeprefix("/")
         return (
@@ -224,9 +338,10 @@ def _missing_companion(pattern: str, matcher: PathMatcher, ctx: _Context) -> str
 
 
 def _check_add_only(compiled: CompiledRule, ctx: _Context) -> None:
-    for change in ctx.changes.changes:
+    for change in ctx.selected(compiled):
+        ctx.clock.tick()
         old, new = change.old, change.new
-        if old is None or not compiled.selector.selects(change.path):
+        if old is None:
             continue
         if new is None:
             what = ctx.deletion(change)
@@ -245,8 +360,9 @@ def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
     rule, template = compiled.rule, compiled.target
     assert isinstance(rule, SiblingRule)
     assert template is not None
-    for change in ctx.changes.changes:
-        if change.status is not Status.ADDED or not compiled.selector.selects(change.path):
+    for change in ctx.selected(compiled):
+        ctx.clock.tick()
+        if change.status is not Status.ADDED:
             continue
         try:
             target = template.render(change.path)
@@ -355,14 +471,47 @@ _CHECKS: dict[type, Callable[[CompiledRule, _Context], None]] = {
 }
 
 
-def evaluate(
+def evaluate(  # noqa: PLR0913 - the inputs, the caps and the deadline are all separate
     rules: RuleSet,
     changes: ChangeSet,
     body: PrBody,
     phase: Phase,
     limits: Limits = DEFAULT_LIMITS,
+    *,
+    expired: Callable[[], bool] | None = None,
 ) -> Report:
-    """Judge `changes` (and `body`, where the phase requires one) against every rule."""
+    """Judge `changes` (and `body`, where the phase requires one) against every rule.
+
+    `expired`, when given, says whether the caller's time is up (the core reads no clock). It is
+    asked before each rule and periodically inside long loops; once it says yes, every rule not
+    yet decided is reported unchecked, and the findings already made are kept.
+    """
+    return _evaluate(rules, changes, body, phase, limits, expired=expired, naive=False)
+
+
+def _evaluate_naive(  # noqa: PLR0913 - the same arguments as evaluate
+    rules: RuleSet,
+    changes: ChangeSet,
+    body: PrBody,
+    phase: Phase,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    expired: Callable[[], bool] | None = None,
+) -> Report:
+    """`evaluate` without the index: each rule's matchers tried on every change (the oracle)."""
+    return _evaluate(rules, changes, body, phase, limits, expired=expired, naive=True)
+
+
+def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find paths
+    rules: RuleSet,
+    changes: ChangeSet,
+    body: PrBody,
+    phase: Phase,
+    limits: Limits,
+    *,
+    expired: Callable[[], bool] | None,
+    naive: bool,
+) -> Report:
     report = Report(
         range=changes.range,
         pending_staged=changes.pending_staged,
@@ -373,15 +522,30 @@ def evaluate(
     over = _over_limits(rules, changes, limits)
     if over is not None:
         return evolve(report, unchecked=(over,))
-    ctx = _Context(changes, body, phase, limits)
     unknown = {item.path: item.message for item in changes.unchecked if item.path is not None}
-    for compiled in rules.rules:
-        blocked = _unknown_input(compiled, unknown, changes) if unknown else None
-        if blocked is not None:
-            message = f"{unknown[blocked]} This rule looks at that path, so it was not decided."
-            ctx.unchecked.append(Unchecked(compiled.rule.id, Stage.COLLECT, message, blocked))
-            continue
-        _CHECKS[type(compiled.rule)](compiled, ctx)
+    clock = _Clock(expired)
+    known, unknown_paths = changes.changes, tuple(sorted(unknown))
+    paths: _Paths = (
+        _Scan(known, unknown_paths) if naive else _Lookup(rules.index, known, unknown_paths, clock)
+    )
+    ctx = _Context(changes, body, phase, limits, clock, paths)
+    decided = 0
+    try:
+        for compiled in rules.rules:
+            clock.check()
+            blocked = _unknown_input(compiled, unknown, ctx) if unknown else None
+            if blocked is not None:
+                message = f"{unknown[blocked]} This rule looks at that path, so it was not decided."
+                ctx.unchecked.append(Unchecked(compiled.rule.id, Stage.COLLECT, message, blocked))
+            else:
+                _CHECKS[type(compiled.rule)](compiled, ctx)
+            decided += 1
+    except _OutOfTime:
+        # What the interrupted rule already found stands (each finding is complete on its
+        # own); the rule itself, and every one after it, is undecided.
+        ctx.unchecked.extend(
+            Unchecked(c.rule.id, Stage.DEADLINE, _OUT_OF_TIME) for c in rules.rules[decided:]
+        )
     return evolve(
         report,
         findings=tuple(sorted(ctx.findings, key=lambda f: (f.rule, f.paths, f.message))),
@@ -393,17 +557,15 @@ def evaluate(
     )
 
 
-def _unknown_input(
-    compiled: CompiledRule, unknown: dict[str, str], changes: ChangeSet
-) -> str | None:
+def _unknown_input(compiled: CompiledRule, unknown: dict[str, str], ctx: _Context) -> str | None:
     """The first path whose change is unknown that this rule would look at, if any: a trigger,
     a required companion, or a sibling target of a known added file."""
-    for path in sorted(unknown):
-        if compiled.selector.selects(path) or any(m.matches(path) for m in compiled.require):
-            return path
+    first = ctx.paths.first_unknown(compiled)
+    if first is not None:
+        return first
     if compiled.target is not None:
-        for change in changes.changes:
-            if change.status is Status.ADDED and compiled.selector.selects(change.path):
+        for change in ctx.selected(compiled):
+            if change.status is Status.ADDED:
                 try:
                     target = compiled.target.render(change.path)
                 except RenderError:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import pairwise
 
-from attrs import frozen
+from attrs import Factory, field, frozen
 
 from .errors import PatternError, RuleError, TemplateError
 from .globs import PathMatcher
+from .rule_index import RuleIndex
 from .rules import RequiresRule, Rule, SiblingRule, When
 from .templates import Template
 
@@ -68,11 +69,24 @@ def compile_rule(rule: Rule) -> CompiledRule:
     return CompiledRule(rule, selector)
 
 
+def _index(rules: tuple[CompiledRule, ...]) -> RuleIndex:
+    """The trigger and `require` matchers of all rules, indexed (ignores are only ever tried on
+    what a rule's paths selected, so they need no index)."""
+    return RuleIndex.build(matcher for c in rules for matcher in (c.selector.paths, *c.require))
+
+
 @frozen
 class RuleSet:
-    """Compiled rules with unique ids, in id order (rule order never matters)."""
+    """Compiled rules with unique ids, in id order (rule order never matters), and their
+    patterns indexed once for evaluation."""
 
     rules: tuple[CompiledRule, ...]
+    index: RuleIndex = field(
+        default=Factory(lambda ruleset: _index(ruleset.rules), takes_self=True),
+        init=False,
+        eq=False,
+        repr=False,
+    )
 
     @classmethod
     def compile(cls, rules: Iterable[Rule]) -> RuleSet:

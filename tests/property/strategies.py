@@ -26,21 +26,26 @@ MODES = (0o100644, 0o100755, 0o120000, 0o160000)
 
 
 @st.composite
-def sides(draw: st.DrawFn) -> Side:
-    content = draw(st.sampled_from(["a", "b", "c"]))
+def sides(draw: st.DrawFn, contents: tuple[str, ...] = ("a", "b", "c")) -> Side:
+    content = draw(st.sampled_from(contents))
     mode = draw(st.sampled_from(MODES))
     return Side(mode, hashlib.sha1(content.encode()).hexdigest(), content.encode())
 
 
 @st.composite
-def changes(draw: st.DrawFn, paths: st.SearchStrategy[str] = plain_path) -> list[Change]:
+def changes(
+    draw: st.DrawFn,
+    paths: st.SearchStrategy[str] = plain_path,
+    side: st.SearchStrategy[Side] | None = None,
+) -> list[Change]:
+    side = sides() if side is None else side
     chosen = draw(st.lists(paths, unique=True, max_size=12))
     out = []
     for path in chosen:
-        old = draw(st.none() | sides())
-        new = draw(st.none() | sides())
+        old = draw(st.none() | side)
+        new = draw(st.none() | side)
         if old is None and new is None:
-            new = draw(sides())
+            new = draw(side)
         if old is not None and new is not None and (old.mode, old.oid) == (new.mode, new.oid):
             continue
         out.append(Change(path, old, new))

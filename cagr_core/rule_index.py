@@ -1,0 +1,229 @@
+"""An index of a RuleSet's path matchers: one pass over the paths finds what each matcher matches.
+
+Trying every rule's globs on every changed path costs rules x paths. The index instead files
+each pattern under a literal part that every path it matches must have:
+
+- a literal leading folder (`src/app/**`, `/docs/*.md`), looked up once per folder of the paths;
+- a literal end of the last component (`*.ts`, `**/package.json`, `test_*.py`), looked up by the
+  path's last characters;
+- a literal component anywhere else (`**/migrations/**`), looked up once per path component;
+- a whole literal path or name (`/CHANGELOG.md`, `package.json`), which that lookup alone decides.
+
+A pattern filed nowhere (`*`, `src*/**`, an escape, a brace form wcmatch reads differently) is
+tried on every path. A lookup only proposes candidates; each is decided by the matcher itself
+(wcmatch, through PathMatcher), so a pattern filed too broadly costs time, never exactness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from itertools import pairwise, takewhile
+
+from attrs import frozen
+from wcmatch import glob
+
+from .globs import _ANCHORED, _FREE, PathMatcher
+
+_MAGIC = frozenset("*?[]{}\\")
+_MAX_EXPANSIONS = 1000  # wcmatch's own pattern limit; a PathMatcher never compiles more
+
+
+def _nothing() -> None:
+    return None
+
+
+@frozen
+class Matches:
+    """Which of some paths each indexed matcher matches, as positions in ascending order."""
+
+    _ids: dict[tuple[str, ...], int]
+    _positions: tuple[list[int], ...]
+
+    def positions(self, matcher: PathMatcher) -> list[int]:
+        return self._positions[self._ids[matcher.patterns]]
+
+
+@frozen
+class RuleIndex:
+    """Distinct path matchers, filed by the literal parts of their patterns."""
+
+    matchers: tuple[PathMatcher, ...]
+    _ids: dict[tuple[str, ...], int]
+    _paths: dict[str, tuple[int, ...]]  # a whole literal path: matches exactly that path
+    _names: dict[str, tuple[int, ...]]  # a whole literal name: matches exactly that basename
+    _folders: dict[str, tuple[int, ...]]  # a literal leading folder: a candidate below it
+    _ends: dict[str, tuple[int, ...]]  # a literal end: a candidate when the name ends so
+    _end_sizes: tuple[int, ...]
+    _parts: dict[str, tuple[int, ...]]  # a literal component: a candidate when the path has it
+    _everywhere: tuple[int, ...]  # filed nowhere: a candidate on every path
+
+    @classmethod
+    def build(cls, matchers: Iterable[PathMatcher]) -> RuleIndex:
+        """File each distinct matcher (by its patterns) under every place its patterns give."""
+        distinct = {m.patterns: m for m in matchers}
+        ids = {patterns: n for n, patterns in enumerate(distinct)}
+        filed: dict[str, dict[str, list[int]]] = {
+            kind: {} for kind in ("path", "name", "folder", "end", "part")
+        }
+        everywhere = []
+        for patterns, n in ids.items():
+            places = [place for pattern in patterns for place in _places(pattern)]
+            if None in places:
+                everywhere.append(n)
+                continue
+            for kind, key in filter(None, places):
+                filed[kind].setdefault(key, []).append(n)
+        tables = {kind: {k: tuple(v) for k, v in by_key.items()} for kind, by_key in filed.items()}
+        return cls(
+            tuple(distinct.values()),
+            ids,
+            tables["path"],
+            tables["name"],
+            tables["folder"],
+            tables["end"],
+            tuple(sorted({len(end) for end in tables["end"]})),
+            tables["part"],
+            tuple(everywhere),
+        )
+
+    def match(self, paths: Sequence[str], tick: Callable[[], None] = _nothing) -> Matches:
+        """Every indexed matcher against `paths`; `tick` is called once per path."""
+        found: tuple[list[int], ...] = tuple([] for _ in self.matchers)
+        by_folder: dict[str, tuple[int, ...] | None] = {}
+        everything = range(len(self.matchers))
+        for position, path in enumerate(paths):
+            tick()
+            folder, _, name = path.rpartition("/")
+            if folder not in by_folder:
+                by_folder[folder] = self._below(folder)
+            below = by_folder[folder]
+            if below is None or name in ("", ".", ".."):
+                # An odd path (a//b, a/./b): wcmatch treats these specially, so the literal
+                # lookups prove nothing; every matcher decides for itself.
+                for n in everything:
+                    if self.matchers[n].matches(path):
+                        found[n].append(position)
+                continue
+            sure = set(self._paths.get(path, ()))
+            sure.update(self._names.get(name, ()))
+            maybe = set(below)
+            maybe.update(self._everywhere)
+            maybe.update(self._parts.get(name, ()))
+            for size in self._end_sizes:
+                if size > len(name):
+                    break
+                maybe.update(self._ends.get(name[-size:], ()))
+            for n in maybe - sure:
+                if self.matchers[n].matches(path):
+                    sure.add(n)
+            for n in sure:
+                found[n].append(position)
+        return Matches(self._ids, found)
+
+    def _below(self, folder: str) -> tuple[int, ...] | None:
+        """The candidates for every path in this folder, by its leading folders and its
+        components (None: an odd folder, where no lookup is sure)."""
+        if not folder:
+            return ()
+        parts = folder.split("/")
+        if any(part in ("", ".", "..") for part in parts):
+            return None
+        below: list[int] = []
+        for depth, part in enumerate(parts, 1):
+            below.extend(self._folders.get("/".join(parts[:depth]), ()))
+            below.extend(self._parts.get(part, ()))
+        return tuple(below)
+
+
+def _places(pattern: str) -> list[tuple[str, str] | None]:
+    """Where a configured pattern files: one place per brace alternative (None: nowhere)."""
+    anchored = pattern.startswith("/")
+    body = pattern[1:] if anchored else pattern
+    alternatives = _alternatives(body, _ANCHORED if anchored else _FREE)
+    if alternatives is None:
+        return [None]
+    return [_place(alternative, free=not anchored) for alternative in alternatives]
+
+
+def _place(pattern: str, free: bool) -> tuple[str, str] | None:
+    """The literal part every path matching this brace-free pattern has, if it can tell.
+
+    Each pattern component other than `**` matches exactly one path component (`*`, `?` and
+    classes never match `/`), a free pattern without a slash matches basenames, and matching is
+    case-sensitive: so literal leading components are the path's leading folders, literal
+    characters ending the pattern end the path, and any literal component is one of the path's.
+    """
+    parts = pattern.split("/")
+    if "\\" in pattern or any(part in ("", ".", "..") for part in parts):
+        return None  # escapes and odd components: left to the matcher
+    if free and len(parts) == 1:
+        return ("name", pattern) if _literal(pattern) else _end(pattern)
+    leading = list(takewhile(_literal, parts))
+    if len(leading) == len(parts):
+        return ("path", pattern)
+    if leading:
+        return ("folder", "/".join(leading))
+    inner = [part for part in parts[:-1] if _literal(part)]
+    return _end(parts[-1]) or (("part", inner[-1]) if inner else None)
+
+
+def _literal(part: str) -> bool:
+    return not _MAGIC.intersection(part)
+
+
+def _end(part: str) -> tuple[str, str] | None:
+    """The literal characters after the component's last glob character, if any."""
+    last = max(part.rfind(char) for char in _MAGIC)
+    return ("end", part[last + 1 :]) if last + 1 < len(part) else None
+
+
+def _alternatives(pattern: str, flags: int) -> list[str] | None:
+    """The pattern's brace alternatives, or None when they may differ from wcmatch's own.
+
+    The expansion here is deliberately simple (comma lists, nested); it is accepted only when
+    wcmatch translates the alternatives to exactly the regular expressions of the pattern.
+    """
+    if "{" not in pattern:
+        return [pattern]
+    done: list[str] = []
+    pending = [pattern]
+    while pending:
+        current = pending.pop()
+        expanded = _expand_first(current)
+        if expanded is None:
+            done.append(current)
+        else:
+            pending.extend(expanded)
+        if len(done) + len(pending) > _MAX_EXPANSIONS:
+            return None
+    try:
+        ours = [glob.translate(one, flags=flags)[0] for one in done]
+        theirs = set(glob.translate(pattern, flags=flags)[0])
+    except ValueError:  # wcmatch rejects an alternative, or the pattern has too many
+        return None
+    # Each alternative must be one of wcmatch's own (it expands none further), and together
+    # they must be all of them.
+    if any(len(regexes) != 1 for regexes in ours) or {regexes[0] for regexes in ours} != theirs:
+        return None
+    return sorted(set(done))
+
+
+def _expand_first(pattern: str) -> list[str] | None:
+    """The first `{...}` holding a top-level comma, expanded one level; None when there is none."""
+    depth = 0
+    start = 0
+    commas: list[int] = []
+    for index, char in enumerate(pattern):
+        if char == "{":
+            if depth == 0:
+                start, commas = index, []
+            depth += 1
+        elif char == "," and depth == 1:
+            commas.append(index)
+        elif char == "}" and depth:
+            depth -= 1
+            if depth == 0 and commas:
+                cuts = [start, *commas, index]
+                head, tail = pattern[:start], pattern[index + 1 :]
+                return [head + pattern[a + 1 : b] + tail for a, b in pairwise(cuts)]
+    return None
