@@ -80,7 +80,8 @@ def decide(
         return NONE, stages
     started = time.monotonic()
     try:
-        result = within(deadline - _RESERVE, lambda: check(config, checkout))
+        expired = lambda: time.monotonic() > deadline - _RESERVE  # noqa: E731
+        result = within(deadline - _RESERVE, lambda: check(config, checkout, expired=expired))
     except DeadlinePassed:
         return _unchecked(
             "the time for this turn-end check ran out before the change rules were decided."

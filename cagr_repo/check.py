@@ -7,6 +7,7 @@ call to `check`. A committed check also writes the gate record the `gh pr create
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from attrs import evolve, frozen
 
@@ -47,6 +48,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     committed: bool = False,
     body: PrBody | None = None,
     note_uncommitted: bool = False,
+    expired: Callable[[], bool] | None = None,
 ) -> CheckResult:
     """Collect merge base -> working tree (or HEAD, `committed`) and evaluate the rules.
 
@@ -56,7 +58,8 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     holds the deferred form: the body that counts at the gate is the one on the `gh` command.
     With `note_uncommitted`, a committed check also counts the paths where the working tree
     differs from HEAD (about the cost of a working-tree check), so a person is told what the
-    verdict left out; a clean checkout, as in CI, has nothing to count.
+    verdict left out; a clean checkout, as in CI, has nothing to count. `expired` is the
+    caller's deadline: rules not decided when it says yes are unchecked.
     """
     protected = config.config.git.protected_branch
     target = choose_target(checkout, base, protected, base_chosen_by)
@@ -66,8 +69,14 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         collect = collect_committed if committed else collect_working_tree
         changes = collect(repo, target.name, config.rules, chosen_by=target.chosen_by)
         collected = time.perf_counter()
-        deferred = evaluate(config.rules, changes, PrBody.unavailable(), Phase.TURN)
-        report = deferred if body is None else evaluate(config.rules, changes, body, Phase.CI)
+        deferred = evaluate(
+            config.rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired
+        )
+        report = (
+            deferred
+            if body is None
+            else evaluate(config.rules, changes, body, Phase.CI, expired=expired)
+        )
         done = time.perf_counter()
         # What a committed check leaves out, said so that no one takes it for the whole tree.
         uncommitted = count_uncommitted(repo, changes) if committed and note_uncommitted else None
