@@ -333,11 +333,17 @@ def _unknown_input(
     compiled: CompiledRule, unknown: dict[str, str], changes: ChangeSet
 ) -> str | None:
     """The first path whose change is unknown that this rule would look at, if any: a trigger,
-    a required companion, or a sibling target of a known added file."""
+    a required companion, or a sibling target of a known added file. An unknown path ending in
+    `/` is a folder whose contents are unknown: the rule looks at it if it could match beneath."""
     for path in sorted(unknown):
-        if compiled.selector.selects(path) or any(m.matches(path) for m in compiled.require):
+        if path.endswith("/"):
+            matchers = (compiled.selector.paths, *compiled.require)
+            if any(m.could_match_below(path) for m in matchers):
+                return path
+        elif compiled.selector.selects(path) or any(m.matches(path) for m in compiled.require):
             return path
     if compiled.target is not None:
+        folders = [path for path in unknown if path.endswith("/")]
         for change in changes.changes:
             if change.status is Status.ADDED and compiled.selector.selects(change.path):
                 try:
@@ -346,6 +352,9 @@ def _unknown_input(
                     continue
                 if target in unknown:
                     return target
+                beneath = next((f for f in folders if target.startswith(f)), None)
+                if beneath is not None:
+                    return beneath
     return None
 
 

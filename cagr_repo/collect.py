@@ -194,14 +194,19 @@ def _working_tree_once(
         return _incomplete(range_, Stage.COLLECT, conflicts)
     tree = _work_tree(repo, entries)
     base = flatten_cached(repo.object_store, _tree_of(repo, range_.base), repo.controldir())
-    scan = tree.scan(entries, base, index_mtime_ns)
-    unchecked = [_unreadable(error) for error in scan.unreadable]
     index_paths = {entry.path for entry in entries}
+    ignores = IgnoreFilterManager.from_repo(repo)
     try:
-        untracked = dict(tree.untracked(index_paths, IgnoreFilterManager.from_repo(repo)))
+        walk = tree.untracked(index_paths, ignores)
     except Unreadable as error:
-        unchecked.append(_unreadable(error))
-        untracked = {}
+        return _incomplete(range_, Stage.COLLECT, f"the work tree {error.why}.")
+    scan = tree.scan(entries, base, index_mtime_ns, walk.replaced)
+    if tree.folders_for_files:  # tracked files that are folders now: their files are untracked
+        beneath = tree.untracked(index_paths, ignores, tree.folders_for_files)
+        walk.untracked.update(beneath.untracked)
+        walk.unreadable.extend(beneath.unreadable)
+    unchecked = [_unreadable(error) for error in (*scan.unreadable, *walk.unreadable)]
+    untracked = walk.untracked
     raw = sorted(scan.changes + _untracked_changes(base, index_paths, untracked))
     changes, more = _to_changes(repo, raw, rules, tree, max_content_bytes)
     pending = tuple(sorted(decode(path) for path in scan.pending))
@@ -209,7 +214,8 @@ def _working_tree_once(
 
 
 def _unreadable(error: Unreadable) -> Unchecked:
-    """One path whose change is unknown; rules that never look at it are still decided."""
+    """One path (or a folder's contents: `folder/`) whose change is unknown; rules that never
+    look at it are still decided."""
     path = decode(error.path)
     return Unchecked(None, Stage.COLLECT, f"{path}: {error.why}.", path)
 

@@ -93,6 +93,18 @@ def _gitfile_target(dotgit: str) -> str:
     return target
 
 
+def is_repository(dotgit: str) -> bool:
+    """Whether a `.git` entry makes its folder a repository, as git decides for nested ones: a
+    git directory, or a `.git` file pointing at one."""
+    if os.path.isdir(dotgit):
+        return is_git_directory(dotgit)
+    try:
+        _gitfile_target(dotgit)
+    except NotARepository:
+        return False
+    return True
+
+
 def find_checkout(start: str) -> Checkout:
     """The repository `start` belongs to, walking up; NotARepository when there is none."""
     folder = os.path.realpath(start)
