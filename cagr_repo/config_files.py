@@ -65,7 +65,19 @@ def _read(root: str, name: str, found: ConfigFiles) -> None:
         )
         return
     try:
-        with open(path, "rb") as handle:
+        # Non-blocking, and checked again once open: a file swapped for a FIFO meanwhile must
+        # not block the read forever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        found.problems.append((name, f"cannot be read ({error.strerror}); fix or remove it"))
+        return
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                found.problems.append(
+                    (name, "is not a regular file; cagr reads only regular files")
+                )
+                return
             found.read.append((name, handle.read(MAX_CONFIG_BYTES + 1)))
     except OSError as error:
         found.problems.append((name, f"cannot be read ({error.strerror}); fix or remove it"))
