@@ -18,9 +18,8 @@ from dulwich.repo import Repo
 
 from cagr_core.errors import CagrError
 
-from .gitdir import Checkout, is_sha
+from .gitdir import Checkout
 from .history import History, merge_bases
-from .state import MERGE_BASE, load, save
 
 
 class RangeProblem(CagrError):
@@ -100,20 +99,9 @@ def _peel_to_commit(repo: Repo, sha: bytes, name: str) -> str:
 def merge_base(repo: Repo, target: Target, head: str) -> str:
     """The unique merge base of the target and HEAD; RangeProblem when it is not one commit.
 
-    Commits never change, so a found base is kept for the same pair under `<gitdir>/cagr/`:
-    repeated checks (every agent turn end) skip the walk.
+    Computed every time: a remembered base could not be checked without the walk it would save,
+    and a wrong one (written by hand, say) would hide the branch's commits.
     """
-    gitdir = repo.controldir()
-    key = f"{target.sha} {head} "
-    remembered = (load(gitdir, MERGE_BASE, limit=200) or b"").decode("ascii", "replace")
-    if remembered.startswith(key) and is_sha(remembered[len(key) :]):
-        return remembered[len(key) :]
-    base = _compute_merge_base(repo, target, head)
-    save(gitdir, MERGE_BASE, (key + base).encode("ascii"))
-    return base
-
-
-def _compute_merge_base(repo: Repo, target: Target, head: str) -> str:
     shallow = {bytes.fromhex(s.decode("ascii")) for s in repo.get_shallow()}
     history = History(repo.object_store, Path(repo.commondir()) / "objects", shallow)
     try:

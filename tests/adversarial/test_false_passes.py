@@ -143,7 +143,6 @@ def test_07_bare_clone_with_head_on_the_branch(feature: Path, tmp_path: Path, ca
     assert "bare repository" in outcome.err
 
 
-@NOT_YET
 def test_08_merge_base_state_written_by_hand_is_not_trusted(feature: Path, cagr: Cagr) -> None:
     commit(feature, "edit")
     assert cagr(feature, "rules", "check", "--committed").code == 1
@@ -153,7 +152,6 @@ def test_08_merge_base_state_written_by_hand_is_not_trusted(feature: Path, cagr:
     assert cagr(feature, "rules", "check", "--committed").code == 1
 
 
-@NOT_YET
 def test_08_base_tree_cache_for_another_tree_is_not_trusted(feature: Path, cagr: Cagr) -> None:
     commit(feature, "edit")
     write(feature, "notes.txt", "dirty\n")
@@ -172,7 +170,6 @@ def test_08_base_tree_cache_for_another_tree_is_not_trusted(feature: Path, cagr:
 @pytest.mark.parametrize(
     "entries", [{b"src/schema.ts": "junk"}, {b"src/schema.ts": (1,)}, {"x": None}, []]
 )
-@NOT_YET
 def test_08_base_tree_cache_with_wrong_value_types(
     feature: Path, cagr: Cagr, entries: object
 ) -> None:
