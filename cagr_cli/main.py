@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 from collections.abc import Sequence
 
 from cagr_core.version import VERSION
 
-from .output import EXIT_INVALID, format_option
+from .guard import run_command
+from .output import EXIT_INVALID, format_option, terminal_safe_streams
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -63,22 +63,28 @@ def _range_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--base",
         metavar="REF",
+        type=_target_name,
         help="the target branch (default: [git].protected_branch, then main);"
         " origin/REF is tried before REF",
     )
 
 
+def _target_name(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty; name the target branch or commit, e.g. main")
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run cagr with `argv` (default: the process arguments) and return the exit code."""
-    parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:  # argparse exits 2 on usage errors, 0 on --help / --version
-        return int(exit_.code or 0)
-    if not hasattr(args, "command_module"):
-        parser.print_help()
-        return EXIT_INVALID
-    # Commands are imported when run: `cagr --version` and `cagr rules test` never load dulwich.
-    module = importlib.import_module(f"cagr_cli.commands.{args.command_module}")
-    code: int = module.run(args)
-    return code
+    with terminal_safe_streams():  # file names must never drive the terminal
+        parser = _parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exit_:  # argparse exits 2 on usage errors, 0 on --help / --version
+            return int(exit_.code or 0)
+        if not hasattr(args, "command_module"):
+            parser.print_help()
+            return EXIT_INVALID
+        # Commands are imported when run: `cagr --version` and `rules test` never load dulwich.
+        return run_command(args)

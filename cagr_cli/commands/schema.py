@@ -10,7 +10,7 @@ from cagr_core.schema import json_schema
 from cagr_repo.files import write_atomically
 
 from ..checkout import root_of
-from ..output import EXIT_FINDINGS, EXIT_OK, print_json
+from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, print_json
 
 SCHEMA_FILE = "schema/cagr.schema.json"
 
@@ -22,7 +22,15 @@ def schema_text() -> str:
 def run(args: argparse.Namespace) -> int:
     path = root_of(args.repo) / SCHEMA_FILE
     if args.write:
-        write_atomically(str(path), schema_text().encode("utf-8"))
+        try:
+            write_atomically(str(path), schema_text().encode("utf-8"))
+        except OSError as error:
+            print(
+                f"cagr schema: cannot write {SCHEMA_FILE} ({error.strerror}: {error.filename});"
+                " make `schema` a folder cagr can write to, then run it again",
+                file=sys.stderr,
+            )
+            return EXIT_INVALID
         print(f"wrote {SCHEMA_FILE}")
         return EXIT_OK
     if args.check:

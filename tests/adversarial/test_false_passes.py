@@ -182,7 +182,6 @@ def test_08_base_tree_cache_with_wrong_value_types(
         assert outcome.code == 1, outcome
 
 
-@NOT_YET
 @pytest.mark.parametrize("base", ["", " "])
 def test_09_empty_base_is_a_usage_error(feature: Path, cagr: Cagr, base: str) -> None:
     outcome = cagr(feature, "rules", "check", "--base", base)
