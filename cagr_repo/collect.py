@@ -13,7 +13,7 @@ from pathlib import Path
 
 from dulwich.config import StackedConfig
 from dulwich.ignore import IgnoreFilterManager
-from dulwich.objects import Blob, Commit, ObjectID
+from dulwich.objects import Blob, Commit
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
@@ -24,6 +24,7 @@ from cagr_core.ruleset import RuleSet
 from .attributes import Attributes
 from .gitrepo import RangeProblem, head_commit, merge_base, resolve_target
 from .index import IndexEntry, UnreadableIndex, read_index
+from .objects import DamagedObject, read_raw
 from .trees import TreeEntry, diff_trees, flatten_cached
 from .worktree import Unreadable, WorkTree
 
@@ -41,9 +42,13 @@ def decode(path: bytes) -> str:
 
 def _tree_of(repo: Repo, commit: str) -> bytes:
     """The raw id of a commit's tree."""
-    obj = repo[ObjectID(commit.encode("ascii"))]
-    assert isinstance(obj, Commit)
-    return bytes.fromhex(obj.tree.decode("ascii"))
+    raw = read_raw(repo.object_store, bytes.fromhex(commit), Commit.type_num)
+    if not raw.startswith(b"tree ") or raw[45:46] != b"\n":
+        raise DamagedObject(commit, "a commit that does not start with its tree")
+    try:
+        return bytes.fromhex(raw[5:45].decode("ascii"))
+    except ValueError as error:
+        raise DamagedObject(commit, "a commit whose tree id is not hex") from error
 
 
 def _incomplete(range_: Range | None, stage: Stage, message: str) -> ChangeSet:
@@ -53,6 +58,10 @@ def _incomplete(range_: Range | None, stage: Stage, message: str) -> ChangeSet:
 
 def _problem_set(problem: RangeProblem) -> ChangeSet:
     return _incomplete(None, Stage.RANGE, f"{problem.message} {problem.fix}")
+
+
+def _damaged(range_: Range | None, error: DamagedObject) -> ChangeSet:
+    return _incomplete(range_, Stage.COLLECT, error.advice)
 
 
 def _missing_object(error: KeyError) -> ChangeSet:
@@ -77,14 +86,17 @@ def collect_committed(
     """Merge base -> HEAD, tree to tree."""
     try:
         range_ = _resolve(repo, name, committed=True)
-        assert range_.head is not None
+    except RangeProblem as problem:
+        return _problem_set(problem)
+    assert range_.head is not None
+    try:
         raw = diff_trees(
             repo.object_store, _tree_of(repo, range_.base), _tree_of(repo, range_.head)
         )
-    except RangeProblem as problem:
-        return _problem_set(problem)
     except KeyError as error:
         return _missing_object(error)
+    except DamagedObject as error:
+        return _damaged(range_, error)
     changes, unchecked = _to_changes(repo, raw, rules, None, max_content_bytes)
     return ChangeSet(tuple(changes), range_, unchecked=tuple(unchecked))
 
@@ -105,6 +117,8 @@ def collect_working_tree(
             result = _working_tree_once(repo, range_, rules, max_content_bytes)
         except KeyError as error:  # the base tree, or a tree below it, is not in this clone
             return _missing_object(error)
+        except DamagedObject as error:
+            return _damaged(range_, error)
         if isinstance(result, ChangeSet):
             return result  # could not be read at all: the set says why
         changeset, tree = result
@@ -253,6 +267,8 @@ def _to_changes(
             else:
                 new_side = _side(new, _file(worktree, path, new, limit))
             changes.append(Change(name, old_side, new_side))
+        except DamagedObject as error:
+            unchecked.append(Unchecked(None, Stage.COLLECT, f"{name}: {error.advice}", name))
         except (KeyError, OSError, ValueError) as error:  # a missing blob, a file, a bad mode
             unchecked.append(Unchecked(None, Stage.COLLECT, f"cannot read {name}: {error}.", name))
     return changes, unchecked
@@ -264,11 +280,8 @@ def _side(entry: TreeEntry | None, content: bytes | None) -> Side | None:
     return Side(entry[0], entry[1].hex(), content)
 
 
-def _blob(repo: Repo, sha: bytes, limit: int) -> bytes | None:
-    obj = repo.object_store[ObjectID(sha.hex().encode("ascii"))]
-    if not isinstance(obj, Blob):
-        return None
-    return obj.as_raw_string()[:limit]
+def _blob(repo: Repo, sha: bytes, limit: int) -> bytes:
+    return read_raw(repo.object_store, sha, Blob.type_num)[:limit]
 
 
 def _file(tree: WorkTree, path: bytes, entry: TreeEntry, limit: int) -> bytes | None:

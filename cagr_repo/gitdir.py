@@ -125,6 +125,30 @@ def find_checkout(start: str) -> Checkout:
         folder = parent
 
 
+def unsupported(checkout: Checkout) -> str | None:
+    """Why cagr cannot read this repository exactly, or None: a SHA-256 repository (its object
+    ids are not the 40-character ones cagr reads)."""
+    section = ""
+    try:
+        with open(os.path.join(checkout.commondir, "config"), "rb") as handle:
+            lines = handle.read(1024 * 1024).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        text = line.strip().lower()
+        if text.startswith("["):
+            section = text.strip("[]").strip()
+        elif section == "extensions" and text.replace(" ", "").startswith("objectformat="):
+            value = text.partition("=")[2].split("#")[0].split(";")[0].strip().strip('"')
+            if value != "sha1":
+                shown = value.upper().replace("SHA", "SHA-")
+                return (
+                    f"{checkout.commondir} is a repository with {shown} object ids,"
+                    " which cagr does not read yet. Run cagr in a SHA-1 repository."
+                )
+    return None
+
+
 def _ref_dir(checkout: Checkout, name: str) -> str:
     per_worktree = name == "HEAD" or name.startswith(_PER_WORKTREE[1:])
     return checkout.gitdir if per_worktree else checkout.commondir

@@ -18,8 +18,9 @@ from dulwich.repo import Repo
 
 from cagr_core.errors import CagrError
 
-from .gitdir import Checkout
+from .gitdir import Checkout, is_sha, unsupported
 from .history import History, merge_bases
+from .objects import DamagedObject
 
 
 class RangeProblem(CagrError):
@@ -40,9 +41,16 @@ class Target:
     sha: str
 
 
+class UnsupportedRepository(CagrError):
+    """A repository cagr cannot read exactly (SHA-256 object ids); the message says so."""
+
+
 @contextlib.contextmanager
 def open_repo(checkout: Checkout) -> Iterator[Repo]:
     """The checkout's repository, opened with dulwich and closed afterwards."""
+    problem = unsupported(checkout)
+    if problem is not None:
+        raise UnsupportedRepository(problem)
     repo = Repo(checkout.root if checkout.root is not None else checkout.gitdir)
     try:
         yield repo
@@ -51,14 +59,21 @@ def open_repo(checkout: Checkout) -> Iterator[Repo]:
 
 
 def head_commit(repo: Repo) -> str:
-    """HEAD's commit id; RangeProblem when HEAD is unborn (no commit yet)."""
+    """HEAD's commit id; RangeProblem when HEAD is unborn (no commit yet) or holds junk."""
     try:
-        return repo.refs[Ref(b"HEAD")].decode("ascii")
+        value = repo.refs[Ref(b"HEAD")]
     except KeyError as error:
         raise RangeProblem(
             "HEAD has no commit yet, so there is no branch baseline.",
             "Commit something first, then check again.",
         ) from error
+    text = value.decode("ascii", "replace")
+    if not is_sha(text):
+        raise RangeProblem(
+            f"HEAD (or the branch it is on) holds {text[:50]!r}, which is not a commit id.",
+            "Repair the ref (`git reflog` shows where it was), then check again.",
+        )
+    return text
 
 
 def resolve_target(repo: Repo, name: str) -> Target:
@@ -71,6 +86,11 @@ def resolve_target(repo: Repo, name: str) -> Target:
             sha = repo.refs[Ref(ref.encode("utf-8", "surrogateescape"))]
         except KeyError:
             continue
+        if not is_sha(sha.decode("ascii", "replace")):
+            raise RangeProblem(
+                f"the target {name} ({ref}) holds {sha[:50]!r}, which is not a commit id.",
+                f"Repair or fetch it again: `git fetch origin {name}`.",
+            )
         return Target(name, ref, _peel_to_commit(repo, sha, name))
     if len(name) == 40 and all(c in "0123456789abcdef" for c in name):
         return Target(name, name, _peel_to_commit(repo, name.encode("ascii"), name))
@@ -91,6 +111,9 @@ def _peel_to_commit(repo: Repo, sha: bytes, name: str) -> str:
             f"the target {name} points at {sha.decode()[:7]}, which this clone does not have.",
             f"Fetch it: `git fetch origin {name}`.",
         ) from error
+    except Exception as error:  # dulwich's many ways of saying an object is damaged
+        damaged = DamagedObject(sha.decode("ascii"), f"{type(error).__name__}: {error}"[:200])
+        raise RangeProblem(f"the target {name} cannot be read:", damaged.advice) from error
     if not isinstance(obj, Commit):
         raise RangeProblem(f"the target {name} is not a commit.", "Name a branch with --base.")
     return obj.id.decode("ascii")
@@ -110,6 +133,10 @@ def merge_base(repo: Repo, target: Target, head: str) -> str:
         raise RangeProblem(
             "the history between the target and HEAD is incomplete (a commit is missing).",
             "Fetch the full history: `git fetch --unshallow` or `git fetch origin`.",
+        ) from error
+    except DamagedObject as error:
+        raise RangeProblem(
+            "the history between the target and HEAD cannot be read:", error.advice
         ) from error
     if not bases:
         if shallow:

@@ -12,8 +12,9 @@ import struct
 from collections.abc import Callable
 
 from dulwich.object_store import BaseObjectStore
-from dulwich.objects import ObjectID, Tree
+from dulwich.objects import Tree
 
+from .objects import DamagedObject, read_raw
 from .state import BASE_TREE, load, save
 
 TREE_MODE = 0o040000
@@ -24,6 +25,7 @@ _RECORD = struct.Struct(">20sL")  # a tree's raw id and the length of its raw by
 _TREE_ENTRY = re.compile(rb"([0-7]+) ([^\0]*)\0(.{20})", re.DOTALL)
 _WHOLE_TREE = re.compile(rb"(?:[0-7]+ [^\0]*\0.{20})*", re.DOTALL)
 TREE = b"40000"  # a subtree's mode, as tree objects write it
+_Entry = tuple[bytes, bytes, bytes]
 
 
 def normal_mode(mode: int) -> int:
@@ -35,26 +37,19 @@ def normal_mode(mode: int) -> int:
 
 def read_tree(store: BaseObjectStore, sha: bytes) -> dict[bytes, TreeEntry]:
     """One tree object's entries by name: (mode, raw 20-byte id)."""
-    return parse_tree(_raw_tree(store, sha))
+    return {name: (_MODES[octal], child) for octal, name, child in _entries(store, sha)}
 
 
 def _raw_tree(store: BaseObjectStore, sha: bytes) -> bytes:
-    kind, raw = store.get_raw(ObjectID(sha.hex().encode("ascii")))
-    if kind != Tree.type_num:
-        raise KeyError(f"{sha.hex()} is not a tree")
-    return raw
+    return read_raw(store, sha, Tree.type_num)
 
 
-def parse_tree(raw: bytes) -> dict[bytes, TreeEntry]:
-    """A raw tree object's entries by name (ValueError when it is not a well-formed tree)."""
-    return {name: (_MODES[octal], sha) for octal, name, sha in _entries(raw)}
-
-
-def _entries(raw: bytes) -> list[tuple[bytes, bytes, bytes]]:
-    """(octal mode, name, raw id) of each entry, parsed by one regular expression: dulwich's Tree
-    objects sort and re-wrap every entry, and a Python loop per entry was three times slower."""
+def _entries(read: BaseObjectStore | Callable[[bytes], bytes], sha: bytes) -> list[_Entry]:
+    """(octal mode, name, raw id) of each entry of tree `sha`, parsed by one regular expression:
+    dulwich's Tree objects sort and re-wrap every entry, and a loop per entry was 3x slower."""
+    raw = _raw_tree(read, sha) if isinstance(read, BaseObjectStore) else read(sha)
     if _WHOLE_TREE.fullmatch(raw) is None:
-        raise ValueError("not a well-formed tree object")
+        raise DamagedObject(sha.hex(), "not a well-formed tree")
     return _TREE_ENTRY.findall(raw)
 
 
@@ -86,7 +81,7 @@ def _flatten(read: Callable[[bytes], bytes], tree_id: bytes) -> dict[bytes, Tree
     stack: list[tuple[bytes, bytes]] = [(b"", tree_id)]
     while stack:
         prefix, sha = stack.pop()
-        entries = _entries(read(sha))
+        entries = _entries(read, sha)
         # Two comprehensions over the entries beat one loop with a branch per entry.
         out.update(
             {
@@ -159,7 +154,7 @@ def _from_cache(data: bytes, tree_id: bytes) -> dict[bytes, TreeEntry] | None:
 
     try:
         return _flatten(read, tree_id)
-    except (_NotInCache, ValueError):
+    except (_NotInCache, DamagedObject):
         return None
 
 
