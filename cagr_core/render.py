@@ -40,9 +40,10 @@ def _other_lines(report: Report) -> list[str]:
         shown = ", ".join(report.pending_staged[:5])
         more = len(report.pending_staged) - 5
         lines.append(
-            f"Staged content differs from the working tree for {shown}"
-            f"{f' and {more} more' if more > 0 else ''}; it was not counted."
-            " Stage the intended result and run `cagr rules check --committed` before opening a PR."
+            f"The index holds another version of {shown}{f' and {more} more' if more > 0 else ''}"
+            " than the working tree (staged, or committed and edited since); the working tree's"
+            " was checked. Stage the intended result and run `cagr rules check --committed`"
+            " before opening a PR."
         )
     return lines
 

@@ -16,8 +16,6 @@ from .conftest import Outcome, denied, run_process
 
 Cagr = Callable[..., Outcome]
 
-NOT_YET = pytest.mark.xfail(reason="issue 10: fixed in a later commit", strict=False)
-
 
 def _changes(cagr: Cagr, root: Path) -> list[tuple[str, str]]:
     outcome = cagr(root, "changes", "--format", "json")
