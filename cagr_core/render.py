@@ -7,7 +7,7 @@ from itertools import groupby
 from typing import Any
 
 from .changes import Range, Unchecked
-from .report import Finding, Report
+from .report import ConfigChanges, Finding, Report
 
 
 def _finding_blocks(report: Report) -> list[tuple[str, list[str], str]]:
@@ -27,7 +27,7 @@ def _finding_blocks(report: Report) -> list[tuple[str, list[str], str]]:
 
 
 def _other_lines(report: Report) -> list[str]:
-    lines = []
+    lines = [] if report.config_changes is None else [report.config_changes.describe()]
     for item in report.unchecked:
         subject = f"change rule {item.rule}" if item.rule else "change rules"
         lines.append(f"Unchecked ({item.stage.value}): {subject}: {item.message}")
@@ -150,4 +150,19 @@ def report_data(report: Report) -> dict[str, Any]:
             "collect": report.timings.collect_ms,
             "evaluate": report.timings.evaluate_ms,
         },
+        "config_changes": _config_changes_data(report.config_changes),
+    }
+
+
+def _config_changes_data(changes: ConfigChanges | None) -> dict[str, Any] | None:
+    """How the change edits cagr's own config (null when it does not)."""
+    if changes is None:
+        return None
+    return {
+        "files": list(changes.files),
+        "rules_added": list(changes.added),
+        "rules_removed": list(changes.removed),
+        "rules_changed": list(changes.changed),
+        "settings_changed": list(changes.settings),
+        "note": changes.note,
     }

@@ -19,6 +19,7 @@ from cagr_core.version import VERSION
 
 from .collect import collect_committed, collect_working_tree
 from .config import RepoConfig
+from .config_changes import config_changes, self_target
 from .gate_record import GateRecord, identity, write_gate_record
 from .gitdir import Checkout, branch_ref, read_ref
 from .gitrepo import open_repo
@@ -66,8 +67,13 @@ def check(
         deferred = evaluate(config.rules, changes, PrBody.unavailable(), Phase.TURN)
         report = deferred if body is None else evaluate(config.rules, changes, body, Phase.CI)
         done = time.perf_counter()
+        # When the change edits cagr's own config, every report says how (see config_changes).
+        edits = config_changes(repo, changes.range.base, config, changes) if changes.range else None
+        edits = edits or self_target(
+            checkout, changes.range, config.config.git.protected_branch, base
+        )
     timings = Timings((collected - started) * 1000, (done - collected) * 1000)
-    report = evolve(report, timings=timings)
+    report = evolve(report, timings=timings, config_changes=edits)
     if not committed:
         return CheckResult(report, changes)
     if changes.range is None or changes.range.head is None:
@@ -87,7 +93,7 @@ def check(
         cagr_version=VERSION,
         config_digest=config.raw_digest,
         rules_digest=config.rules_digest,
-        report=report_data(evolve(deferred, timings=timings)),
+        report=report_data(evolve(deferred, timings=timings, config_changes=edits)),
     )
     return CheckResult(report, changes, record, write_gate_record(checkout.gitdir, record))
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from dulwich.config import StackedConfig
 from dulwich.ignore import IgnoreFilterManager
-from dulwich.objects import Blob, Commit
+from dulwich.objects import Blob
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
@@ -24,7 +24,7 @@ from cagr_core.ruleset import RuleSet
 from .attributes import Attributes
 from .gitrepo import RangeProblem, head_commit, merge_base, resolve_target
 from .index import IndexEntry, UnreadableIndex, read_index
-from .objects import DamagedObject, read_raw
+from .objects import DamagedObject, commit_tree, read_raw
 from .trees import TreeEntry, diff_trees, flatten_cached
 from .worktree import Unreadable, WorkTree
 
@@ -42,13 +42,7 @@ def decode(path: bytes) -> str:
 
 def _tree_of(repo: Repo, commit: str) -> bytes:
     """The raw id of a commit's tree."""
-    raw = read_raw(repo.object_store, bytes.fromhex(commit), Commit.type_num)
-    if not raw.startswith(b"tree ") or raw[45:46] != b"\n":
-        raise DamagedObject(commit, "a commit that does not start with its tree")
-    try:
-        return bytes.fromhex(raw[5:45].decode("ascii"))
-    except ValueError as error:
-        raise DamagedObject(commit, "a commit whose tree id is not hex") from error
+    return commit_tree(repo.object_store, commit)
 
 
 def _incomplete(range_: Range | None, stage: Stage, message: str) -> ChangeSet:

@@ -75,12 +75,13 @@ def _table(name: str, data: bytes) -> tuple[dict[str, Any] | None, ConfigIssue |
     return cagr, None
 
 
-def load_config(root: Path) -> RepoConfig:
-    """Read, validate, combine and compile every source; ConfigErrors lists every problem."""
-    files = find_config_files(str(root))
-    issues = [ConfigIssue(name, "", problem) for name, problem in files.problems]
+def combine_sources(
+    read: list[tuple[str, bytes]], problems: list[tuple[str, str]]
+) -> tuple[LoadedConfig, list[ConfigIssue]]:
+    """Parse, validate and combine sources given as (name, bytes), in source order."""
+    issues = [ConfigIssue(name, "", problem) for name, problem in problems]
     parts = []
-    for name, data in files.read:
+    for name, data in read:
         table, issue = _table(name, data)
         if issue is not None:
             issues.append(issue)
@@ -92,6 +93,13 @@ def load_config(root: Path) -> RepoConfig:
             parts.append((name, config))
     loaded, found = combine(parts)
     issues.extend(found)
+    return loaded, issues
+
+
+def load_config(root: Path) -> RepoConfig:
+    """Read, validate, combine and compile every source; ConfigErrors lists every problem."""
+    files = find_config_files(str(root))
+    loaded, issues = combine_sources(files.read, files.problems)
     if issues:
         raise ConfigErrors(issues)
     try:

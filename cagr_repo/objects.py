@@ -48,3 +48,14 @@ def read_raw(store: BaseObjectStore, oid: bytes, kind: int) -> bytes:
     if found != kind:
         raise KeyError(f"{hex_id} is not a {TYPE_NAMES.get(kind, kind)}")
     return raw
+
+
+def commit_tree(store: BaseObjectStore, commit: str) -> bytes:
+    """The raw id of a commit's tree (`commit`: hex)."""
+    raw = read_raw(store, bytes.fromhex(commit), Commit.type_num)
+    if not raw.startswith(b"tree ") or raw[45:46] != b"\n":
+        raise DamagedObject(commit, "a commit that does not start with its tree")
+    try:
+        return bytes.fromhex(raw[5:45].decode("ascii"))
+    except ValueError as error:
+        raise DamagedObject(commit, "a commit whose tree id is not hex") from error
