@@ -247,8 +247,8 @@ class WorkTree:
         """Non-ignored files (and nested repositories) that the index does not track, walking
         from the folders `start` (the root; later, tracked files that are folders on disk now).
 
-        Only names the index does not know are looked at one by one (lstat, ignore rules); a
-        tracked folder's listing also says whether it is still a folder.
+        Only names the index does not know, and tracked folders (still folders?), are looked at
+        one by one (lstat, ignore rules).
         """
         walk = Walk()
         tracked_dirs = self._tracked_dirs(tracked)
@@ -258,26 +258,29 @@ class WorkTree:
                 self._folder(folder, ignores, walk, stack)
             else:
                 stack.append(folder)
+        lstat = os.lstat
         while stack:
             directory = stack.pop()
             prefix = directory + b"/" if directory else b""
             try:
-                with os.scandir(self.root + b"/" + prefix if prefix else self.root) as listing:
-                    items = list(listing)
+                names = os.listdir(self.root + b"/" + prefix if prefix else self.root)
             except OSError as error:
                 if not directory:
                     raise Unreadable(b"", f"cannot be listed ({error.strerror})") from error
                 walk.unreadable.append(Unreadable(prefix, f"cannot be listed ({error.strerror})"))
                 continue
-            for item in items:
-                name = item.name
+            for name in names:
                 path = prefix + name
                 if path in tracked or name == b".git":
-                    continue
+                    continue  # the common case: one set lookup per tracked file, nothing more
                 try:
-                    is_dir = item.is_dir(follow_symlinks=False)
-                except OSError:
-                    is_dir = False  # gone meanwhile: looked at as a file below
+                    st = lstat(self.root + b"/" + path)
+                except FileNotFoundError:
+                    continue  # removed since the folder was listed
+                except OSError as error:
+                    walk.unreadable.append(Unreadable(path, f"cannot be read ({error.strerror})"))
+                    continue
+                is_dir = stat.S_ISDIR(st.st_mode)
                 if path in tracked_dirs:
                     if is_dir:
                         stack.append(path)
@@ -286,7 +289,7 @@ class WorkTree:
                 if is_dir:
                     self._folder(path, ignores, walk, stack)
                 else:
-                    self._file(path, item, ignores, walk)
+                    self._file(path, st, ignores, walk)
         return walk
 
     def _tracked_dirs(self, tracked: set[bytes]) -> set[bytes]:
@@ -324,15 +327,12 @@ class WorkTree:
             stack.append(path)  # a `.git` that is no repository: git lists the folder as usual
 
     def _file(
-        self, path: bytes, item: os.DirEntry[bytes], ignores: IgnoreFilterManager, walk: Walk
+        self, path: bytes, st: os.stat_result, ignores: IgnoreFilterManager, walk: Walk
     ) -> None:
         """An untracked file or symlink: its entry, unless it is ignored."""
         try:
             if ignores.is_ignored(os.fsdecode(path)):
                 return
-            st = item.stat(follow_symlinks=False)
-        except FileNotFoundError:
-            return  # removed since the folder was listed
         except OSError as error:
             walk.unreadable.append(Unreadable(path, f"cannot be read ({error.strerror})"))
             return
