@@ -20,6 +20,7 @@ from .output import EXIT_INVALID, EXIT_UNCHECKED, print_json
 CHECKS = frozenset({"rules_check", "changes", "ci", "hook"})
 # The deepest cagr module on the stack names the stage (the first prefix that matches).
 _STAGES = (
+    ("cagr_repo.config_changes", "evaluate"),  # compares rules once the check has run
     ("cagr_repo.config", "config"),
     ("cagr_core.validate", "config"),
     ("cagr_core.config", "config"),

@@ -81,8 +81,10 @@ class _TerminalSafe:
 def terminal_safe_streams() -> Iterator[None]:
     """stdout and stderr escape what is printed to them (terminal_safe) while the block runs."""
     stdout, stderr = sys.stdout, sys.stderr
-    sys.stdout = _TerminalSafe(stdout)
-    sys.stderr = _TerminalSafe(stderr)
+    if stdout is not None:  # None when the process has no stdout at all
+        sys.stdout = _TerminalSafe(stdout)
+    if stderr is not None:
+        sys.stderr = _TerminalSafe(stderr)
     try:
         yield
     finally:

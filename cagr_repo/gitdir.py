@@ -110,18 +110,27 @@ def find_checkout(start: str) -> Checkout:
     folder = os.path.realpath(start)
     if not os.path.isdir(folder):
         raise NotARepository(f"{start} is not a folder")
+    passed_over = None
     while True:
         dotgit = os.path.join(folder, ".git")
         if os.path.isfile(dotgit):
             gitdir = _gitfile_target(dotgit)
             return Checkout(folder, gitdir, _common_dir(gitdir))
-        if os.path.isdir(dotgit) and is_git_directory(dotgit):
-            return Checkout(folder, dotgit, _common_dir(dotgit))
+        if os.path.isdir(dotgit):
+            if is_git_directory(dotgit):
+                return Checkout(folder, dotgit, _common_dir(dotgit))
+            passed_over = passed_over or dotgit
         if is_git_directory(folder):
             return Checkout(None, folder, _common_dir(folder))
         parent = os.path.dirname(folder)
         if parent == folder:
-            raise NotARepository(f"{start} is not inside a git repository")
+            hint = (
+                f" ({passed_over} was passed over, as git passes it over: it lacks a valid HEAD,"
+                " objects or refs; if it is your repository, repair its HEAD)"
+                if passed_over
+                else ""
+            )
+            raise NotARepository(f"{start} is not inside a git repository{hint}")
         folder = parent
 
 

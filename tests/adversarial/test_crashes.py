@@ -150,6 +150,14 @@ def test_15_junk_in_the_branch_head_names(feature: Path, cagr: Cagr, junk: str) 
         assert "HEAD" in outcome.out
 
 
+def test_15_junk_in_git_head(feature: Path, cagr: Cagr) -> None:
+    (feature / ".git" / "HEAD").write_text("junk\n")
+    outcome = cagr(feature, "rules", "check")
+    assert outcome.code == 2  # as git: not a repository; the message says which .git and why
+    assert f"{feature / '.git'} was passed over" in outcome.err
+    assert "repair its HEAD" in outcome.err
+
+
 def test_15_junk_in_the_target_ref(feature: Path, cagr: Cagr) -> None:
     (feature / ".git" / "refs" / "heads" / "main").write_text("z" * 40 + "\n")
     outcome = cagr(feature, "rules", "check")
