@@ -4,7 +4,7 @@ Builds synthetic repositories (20,000 and 100,000 files, a 10,000-commit main, a
 changes: half committed on a branch, half in the working tree) and times, interleaved:
 
 - working tree: cagr's `collect_working_tree` (warm caches, as at every turn end after the
-  first, and cold: no cached base tree or merge base) against
+  first, and cold: no cached base tree) against
   `git diff --raw --no-renames -z B` plus `git ls-files -o --exclude-standard -z`;
 - committed: `collect_committed` against `git diff --raw --no-renames -z B H`;
 - merge base: cagr's walk (uncached) against `git merge-base`, for a fork near the tip and
@@ -34,7 +34,7 @@ from cagr_core import RuleSet
 from cagr_repo.collect import collect_committed, collect_working_tree
 from cagr_repo.gitdir import find_checkout
 from cagr_repo.gitrepo import merge_base, open_repo, resolve_target
-from cagr_repo.state import BASE_TREE, MERGE_BASE, remove
+from cagr_repo.state import BASE_TREE, remove
 
 RULES = RuleSet.compile([])
 
@@ -80,7 +80,6 @@ def bench_repo(root: Path, runs: int) -> None:
     def working_cold() -> None:
         with open_repo(checkout) as repo:
             remove(checkout.gitdir, BASE_TREE)
-            remove(checkout.gitdir, MERGE_BASE)
             assert not collect_working_tree(repo, "main", RULES).unchecked
 
     def committed() -> None:
@@ -104,7 +103,6 @@ def bench_repo(root: Path, runs: int) -> None:
     def dulwich_merge_base(target: str) -> Callable[[], object]:
         def run() -> None:
             with open_repo(checkout) as repo:
-                remove(checkout.gitdir, MERGE_BASE)  # measure the walk
                 merge_base(repo, resolve_target(repo, target), head)
 
         return run

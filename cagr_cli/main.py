@@ -123,10 +123,19 @@ def _range_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--base",
         metavar="REV",
+        type=_target_name,
         help="the target: a branch (origin/REV is tried before REV) or any revision of a commit"
         " (tag, commit id, HEAD~2); default: [git] protected_branch, then the branch origin/HEAD"
         " names, then main",
     )
+
+
+def _target_name(text: str) -> str:
+    import argparse  # noqa: PLC0415
+
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty; name the target branch or commit, e.g. main")
+    return text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -143,21 +152,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    import importlib  # noqa: PLC0415
+    from .guard import run_command  # noqa: PLC0415
+    from .output import EXIT_INVALID, terminal_safe_streams  # noqa: PLC0415
 
-    from .output import EXIT_INVALID  # noqa: PLC0415
-
-    parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:  # argparse exits 2 on usage errors, 0 on --help / --version
-        return int(exit_.code or 0)
-    if not hasattr(args, "command_module"):
-        parser.print_help()
-        return EXIT_INVALID
-    # Commands are imported when run: `cagr --version` and `cagr rules test` never load dulwich.
-    module = importlib.import_module(f"cagr_cli.commands.{args.command_module}")
-    return _run_until_the_reader_leaves(module.run, args)
+    with terminal_safe_streams():  # file names must never drive the terminal
+        parser = _parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exit_:  # argparse exits 2 on usage errors, 0 on --help / --version
+            return int(exit_.code or 0)
+        if not hasattr(args, "command_module"):
+            parser.print_help()
+            return EXIT_INVALID
+        # Commands are imported when run: `cagr --version` and `rules test` never load dulwich.
+        return _run_until_the_reader_leaves(run_command, args)
 
 
 EXIT_CLOSED_PIPE = 128 + 13  # what a shell reports for a command ended by SIGPIPE

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import re
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from cagr_core.report import Report
@@ -31,3 +34,58 @@ def print_json(data: Any) -> None:
 def exit_code(report: Report) -> int:
     """0 pass, 1 a finding, 3 something unchecked (and no finding)."""
     return {"pass": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}[report.status]
+
+
+# Anything but printable ASCII, newline and tab is looked at one character at a time.
+_NOT_PLAIN = re.compile(r"[^\t\n\x20-\x7e]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if char.isprintable():
+        return char
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\x{code - 0xDC00:02x}"  # a byte that was not UTF-8 (surrogateescape)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with control characters (ESC, CR, C1, bidirectional overrides...) and undecodable
+    bytes written as escapes, so a file name can never drive the terminal; JSON output is ASCII
+    with its own escapes and passes through unchanged."""
+    return _NOT_PLAIN.sub(_escape, text)
+
+
+class _TerminalSafe:
+    """A text stream that escapes what it is given (terminal_safe) and never fails to encode."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        safe = terminal_safe(text)
+        try:
+            return self._stream.write(safe)
+        except UnicodeEncodeError:  # a stream that cannot hold this character: escape it
+            encoding = self._stream.encoding or "ascii"
+            return self._stream.write(safe.encode(encoding, "backslashreplace").decode(encoding))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def terminal_safe_streams() -> Iterator[None]:
+    """stdout and stderr escape what is printed to them (terminal_safe) while the block runs."""
+    stdout, stderr = sys.stdout, sys.stderr
+    if stdout is not None:  # None when the process has no stdout at all
+        sys.stdout = _TerminalSafe(stdout)
+    if stderr is not None:
+        sys.stderr = _TerminalSafe(stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr

@@ -165,7 +165,9 @@ class Unchecked:
     rule: str | None
     stage: Stage
     message: str
-    path: str | None = None  # set when only this path is unknown, not the whole change
+    # Set when only this path is unknown, not the whole change; a path ending in `/` stands for
+    # everything beneath that folder (one that could not be listed).
+    path: str | None = None
 
 
 def _sorted_unique(changes: tuple[Change, ...]) -> tuple[Change, ...]:

@@ -524,7 +524,8 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
         return evolve(report, unchecked=(over,))
     unknown = {item.path: item.message for item in changes.unchecked if item.path is not None}
     clock = _Clock(expired)
-    known, unknown_paths = changes.changes, tuple(sorted(unknown))
+    known = changes.changes
+    unknown_paths = tuple(sorted(path for path in unknown if not path.endswith("/")))
     paths: _Paths = (
         _Scan(known, unknown_paths) if naive else _Lookup(rules.index, known, unknown_paths, clock)
     )
@@ -559,7 +560,13 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
 
 def _unknown_input(compiled: CompiledRule, unknown: dict[str, str], ctx: _Context) -> str | None:
     """The first path whose change is unknown that this rule would look at, if any: a trigger,
-    a required companion, or a sibling target of a known added file."""
+    a required companion, or a sibling target of a known added file. An unknown path ending in
+    `/` is a folder whose contents are unknown: the rule looks at it if it could match beneath."""
+    folders = [path for path in sorted(unknown) if path.endswith("/")]
+    matchers = (compiled.selector.paths, *compiled.require)
+    for folder in folders:
+        if any(m.could_match_below(folder) for m in matchers):
+            return folder
     first = ctx.paths.first_unknown(compiled)
     if first is not None:
         return first
@@ -572,6 +579,9 @@ def _unknown_input(compiled: CompiledRule, unknown: dict[str, str], ctx: _Contex
                     continue
                 if target in unknown:
                     return target
+                beneath = next((f for f in folders if target.startswith(f)), None)
+                if beneath is not None:
+                    return beneath
     return None
 
 

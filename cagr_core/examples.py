@@ -78,8 +78,23 @@ def _side(kind: Kind, path: str, name: str, content: str | None) -> Side:
     return Side(MODE_BY_KIND[kind], _oid(path, name, content), data)
 
 
+def _path_problem(path: str) -> str | None:
+    if "\0" in path:
+        return "a path cannot hold a NUL character"
+    if any(part in ("", ".", "..") for part in path.split("/")):
+        return (
+            "not a repo-relative path git can record (no leading or trailing /, no //, no ."
+            " or .. parts);"
+            " write it from the repository root, e.g. src/app.ts"
+        )
+    return None
+
+
 def fixture_change(item: FixtureChange) -> Change:
     """The Change an example entry stands for; FixtureError when it cannot exist."""
+    problem = _path_problem(item.path)
+    if problem is not None:
+        raise FixtureError(f"{item.path!r}: {problem}")
     status = item.status
     if status is Status.ADDED and item.before is not None:
         raise FixtureError(f"{item.path}: an addition has no before side; remove `before`")
@@ -106,4 +121,17 @@ def fixture_changeset(example: Example) -> ChangeSet:
     duplicates = sorted({path for path in paths if paths.count(path) > 1})
     if duplicates:
         raise FixtureError(f"an example lists {', '.join(duplicates)} more than once")
-    return ChangeSet(tuple(fixture_change(item) for item in example.changes))
+    changes = ChangeSet(tuple(fixture_change(item) for item in example.changes))
+    for side in ("before", "after"):
+        present = {c.path for c in changes.changes if (c.old if side == "before" else c.new)}
+        for path in sorted(present):
+            folder = path.rpartition("/")[0]
+            while folder:
+                if folder in present:
+                    raise FixtureError(
+                        f"{folder} is a file and the folder of {path} on the {side} side;"
+                        " one path cannot be both (a file replaced by a folder is D of the"
+                        " file and A of what is in the folder)"
+                    )
+                folder = folder.rpartition("/")[0]
+    return changes

@@ -7,7 +7,7 @@ from itertools import groupby
 from typing import Any
 
 from .changes import Range, Unchecked
-from .report import AddedDependency, Finding, Report
+from .report import AddedDependency, ConfigChanges, Finding, Report
 
 _OUTCOME = {
     "pass": "passed",
@@ -33,7 +33,7 @@ def _finding_blocks(report: Report) -> list[tuple[str, list[str], str]]:
 
 
 def _other_lines(report: Report) -> list[str]:
-    lines = []
+    lines = [] if report.config_changes is None else [report.config_changes.describe()]
     for item in report.unchecked:
         subject = f"change rule {item.rule}" if item.rule else "change rules"
         lines.append(f"Unchecked ({item.stage.value}): {subject}: {item.message}")
@@ -52,9 +52,10 @@ def _other_lines(report: Report) -> list[str]:
         shown = ", ".join(report.pending_staged[:5])
         more = len(report.pending_staged) - 5
         lines.append(
-            f"Staged content differs from the working tree for {shown}"
-            f"{f' and {more} more' if more > 0 else ''}; it was not counted."
-            " Stage the intended result and run `cagr rules check --committed` before opening a PR."
+            f"The index holds another version of {shown}{f' and {more} more' if more > 0 else ''}"
+            " than the working tree (staged, or committed and edited since); the working tree's"
+            " was checked. Stage the intended result and run `cagr rules check --committed`"
+            " before opening a PR."
         )
     return lines
 
@@ -196,4 +197,19 @@ def report_data(report: Report) -> dict[str, Any]:
             "collect": report.timings.collect_ms,
             "evaluate": report.timings.evaluate_ms,
         },
+        "config_changes": _config_changes_data(report.config_changes),
+    }
+
+
+def _config_changes_data(changes: ConfigChanges | None) -> dict[str, Any] | None:
+    """How the change edits cagr's own config (null when it does not)."""
+    if changes is None:
+        return None
+    return {
+        "files": list(changes.files),
+        "rules_added": list(changes.added),
+        "rules_removed": list(changes.removed),
+        "rules_changed": list(changes.changed),
+        "settings_changed": list(changes.settings),
+        "note": changes.note,
     }

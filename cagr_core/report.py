@@ -8,7 +8,15 @@ from attrs import frozen
 
 from .changes import Range, Unchecked
 
-__all__ = ["AddedDependency", "Deferred", "Finding", "Report", "Timings", "Verdict"]
+__all__ = [
+    "AddedDependency",
+    "ConfigChanges",
+    "Deferred",
+    "Finding",
+    "Report",
+    "Timings",
+    "Verdict",
+]
 
 Verdict = Literal["pass", "fail", "unchecked"]
 
@@ -69,6 +77,44 @@ class Timings:
 
 
 @frozen
+class ConfigChanges:
+    """How the change edits cagr's own configuration, against the merge base: the rules that
+    judge this change are partly its own."""
+
+    files: tuple[str, ...]  # the config files the change adds, edits or deletes
+    added: tuple[str, ...] = ()  # rule ids
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()  # other keys whose value changed, e.g. git.protected_branch
+    note: str | None = None  # what else to know: the base's rules unreadable, a self-target
+
+    def describe(self) -> str:
+        """One paragraph for reports."""
+        parts = [
+            f"{label} {', '.join(ids)}"
+            for label, ids in (
+                ("rules added:", self.added),
+                ("rules removed:", self.removed),
+                ("rules changed:", self.changed),
+                ("settings changed:", self.settings),
+            )
+            if ids
+        ]
+        if self.note is not None:
+            parts.append(self.note)
+        head = (
+            f"This change edits cagr's own configuration ({', '.join(self.files)}) against the"
+            " merge base"
+            if self.files
+            else "This check was shaped by the checkout's own cagr configuration"
+        )
+        return (
+            f"{head}: {'; '.join(parts)}. The rules that judged it are partly its own;"
+            " review those edits like code."
+        )
+
+
+@frozen
 class Report:
     """The verdict on one change set. Findings win over unchecked; only neither is a pass."""
 
@@ -81,6 +127,7 @@ class Report:
     rules_checked: int = 0  # rules run on the change: 0 when it could not be collected or capped
     changed_paths: int = 0
     uncommitted: int | None = None  # committed checks: paths the working tree has otherwise
+    config_changes: ConfigChanges | None = None
 
     @property
     def status(self) -> Verdict:

@@ -8,6 +8,7 @@ unchecked rather than guessed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from dulwich.attrs import Pattern, parse_git_attributes
@@ -45,8 +46,11 @@ class Attributes:
     def active(self) -> bool:
         return self.autocrlf or bool(self.rules)
 
-    def problem(self, path: bytes, has_crlf: bool) -> str | None:
-        """Why git's hash of this file's content may differ from its raw hash; None if it cannot."""
+    def problem(self, path: bytes, has_crlf: bool, binary: Callable[[], bool]) -> str | None:
+        """Why git's hash of this file's content may differ from its raw hash; None if it cannot.
+
+        `binary` is asked only when it decides: whether git would call the content binary.
+        """
         state: dict[bytes, bytes | bool | None] = {}
         for prefix, pattern, values in self.rules:
             if path.startswith(prefix) and pattern.match(path[len(prefix) :]):
@@ -59,8 +63,44 @@ class Attributes:
                 return f"git applies `{name.decode()}={value.decode()}` to it; cagr runs no filters"
             if value is True:
                 return f"git applies `{name.decode()}` to it; cagr runs no filters"
-        converts = self.autocrlf and state.get(b"text") is not False
-        converts = converts or any(state.get(n) not in (None, False) for n in _EOL_ATTRIBUTES)
-        if converts and has_crlf:
-            return "it has CRLF line endings that git's line-ending conversion may change"
+        if not has_crlf:
+            return None  # line-ending conversion on the way in only ever rewrites CRLF
+        conversion = _eol_conversion(state, self.autocrlf)
+        if conversion is None or (conversion == "auto" and binary()):
+            return None  # automatic conversion leaves what git calls binary as it is
+        return "it has CRLF line endings that git's line-ending conversion may change"
+
+
+def _eol_conversion(state: dict[bytes, bytes | bool | None], autocrlf: bool) -> str | None:
+    """How git converts line endings on the way in: "text" (always), "auto" (only what it does
+    not call binary) or None (never), from `text` (or the older `crlf`), `eol` and autocrlf."""
+    text = state.get(b"text")
+    if text is None:
+        crlf = state.get(b"crlf")
+        text = True if crlf is True or crlf == b"input" else (False if crlf is False else None)
+    if text is False:
         return None
+    auto = text == b"auto"
+    if state.get(b"eol") in (b"lf", b"crlf") or text is True or text == b"input":
+        return "auto" if auto else "text"
+    if auto or (text is None and autocrlf):
+        return "auto"
+    return None
+
+
+_NONPRINTABLE = bytes([*range(1, 8), 11, *range(14, 27), *range(28, 32), 127])
+
+
+def looks_binary(data: bytes) -> bool:
+    """git's own test for automatic line-ending conversion: a NUL, a lone CR, or fewer than 128
+    printable bytes per unprintable one make content binary."""
+    if b"\0" in data:
+        return True
+    crlf = data.count(b"\r\n")
+    if data.count(b"\r") > crlf:
+        return True
+    nonprintable = len(data) - len(data.translate(None, _NONPRINTABLE))
+    printable = len(data) - crlf - data.count(b"\n") - nonprintable  # a CRLF is one line end
+    if data.endswith(b"\x1a"):
+        nonprintable -= 1  # a trailing end-of-file mark does not count
+    return (printable >> 7) < nonprintable

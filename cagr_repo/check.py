@@ -20,6 +20,7 @@ from cagr_core.version import VERSION
 
 from .collect import collect_committed, collect_working_tree, count_uncommitted
 from .config import RepoConfig
+from .config_changes import config_changes, self_target
 from .gate_record import GateRecord, identity, write_gate_record
 from .gitdir import Checkout, branch_ref, read_ref
 from .gitrepo import open_repo
@@ -80,8 +81,13 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         done = time.perf_counter()
         # What a committed check leaves out, said so that no one takes it for the whole tree.
         uncommitted = count_uncommitted(repo, changes) if committed and note_uncommitted else None
+        # When the change edits cagr's own config, every report says how (see config_changes).
+        edits = config_changes(repo, changes.range.base, config, changes) if changes.range else None
+        edits = edits or self_target(
+            checkout, changes.range, config.config.git.protected_branch, base
+        )
     timings = Timings((collected - started) * 1000, (done - collected) * 1000)
-    report = evolve(report, timings=timings, uncommitted=uncommitted)
+    report = evolve(report, timings=timings, uncommitted=uncommitted, config_changes=edits)
     if not committed:
         return CheckResult(report, changes)
     if changes.range is None or changes.range.head is None:
@@ -103,7 +109,9 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         rules_digest=config.rules_digest,
         text=render_text(deferred, limit=RECORD_TEXT_LIMIT),
         pr_sections=list(config.config.review.pr_sections),
-        report=report_data(evolve(deferred, timings=timings, uncommitted=uncommitted)),
+        report=report_data(
+            evolve(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)
+        ),
     )
     return CheckResult(report, changes, record, write_gate_record(checkout.gitdir, record))
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from attrs import evolve
 from dulwich.config import StackedConfig
 from dulwich.ignore import IgnoreFilterManager
-from dulwich.objects import Blob, Commit, ObjectID
+from dulwich.objects import Blob
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
@@ -25,6 +25,7 @@ from cagr_core.ruleset import RuleSet
 from .attributes import Attributes
 from .gitrepo import RangeProblem, head_commit, merge_base, resolve_target
 from .index import IndexEntry, UnreadableIndex, read_index
+from .objects import DamagedObject, commit_tree, read_raw
 from .target import missing_target_advice
 from .trees import TreeEntry, diff_trees, flatten_cached
 from .worktree import Unreadable, WorkTree
@@ -43,9 +44,7 @@ def decode(path: bytes) -> str:
 
 def _tree_of(repo: Repo, commit: str) -> bytes:
     """The raw id of a commit's tree."""
-    obj = repo[ObjectID(commit.encode("ascii"))]
-    assert isinstance(obj, Commit)
-    return bytes.fromhex(obj.tree.decode("ascii"))
+    return commit_tree(repo.object_store, commit)
 
 
 def _incomplete(range_: Range | None, stage: Stage, message: str) -> ChangeSet:
@@ -55,6 +54,10 @@ def _incomplete(range_: Range | None, stage: Stage, message: str) -> ChangeSet:
 
 def _problem_set(problem: RangeProblem) -> ChangeSet:
     return _incomplete(None, Stage.RANGE, f"{problem.message} {problem.fix}")
+
+
+def _damaged(range_: Range | None, error: DamagedObject) -> ChangeSet:
+    return _incomplete(range_, Stage.COLLECT, error.advice)
 
 
 def _missing_object(error: KeyError) -> ChangeSet:
@@ -90,14 +93,17 @@ def collect_committed(
     """Merge base -> HEAD, tree to tree. `chosen_by` says which rule chose the target `name`."""
     try:
         range_ = _resolve(repo, name, True, chosen_by)
-        assert range_.head is not None
+    except RangeProblem as problem:
+        return _problem_set(problem)
+    assert range_.head is not None
+    try:
         raw = diff_trees(
             repo.object_store, _tree_of(repo, range_.base), _tree_of(repo, range_.head)
         )
-    except RangeProblem as problem:
-        return _problem_set(problem)
     except KeyError as error:
         return _missing_object(error)
+    except DamagedObject as error:
+        return _damaged(range_, error)
     changes, unchecked = _to_changes(repo, raw, rules, None, max_content_bytes)
     return ChangeSet(tuple(changes), range_, unchecked=tuple(unchecked))
 
@@ -130,6 +136,8 @@ def _read_working_tree(
             result = _working_tree_once(repo, range_, rules, max_content_bytes)
         except KeyError as error:  # the base tree, or a tree below it, is not in this clone
             return _missing_object(error)
+        except DamagedObject as error:
+            return _damaged(range_, error)
         if isinstance(result, ChangeSet):
             return result  # could not be read at all: the set says why
         changeset, tree = result
@@ -250,14 +258,19 @@ def _working_tree_once(
         return _incomplete(range_, Stage.COLLECT, conflicts)
     tree = _work_tree(repo, entries)
     base = flatten_cached(repo.object_store, _tree_of(repo, range_.base), repo.controldir())
-    scan = tree.scan(entries, base, index_mtime_ns)
-    unchecked = [_unreadable(error) for error in scan.unreadable]
     index_paths = {entry.path for entry in entries}
+    ignores = IgnoreFilterManager.from_repo(repo)
     try:
-        untracked = dict(tree.untracked(index_paths, IgnoreFilterManager.from_repo(repo)))
+        walk = tree.untracked(index_paths, ignores)
     except Unreadable as error:
-        unchecked.append(_unreadable(error))
-        untracked = {}
+        return _incomplete(range_, Stage.COLLECT, f"the work tree {error.why}.")
+    scan = tree.scan(entries, base, index_mtime_ns, walk.replaced)
+    if tree.folders_for_files:  # tracked files that are folders now: their files are untracked
+        beneath = tree.untracked(index_paths, ignores, tree.folders_for_files)
+        walk.untracked.update(beneath.untracked)
+        walk.unreadable.extend(beneath.unreadable)
+    unchecked = [_unreadable(error) for error in (*scan.unreadable, *walk.unreadable)]
+    untracked = walk.untracked
     raw = sorted(scan.changes + _untracked_changes(base, index_paths, untracked))
     changes, more = _to_changes(repo, raw, rules, tree, max_content_bytes)
     pending = tuple(sorted(decode(path) for path in scan.pending))
@@ -265,7 +278,8 @@ def _working_tree_once(
 
 
 def _unreadable(error: Unreadable) -> Unchecked:
-    """One path whose change is unknown; rules that never look at it are still decided."""
+    """One path (or a folder's contents: `folder/`) whose change is unknown; rules that never
+    look at it are still decided."""
     path = decode(error.path)
     return Unchecked(None, Stage.COLLECT, f"{path}: {error.why}.", path)
 
@@ -303,6 +317,8 @@ def _to_changes(
             else:
                 new_side = _side(new, _file(worktree, path, new, limit))
             changes.append(Change(name, old_side, new_side))
+        except DamagedObject as error:
+            unchecked.append(Unchecked(None, Stage.COLLECT, f"{name}: {error.advice}", name))
         except (KeyError, OSError, ValueError) as error:  # a missing blob, a file, a bad mode
             unchecked.append(Unchecked(None, Stage.COLLECT, f"cannot read {name}: {error}.", name))
     return changes, unchecked
@@ -314,11 +330,8 @@ def _side(entry: TreeEntry | None, content: bytes | None) -> Side | None:
     return Side(entry[0], entry[1].hex(), content)
 
 
-def _blob(repo: Repo, sha: bytes, limit: int) -> bytes | None:
-    obj = repo.object_store[ObjectID(sha.hex().encode("ascii"))]
-    if not isinstance(obj, Blob):
-        return None
-    return obj.as_raw_string()[:limit]
+def _blob(repo: Repo, sha: bytes, limit: int) -> bytes:
+    return read_raw(repo.object_store, sha, Blob.type_num)[:limit]
 
 
 def _file(tree: WorkTree, path: bytes, entry: TreeEntry, limit: int) -> bytes | None:

@@ -43,13 +43,22 @@ class RepoConfig:
         return self.loaded.config
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
 def _parse(name: str, data: bytes) -> tuple[dict[str, Any] | None, ConfigIssue | None]:
+    if data.startswith(_BOM):
+        return None, ConfigIssue(
+            name, "", "starts with a byte-order mark, which TOML does not allow; remove it"
+        )
     try:
         return tomllib.loads(data.decode("utf-8")), None
     except UnicodeDecodeError as error:
         return None, ConfigIssue(name, "", f"is not UTF-8 ({error.reason} at byte {error.start})")
     except tomllib.TOMLDecodeError as error:
         return None, ConfigIssue(name, "", f"is not valid TOML: {error}")
+    except RecursionError:
+        return None, ConfigIssue(name, "", "nests too deeply to read; flatten its arrays or tables")
 
 
 def _table(name: str, data: bytes) -> tuple[dict[str, Any] | None, ConfigIssue | None]:
@@ -57,18 +66,22 @@ def _table(name: str, data: bytes) -> tuple[dict[str, Any] | None, ConfigIssue |
     table, issue = _parse(name, data)
     if table is None or name != PYPROJECT:
         return table, issue
-    cagr = table.get("tool", {}).get("cagr")
+    tool = table.get("tool", {})
+    if not isinstance(tool, dict):
+        return None, ConfigIssue(name, "tool", "must be a table (it holds [tool.cagr])")
+    cagr = tool.get("cagr")
     if cagr is not None and not isinstance(cagr, dict):
         return None, ConfigIssue(name, "tool.cagr", "must be a table")
     return cagr, None
 
 
-def load_config(root: Path) -> RepoConfig:
-    """Read, validate, combine and compile every source; ConfigErrors lists every problem."""
-    files = find_config_files(str(root))
-    issues = [ConfigIssue(name, "", problem) for name, problem in files.problems]
+def combine_sources(
+    read: list[tuple[str, bytes]], problems: list[tuple[str, str]]
+) -> tuple[LoadedConfig, list[ConfigIssue]]:
+    """Parse, validate and combine sources given as (name, bytes), in source order."""
+    issues = [ConfigIssue(name, "", problem) for name, problem in problems]
     parts = []
-    for name, data in files.read:
+    for name, data in read:
         table, issue = _table(name, data)
         if issue is not None:
             issues.append(issue)
@@ -80,6 +93,13 @@ def load_config(root: Path) -> RepoConfig:
             parts.append((name, config))
     loaded, found = combine(parts)
     issues.extend(found)
+    return loaded, issues
+
+
+def load_config(root: Path) -> RepoConfig:
+    """Read, validate, combine and compile every source; ConfigErrors lists every problem."""
+    files = find_config_files(str(root))
+    loaded, issues = combine_sources(files.read, files.problems)
     if issues:
         raise ConfigErrors(issues)
     try:

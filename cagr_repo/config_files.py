@@ -19,6 +19,22 @@ NOT_CONFIG = ".cagr/review-evals/"
 MAX_CONFIG_BYTES = 16 * 1024 * 1024
 
 
+def is_config_source(path: str) -> bool:
+    """Whether a repo-relative path is one of cagr's config sources."""
+    if path in (ROOT_FILE, PYPROJECT):
+        return True
+    return (
+        path.startswith(FRAGMENTS + "/")
+        and path.endswith(".toml")
+        and not path.startswith(NOT_CONFIG)
+    )
+
+
+def fragment_order(names: list[str]) -> list[str]:
+    """Fragments in source order: by path, folder by folder."""
+    return sorted(names, key=lambda name: name.split("/"))
+
+
 class ConfigFiles:
     """The config files found: (name, bytes) for those read, (name, problem) for the rest."""
 
@@ -65,7 +81,19 @@ def _read(root: str, name: str, found: ConfigFiles) -> None:
         )
         return
     try:
-        with open(path, "rb") as handle:
+        # Non-blocking, and checked again once open: a file swapped for a FIFO meanwhile must
+        # not block the read forever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        found.problems.append((name, f"cannot be read ({error.strerror}); fix or remove it"))
+        return
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                found.problems.append(
+                    (name, "is not a regular file; cagr reads only regular files")
+                )
+                return
             found.read.append((name, handle.read(MAX_CONFIG_BYTES + 1)))
     except OSError as error:
         found.problems.append((name, f"cannot be read ({error.strerror}); fix or remove it"))
@@ -104,7 +132,7 @@ def _fragment_names(root: str, found: ConfigFiles) -> list[str]:
                 is_dir = False
             if is_dir:
                 stack.append(name)
-    return sorted(names, key=lambda name: name.split("/"))
+    return fragment_order(names)
 
 
 def find_config_files(root: str) -> ConfigFiles:

@@ -93,24 +93,69 @@ def _gitfile_target(dotgit: str) -> str:
     return target
 
 
+def is_repository(dotgit: str) -> bool:
+    """Whether a `.git` entry makes its folder a repository, as git decides for nested ones: a
+    git directory, or a `.git` file pointing at one."""
+    if os.path.isdir(dotgit):
+        return is_git_directory(dotgit)
+    try:
+        _gitfile_target(dotgit)
+    except NotARepository:
+        return False
+    return True
+
+
 def find_checkout(start: str) -> Checkout:
     """The repository `start` belongs to, walking up; NotARepository when there is none."""
     folder = os.path.realpath(start)
     if not os.path.isdir(folder):
         raise NotARepository(f"{start} is not a folder")
+    passed_over = None
     while True:
         dotgit = os.path.join(folder, ".git")
         if os.path.isfile(dotgit):
             gitdir = _gitfile_target(dotgit)
             return Checkout(folder, gitdir, _common_dir(gitdir))
-        if os.path.isdir(dotgit) and is_git_directory(dotgit):
-            return Checkout(folder, dotgit, _common_dir(dotgit))
+        if os.path.isdir(dotgit):
+            if is_git_directory(dotgit):
+                return Checkout(folder, dotgit, _common_dir(dotgit))
+            passed_over = passed_over or dotgit
         if is_git_directory(folder):
             return Checkout(None, folder, _common_dir(folder))
         parent = os.path.dirname(folder)
         if parent == folder:
-            raise NotARepository(f"{start} is not inside a git repository")
+            hint = (
+                f" ({passed_over} was passed over, as git passes it over: it lacks a valid HEAD,"
+                " objects or refs; if it is your repository, repair its HEAD)"
+                if passed_over
+                else ""
+            )
+            raise NotARepository(f"{start} is not inside a git repository{hint}")
         folder = parent
+
+
+def unsupported(checkout: Checkout) -> str | None:
+    """Why cagr cannot read this repository exactly, or None: a SHA-256 repository (its object
+    ids are not the 40-character ones cagr reads)."""
+    section = ""
+    try:
+        with open(os.path.join(checkout.commondir, "config"), "rb") as handle:
+            lines = handle.read(1024 * 1024).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        text = line.strip().lower()
+        if text.startswith("["):
+            section = text.strip("[]").strip()
+        elif section == "extensions" and text.replace(" ", "").startswith("objectformat="):
+            value = text.partition("=")[2].split("#")[0].split(";")[0].strip().strip('"')
+            if value != "sha1":
+                shown = value.upper().replace("SHA", "SHA-")
+                return (
+                    f"{checkout.commondir} is a repository with {shown} object ids,"
+                    " which cagr does not read yet. Run cagr in a SHA-1 repository."
+                )
+    return None
 
 
 def _ref_dir(checkout: Checkout, name: str) -> str:

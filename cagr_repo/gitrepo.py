@@ -17,10 +17,10 @@ from dulwich.repo import Repo
 
 from cagr_core.errors import CagrError
 
-from .gitdir import Checkout, is_sha
+from .gitdir import Checkout, is_sha, unsupported
 from .history import History, merge_bases
+from .objects import DamagedObject
 from .revisions import RevisionProblem, resolve_revision
-from .state import MERGE_BASE, load, save
 
 
 class RangeProblem(CagrError):
@@ -42,9 +42,16 @@ class Target:
     sha: str
 
 
+class UnsupportedRepository(CagrError):
+    """A repository cagr cannot read exactly (SHA-256 object ids); the message says so."""
+
+
 @contextlib.contextmanager
 def open_repo(checkout: Checkout) -> Iterator[Repo]:
     """The checkout's repository, opened with dulwich and closed afterwards."""
+    problem = unsupported(checkout)
+    if problem is not None:
+        raise UnsupportedRepository(problem)
     repo = Repo(checkout.root if checkout.root is not None else checkout.gitdir)
     try:
         yield repo
@@ -53,14 +60,21 @@ def open_repo(checkout: Checkout) -> Iterator[Repo]:
 
 
 def head_commit(repo: Repo) -> str:
-    """HEAD's commit id; RangeProblem when HEAD is unborn (no commit yet)."""
+    """HEAD's commit id; RangeProblem when HEAD is unborn (no commit yet) or holds junk."""
     try:
-        return repo.refs[Ref(b"HEAD")].decode("ascii")
+        value = repo.refs[Ref(b"HEAD")]
     except KeyError as error:
         raise RangeProblem(
             "HEAD has no commit yet, so there is no branch baseline.",
             "Commit something first, then check again.",
         ) from error
+    text = value.decode("ascii", "replace")
+    if not is_sha(text):
+        raise RangeProblem(
+            f"HEAD (or the branch it is on) holds {text[:50]!r}, which is not a commit id.",
+            "Repair the ref (`git reflog` shows where it was), then check again.",
+        )
+    return text
 
 
 def resolve_target(repo: Repo, name: str) -> Target:
@@ -76,20 +90,9 @@ def resolve_target(repo: Repo, name: str) -> Target:
 def merge_base(repo: Repo, target: Target, head: str) -> str:
     """The unique merge base of the target and HEAD; RangeProblem when it is not one commit.
 
-    Commits never change, so a found base is kept for the same pair under `<gitdir>/cagr/`:
-    repeated checks (every agent turn end) skip the walk.
+    Computed every time: a remembered base could not be checked without the walk it would save,
+    and a wrong one (written by hand, say) would hide the branch's commits.
     """
-    gitdir = repo.controldir()
-    key = f"{target.sha} {head} "
-    remembered = (load(gitdir, MERGE_BASE, limit=200) or b"").decode("ascii", "replace")
-    if remembered.startswith(key) and is_sha(remembered[len(key) :]):
-        return remembered[len(key) :]
-    base = _compute_merge_base(repo, target, head)
-    save(gitdir, MERGE_BASE, (key + base).encode("ascii"))
-    return base
-
-
-def _compute_merge_base(repo: Repo, target: Target, head: str) -> str:
     shallow = {bytes.fromhex(s.decode("ascii")) for s in repo.get_shallow()}
     history = History(repo.object_store, Path(repo.commondir()) / "objects", shallow)
     try:
@@ -98,6 +101,10 @@ def _compute_merge_base(repo: Repo, target: Target, head: str) -> str:
         raise RangeProblem(
             "the history between the target and HEAD is incomplete (a commit is missing).",
             "Fetch the full history: `git fetch --unshallow` or `git fetch origin`.",
+        ) from error
+    except DamagedObject as error:
+        raise RangeProblem(
+            "the history between the target and HEAD cannot be read:", error.advice
         ) from error
     if not bases:
         if shallow:

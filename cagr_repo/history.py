@@ -14,7 +14,9 @@ import struct
 from pathlib import Path
 
 from dulwich.object_store import BaseObjectStore
-from dulwich.objects import Commit, ObjectID
+from dulwich.objects import Commit
+
+from .objects import DamagedObject, read_raw
 
 _NO_PARENT = 0x70000000
 _EXTRA_EDGES = 0x80000000
@@ -26,19 +28,31 @@ class CommitGraph:
     """A single commit-graph file (`objects/info/commit-graph`), read-only."""
 
     def __init__(self, data: bytes) -> None:
+        """ValueError (or struct.error) unless every chunk the walk reads lies inside the file:
+        a truncated graph is read around, as if it were absent."""
         if data[:4] != b"CGPH" or data[4] != 1 or data[5] != 1:
             raise ValueError("not a version 1, SHA-1 commit-graph")
-        chunks: dict[bytes, int] = {}
         count = data[6]
-        for index in range(count + 1):
-            name, offset = struct.unpack_from(">4sQ", data, 8 + 12 * index)
-            chunks[name] = offset
+        table = [struct.unpack_from(">4sQ", data, 8 + 12 * index) for index in range(count + 1)]
+        end = len(data) - 20  # the trailing checksum
+        offsets = [offset for _, offset in table]
+        if offsets != sorted(offsets) or offsets[-1] > end:
+            raise ValueError("the chunk table does not fit the file")
+        chunks = {name: (offset, following) for (name, offset), following in
+                  zip(table, offsets[1:], strict=False)}  # fmt: skip
         self.data = data
-        self.oids = chunks[b"OIDL"]
-        self.commits = chunks[b"CDAT"]
-        self.edges = chunks.get(b"EDGE")
-        self.fanout = chunks[b"OIDF"]
-        self.size = struct.unpack_from(">L", data, self.fanout + 255 * 4)[0]
+        fanout, fanout_end = chunks[b"OIDF"]
+        if fanout_end - fanout != 256 * 4:
+            raise ValueError("the fanout chunk has the wrong size")
+        self.fanout = fanout
+        self.size = struct.unpack_from(">L", data, fanout + 255 * 4)[0]
+        self.oids, oids_end = chunks[b"OIDL"]
+        self.commits, commits_end = chunks[b"CDAT"]
+        if oids_end - self.oids != 20 * self.size or commits_end - self.commits != 36 * self.size:
+            raise ValueError("the commit chunks do not hold the commits the fanout counts")
+        edges = chunks.get(b"EDGE")
+        self.edges = edges[0] if edges else None
+        self.edges_end = edges[1] if edges else 0
 
     @classmethod
     def load(cls, objects: Path) -> CommitGraph | None:
@@ -78,9 +92,12 @@ class CommitGraph:
             return parents, time
         if not second & _EXTRA_EDGES:
             return [*parents, second], time
-        assert self.edges is not None
+        if self.edges is None:
+            raise ValueError("a merge's extra parents are not in the file")
         edge = self.edges + 4 * (second & ~_EXTRA_EDGES)
         while True:
+            if edge + 4 > self.edges_end:
+                raise ValueError("a merge's extra parents run past their chunk")
             (value,) = struct.unpack_from(">L", self.data, edge)
             parents.append(value & ~_LAST_EDGE)
             if value & _LAST_EDGE:
@@ -103,24 +120,39 @@ class History:
         found = self.known.get(oid)
         if found is not None:
             return found
-        graph = self.graph
-        position = None
-        if graph is not None:
-            position = self.positions.get(oid)
-            if position is None:
-                position = graph.position(oid)
-        if graph is not None and position is not None:
-            positions, time = graph.parents_and_time(position)
-            parents = tuple(graph.oid(p) for p in positions)
-            self.positions.update(zip(parents, positions, strict=True))
-        else:
-            kind, raw = self.store.get_raw(ObjectID(oid.hex().encode("ascii")))
-            if kind != Commit.type_num:
-                raise KeyError(oid.hex())
-            parents, time = _parse_commit(raw)
+        found = self._from_graph(oid) if self.graph is not None else None
+        if found is None:
+            raw = read_raw(self.store, oid, Commit.type_num)
+            try:
+                found = _parse_commit(raw)
+            except (ValueError, IndexError) as error:
+                raise DamagedObject(oid.hex(), "not a well-formed commit") from error
+        parents, time = found
         if oid in self.shallow:
             parents = ()
         self.known[oid] = (parents, time)
+        return parents, time
+
+    def _from_graph(self, oid: bytes) -> tuple[tuple[bytes, ...], int] | None:
+        """(parents, time) from the commit-graph; None when it does not list the commit. A
+        graph found damaged is dropped, and commits are read from the objects instead."""
+        graph = self.graph
+        assert graph is not None
+        try:
+            position = self.positions.get(oid)
+            if position is None:
+                position = graph.position(oid)
+            if position is None:
+                return None
+            positions, time = graph.parents_and_time(position)
+            if any(p >= graph.size for p in positions):
+                raise ValueError("a parent's position is outside the graph")
+        except (ValueError, struct.error, IndexError):
+            self.graph = None
+            self.positions.clear()
+            return None
+        parents = tuple(graph.oid(p) for p in positions)
+        self.positions.update(zip(parents, positions, strict=True))
         return parents, time
 
 

@@ -21,6 +21,7 @@ from dulwich.repo import Repo
 from cagr_core.errors import CagrError
 
 from .gitdir import is_sha
+from .objects import DamagedObject
 
 _SUFFIX = re.compile(r"~(\d*)|\^\{([^}]*)\}|\^(\d*)")
 _PSEUDO_REF = re.compile(r"(?:[A-Z][A-Z_]*_)?HEAD\Z")
@@ -172,23 +173,39 @@ def _abbreviated(repo: Repo, prefix: str, name: str, text: str) -> bytes | None:
 
 
 def _kind(repo: Repo, sha: bytes) -> str:
-    try:
-        return repo.object_store[ObjectID(sha)].type_name.decode("ascii")
-    except KeyError:
-        return "missing"
+    return _object(repo, sha).type_name.decode("ascii") if _has(repo, sha) else "missing"
 
 
 def _commit_of(repo: Repo, sha: bytes) -> Commit | None:
     """The commit an object peels to (tags followed), or None."""
     try:
-        obj: ShaFile = repo.object_store[ObjectID(sha)]
+        obj: ShaFile = _object(repo, sha)
         for _ in range(64):  # tags of tags; git stops such chains too
             if not isinstance(obj, Tag):
                 break
-            obj = repo.object_store[obj.object[1]]
+            obj = _object(repo, obj.object[1])
     except KeyError:
         return None
     return obj if isinstance(obj, Commit) else None
+
+
+def _has(repo: Repo, sha: bytes) -> bool:
+    try:
+        _object(repo, sha)
+    except KeyError:
+        return False
+    return True
+
+
+def _object(repo: Repo, sha: bytes) -> ShaFile:
+    """One object; KeyError when missing, RevisionProblem naming it when it is damaged."""
+    try:
+        return repo.object_store[ObjectID(sha)]
+    except KeyError:
+        raise
+    except Exception as error:  # dulwich's many ways of saying an object is damaged
+        damaged = DamagedObject(sha.decode("ascii"), f"{type(error).__name__}: {error}"[:200])
+        raise RevisionProblem("the target cannot be read:", damaged.advice) from None
 
 
 def _peel_to_commit(repo: Repo, sha: bytes, name: str, text: str) -> Commit:

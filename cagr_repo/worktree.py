@@ -2,6 +2,9 @@
 
 Read-only by construction: the index is parsed from its bytes (never refreshed or written), files
 are lstat'ed and, where the index's stat data cannot vouch for them, hashed as git would hash them.
+Symlinks are never followed: a tracked folder that is now a symlink (or a file) is an untracked
+entry of that name, and what the index has beneath it is gone, as git sees it. What cannot be
+read is reported per path (a folder that cannot be listed as `folder/`), never skipped.
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from attrs import define, field
 from dulwich.ignore import IgnoreFilterManager
@@ -17,7 +20,8 @@ from dulwich.repo import Repo
 
 from cagr_core.errors import CagrError
 
-from .attributes import Attributes
+from .attributes import Attributes, looks_binary
+from .gitdir import is_repository
 from .index import IndexEntry
 from .trees import GITLINK, TreeEntry
 
@@ -25,7 +29,8 @@ _CHUNK = 1 << 20
 
 
 class Unreadable(CagrError):
-    """A path whose content cannot be known exactly (filters, races, permissions)."""
+    """A path whose content cannot be known exactly (filters, races, permissions); a path that
+    ends in `/` is a folder whose contents cannot be known."""
 
     def __init__(self, path: bytes, why: str) -> None:
         self.path = path
@@ -57,6 +62,26 @@ class Scan:
     unreadable: list[Unreadable] = field(factory=list)
 
 
+@define
+class Walk:
+    """The untracked part of W: files and nested repositories the index does not track, tracked
+    folders that are no folder on disk any more, and what could not be listed or read."""
+
+    untracked: dict[bytes, TreeEntry] = field(factory=dict)
+    replaced: set[bytes] = field(factory=set)
+    unreadable: list[Unreadable] = field(factory=list)
+
+
+def _beneath(path: bytes, folders: set[bytes]) -> bool:
+    """Whether one of `path`'s leading folders is in `folders`."""
+    index = path.find(b"/")
+    while index != -1:
+        if path[:index] in folders:
+            return True
+        index = path.find(b"/", index + 1)
+    return False
+
+
 class WorkTree:
     """Reads one work tree's files the way git would see them."""
 
@@ -86,7 +111,10 @@ class WorkTree:
         absolute = self._abs(path)
         self.hashed[path] = (st.st_size, st.st_mtime_ns, st.st_ino)
         if mode == 0o120000:
-            return mode, blob_id(os.readlink(absolute))
+            try:
+                return mode, blob_id(os.readlink(absolute))
+            except OSError as error:
+                raise Unreadable(path, f"cannot be read ({error.strerror})") from error
         digest = hashlib.sha1(b"blob %d\0" % st.st_size, usedforsecurity=False)
         size = 0
         check = self.attributes.active
@@ -105,10 +133,21 @@ class WorkTree:
         if size != st.st_size:
             raise Unreadable(path, "changed while cagr was reading it")
         if check:
-            problem = self.attributes.problem(path, has_crlf=found_crlf)
+            problem = self.attributes.problem(
+                path, has_crlf=found_crlf, binary=lambda: self._binary(absolute)
+            )
             if problem is not None:
                 raise Unreadable(path, problem)
         return mode, digest.digest()
+
+    @staticmethod
+    def _binary(absolute: bytes) -> bool:
+        """Whether git would call the file binary (False when it cannot be read again)."""
+        try:
+            with open(absolute, "rb") as handle:
+                return looks_binary(handle.read())
+        except OSError:
+            return False
 
     def submodule_head(self, path: bytes) -> bytes | None:
         """The commit a submodule (or nested repository) has checked out; None if none."""
@@ -119,12 +158,17 @@ class WorkTree:
             return None
 
     def scan(
-        self, entries: Iterable[IndexEntry], base: dict[bytes, TreeEntry], index_mtime_ns: int
+        self,
+        entries: Iterable[IndexEntry],
+        base: dict[bytes, TreeEntry],
+        index_mtime_ns: int,
+        replaced: set[bytes] = frozenset(),  # type: ignore[assignment]
     ) -> Scan:
         """Every tracked path: what W has there, compared with the base and with the index.
 
         The index's stat data vouches for a file only when every field matches and the entry is
         not racily clean (written in the same instant as the index); otherwise it is hashed.
+        Paths beneath a `replaced` folder (now a symlink or a file) are gone.
         This loop runs once per tracked file, so the common case is kept inline and cheap.
         """
         result = Scan()
@@ -138,10 +182,16 @@ class WorkTree:
             if trust:
                 clean = True
             else:
-                try:
-                    st: os.stat_result | None = lstat(root + path)
-                except (FileNotFoundError, NotADirectoryError):
-                    st = None
+                st: os.stat_result | None = None
+                if not (replaced and _beneath(path, replaced)):
+                    try:
+                        st = lstat(root + path)
+                    except (FileNotFoundError, NotADirectoryError):
+                        pass
+                    except OSError as error:  # permissions, a link loop, a name too long
+                        why = f"cannot be read ({error.strerror})"
+                        result.unreadable.append(Unreadable(path, why))
+                        continue
                 clean = (
                     st is not None
                     and st.st_mtime_ns == mtime_ns
@@ -192,53 +242,104 @@ class WorkTree:
         return None if mode is None else self.hash_path(path, st, mode)
 
     def untracked(
-        self, tracked: set[bytes], ignores: IgnoreFilterManager
-    ) -> Iterator[tuple[bytes, TreeEntry]]:
-        """Non-ignored files (and nested repositories) that the index does not track.
+        self, tracked: set[bytes], ignores: IgnoreFilterManager, start: Iterable[bytes] = (b"",)
+    ) -> Walk:
+        """Non-ignored files (and nested repositories) that the index does not track, walking
+        from the folders `start` (the root; later, tracked files that are folders on disk now).
 
-        Only names the index does not know are looked at one by one (lstat, ignore rules).
+        Only names the index does not know, and tracked folders (still folders?), are looked at
+        one by one (lstat, ignore rules).
         """
-        tracked_dirs = {b""}
-        for folder in {path.rpartition(b"/")[0] for path in tracked}:
-            parent = folder
-            while parent not in tracked_dirs:
-                tracked_dirs.add(parent)
-                parent = parent.rpartition(b"/")[0]
-        stack = [b""]
-        stack.extend(
-            path
-            for path in self.folders_for_files
-            if not ignores.is_ignored(os.fsdecode(path) + "/")
-        )
+        walk = Walk()
+        tracked_dirs = self._tracked_dirs(tracked)
+        stack: list[bytes] = []
+        for folder in start:
+            if folder:
+                self._folder(folder, ignores, walk, stack)
+            else:
+                stack.append(folder)
+        lstat = os.lstat
         while stack:
             directory = stack.pop()
             prefix = directory + b"/" if directory else b""
             try:
                 names = os.listdir(self.root + b"/" + prefix if prefix else self.root)
-            except OSError:
+            except OSError as error:
+                if not directory:
+                    raise Unreadable(b"", f"cannot be listed ({error.strerror})") from error
+                walk.unreadable.append(Unreadable(prefix, f"cannot be listed ({error.strerror})"))
                 continue
             for name in names:
                 path = prefix + name
                 if path in tracked or name == b".git":
-                    continue
-                if path in tracked_dirs:
-                    stack.append(path)
-                    continue
+                    continue  # the common case: one set lookup per tracked file, nothing more
                 try:
-                    st = os.lstat(self._abs(path))
-                except OSError:
+                    st = lstat(self.root + b"/" + path)
+                except FileNotFoundError:
+                    continue  # removed since the folder was listed
+                except OSError as error:
+                    walk.unreadable.append(Unreadable(path, f"cannot be read ({error.strerror})"))
                     continue
                 is_dir = stat.S_ISDIR(st.st_mode)
-                if ignores.is_ignored(os.fsdecode(path) + ("/" if is_dir else "")):
-                    continue
-                if not is_dir:
-                    entry = self._file_entry(path, st, None)
-                    if entry is not None:
-                        yield path, entry
-                elif os.path.lexists(self._abs(path) + b"/.git"):
-                    head = self.submodule_head(path)
-                    if head is None:
-                        raise Unreadable(path, "is a nested repository with no commit checked out")
-                    yield path, (GITLINK, head)
+                if path in tracked_dirs:
+                    if is_dir:
+                        stack.append(path)
+                        continue
+                    walk.replaced.add(path)  # a symlink or file where the index has a folder
+                if is_dir:
+                    self._folder(path, ignores, walk, stack)
                 else:
-                    stack.append(path)
+                    self._file(path, st, ignores, walk)
+        return walk
+
+    def _tracked_dirs(self, tracked: set[bytes]) -> set[bytes]:
+        dirs = {b""}
+        for folder in {path.rpartition(b"/")[0] for path in tracked}:
+            parent = folder
+            while parent not in dirs:
+                dirs.add(parent)
+                parent = parent.rpartition(b"/")[0]
+        return dirs
+
+    def _folder(
+        self, path: bytes, ignores: IgnoreFilterManager, walk: Walk, stack: list[bytes]
+    ) -> None:
+        """An untracked folder: skipped when ignored, a gitlink when it is a repository."""
+        try:
+            # Not is_ignored("dir/"): `dir/*` matches that text, yet git enters the folder, and
+            # a later `!dir/keep` re-includes a file in it.
+            if ignores.may_prune_directory(os.fsdecode(path) + "/"):
+                return
+        except OSError as error:  # its .gitignore cannot be read
+            walk.unreadable.append(Unreadable(path + b"/", f"cannot be read ({error.strerror})"))
+            return
+        dotgit = self._abs(path) + b"/.git"
+        if not os.path.lexists(dotgit):
+            stack.append(path)
+            return
+        head = self.submodule_head(path)
+        if head is not None:
+            walk.untracked[path] = (GITLINK, head)
+        elif is_repository(os.fsdecode(dotgit)):
+            why = "is a nested repository with no commit checked out, which git cannot add"
+            walk.unreadable.append(Unreadable(path, why))
+        else:
+            stack.append(path)  # a `.git` that is no repository: git lists the folder as usual
+
+    def _file(
+        self, path: bytes, st: os.stat_result, ignores: IgnoreFilterManager, walk: Walk
+    ) -> None:
+        """An untracked file or symlink: its entry, unless it is ignored."""
+        try:
+            if ignores.is_ignored(os.fsdecode(path)):
+                return
+        except OSError as error:
+            walk.unreadable.append(Unreadable(path, f"cannot be read ({error.strerror})"))
+            return
+        try:
+            entry = self._file_entry(path, st, None)
+        except Unreadable as error:
+            walk.unreadable.append(error)
+            return
+        if entry is not None:
+            walk.untracked[path] = entry

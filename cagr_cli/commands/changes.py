@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             print(_line(change))
         if changes.pending_staged:
             pending = ", ".join(map(_quoted, changes.pending_staged))
-            print(f"pending staged (not counted): {pending}")
+            print(f"index differs from the working tree (not counted; W was checked): {pending}")
         for item in changes.unchecked:
             print(f"unchecked ({item.stage.value}): {item.message}")
         if not changes.changes and not changes.unchecked:

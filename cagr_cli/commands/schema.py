@@ -35,7 +35,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             write_atomically(str(path), schema_text().encode("utf-8"))
         except OSError as error:
-            print(f"cagr schema: cannot write {shown} ({error.strerror})", file=sys.stderr)
+            print(
+                f"cagr schema: cannot write {shown} ({error.strerror}: {error.filename});"
+                " make its folder one cagr can write to, then run it again",
+                file=sys.stderr,
+            )
             return EXIT_INVALID
         print(f"wrote {shown}")
         return EXIT_OK

@@ -15,8 +15,8 @@ from cagr_core import (
     RuleSet,
     SiblingRule,
     Side,
-    evaluate,
 )
+from cagr_core.evaluate import evaluate  # the package attribute is the module once imported
 
 from .build import EXECUTABLE, GITLINK, SYMLINK, added, check, deleted, modified
 from .rules import GUARDS, MIGRATIONS, SCHEMA

@@ -2,6 +2,7 @@
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from wcmatch import glob
 from wcmatch.glob import escape
 
 from cagr_core.globs import PathMatcher, matches
@@ -68,3 +69,45 @@ class TestMatcherSet:
     @given(st.text(alphabet="abcxyz", min_size=1, max_size=8))
     def test_case_sensitive(self, name: str) -> None:
         assert not matches(name.upper(), name)
+
+
+# Patterns built from a few names, wildcards and `**`, against paths over the same names.
+_name_parts = st.sampled_from(["a", "b", "a*", "*", "?", "*b", "[ab]", ".a", "{a,b}"])
+_segments = st.lists(st.one_of(_name_parts, st.just("**")), min_size=1, max_size=6)
+glob_patterns = _segments.map("/".join).filter(lambda p: "/" in p)
+deep_paths = st.lists(st.sampled_from(["a", "b", "ab", "ba", ".a", "c"]), min_size=1, max_size=8)
+
+
+class TestDeepGlobstars:
+    """Two or more `**` folders are matched folder by folder, leftmost first: the same answers
+    as wcmatch's regular expression, in time linear in the path's depth."""
+
+    @given(glob_patterns, deep_paths.map("/".join))
+    def test_same_answer_as_wcmatch(self, pattern: str, path: str) -> None:
+        flags = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.FORCEUNIX | glob.CASE
+        assert matches(pattern, path) == glob.globmatch(path, pattern, flags=flags)
+
+    def test_a_long_chain_on_a_deep_path_is_decided(self) -> None:
+        pattern = "**/a*/**/a*/**/a*/**/a*/**/a*/**/b"
+        deep = "/".join(["a"] * 80)
+        matcher = PathMatcher.compile([pattern])
+        assert not matcher.matches(deep + "/c")
+        assert matcher.matches(deep + "/b")
+
+
+class TestBeneathAFolder:
+    """`could_match_below(folder)` never says no when some path beneath the folder matches."""
+
+    @given(glob_patterns, deep_paths, deep_paths)
+    def test_never_a_false_no(self, pattern: str, folder: list[str], below: list[str]) -> None:
+        matcher = PathMatcher.compile([pattern])
+        if matcher.matches("/".join(folder + below)):
+            assert matcher.could_match_below("/".join(folder) + "/")
+
+    def test_unrelated_folders_are_ruled_out(self) -> None:
+        matcher = PathMatcher.compile(["src/**", "/docs/*.md"])
+        assert matcher.could_match_below("src/gen/")
+        assert matcher.could_match_below("docs/")
+        assert not matcher.could_match_below("docs/deep/")
+        assert not matcher.could_match_below("lib/")
+        assert PathMatcher.compile(["*.ts"]).could_match_below("anything/")

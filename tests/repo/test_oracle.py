@@ -27,6 +27,8 @@ names = st.text(_NAME_CHARS, min_size=1, max_size=6).filter(
 folders = st.sampled_from(["", "d", "d/e", "sp ace"])
 paths = st.builds(lambda f, n: f"{f}/{n}" if f else n, folders, names)
 contents = st.sampled_from(["one\n", "two\n", "three", ""])
+# What git calls binary (a NUL, a lone CR): under text=auto its raw hash is exact even with CRLF.
+binary_contents = st.sampled_from(["a\0b\r\nc", "\0\r\n", "x\ry\r\n"])
 kinds = st.sampled_from(["file", "exec", "link"])
 
 
@@ -36,19 +38,26 @@ def _place(root: Path, path: str, content: str, kind: str) -> None:
         os.unlink(absolute)
     if kind == "link":
         os.makedirs(os.path.dirname(absolute), exist_ok=True)
-        os.symlink(content.encode() or b"target", absolute)
+        os.symlink(content.encode().replace(b"\0", b"0") or b"target", absolute)
     else:
         write(root, path, content, 0o755 if kind == "exec" else 0o644)
 
 
 operations = st.one_of(
-    st.tuples(st.just("put"), paths, contents, kinds),
+    st.tuples(st.just("put"), paths, contents | binary_contents, kinds),
     st.tuples(st.just("delete"), paths),
     st.tuples(st.just("chmod"), paths),
     st.tuples(st.just("rewrite"), paths),
     st.tuples(st.just("stage"), paths),
     st.tuples(st.just("unstage"), paths),
     st.tuples(st.just("ignored"), names),
+    # A folder replaced by a file, by a link to a folder (moved beside it) or by a dangling link,
+    # and a file replaced by a folder.
+    st.tuples(st.just("folder_to_file"), folders, contents),
+    st.tuples(st.just("folder_to_link"), folders, st.sampled_from(["moved", "dangling"])),
+    st.tuples(st.just("file_to_folder"), paths, names),
+    # `folder/*` ignored with `!folder/name` re-included beneath it.
+    st.tuples(st.just("reinclude"), folders, names),
 )
 
 
@@ -76,21 +85,56 @@ def _apply(root: Path, operation: tuple) -> None:
             git(root, "rm", "-q", "--cached", "-r", "--", os.fsdecode(absolute), check=False)
         elif kind == "ignored":
             write(root, f"{path}.ign", "ignored")
+        elif path and kind == "folder_to_file" and _real_folder(absolute):
+            shutil.rmtree(absolute)
+            write(root, path, operation[2])
+        elif path and kind == "folder_to_link" and _real_folder(absolute):
+            if operation[2] == "moved":
+                os.rename(absolute, absolute + b"2")
+                os.symlink(os.path.basename(absolute) + b"2", absolute)
+            else:
+                shutil.rmtree(absolute)
+                os.symlink(b"nowhere", absolute)
+        elif kind == "file_to_folder" and os.path.isfile(absolute) and not os.path.islink(absolute):
+            os.unlink(absolute)
+            write(root, f"{path}/{operation[2]}", "inside\n")
+        elif kind == "reinclude":
+            prefix = f"{path}/" if path else ""
+            with open(os.fsencode(root) + b"/.gitignore", "ab") as handle:
+                handle.write(
+                    _ignore_line(f"{prefix}*") + b"!" + _ignore_line(prefix + operation[2])
+                )
+            write(root, f"{prefix}{operation[2]}", "kept\n")
+            write(root, f"{prefix}other.txt", "ignored\n")
     except (FileExistsError, NotADirectoryError, IsADirectoryError, FileNotFoundError):
         pass  # the generated operation does not fit this tree (a file where a folder is)
 
 
+def _real_folder(absolute: bytes) -> bool:
+    return os.path.isdir(absolute) and not os.path.islink(absolute)
+
+
+def _ignore_line(pattern: str) -> bytes:
+    """A .gitignore line matching `pattern` literally (glob characters and odd names escaped)."""
+    escaped = "".join(f"\\{c}" if c in "*?[]\\!# " and c != "*" else c for c in pattern)
+    if pattern.endswith("*"):
+        escaped = escaped[:-1] + "*"
+    return escaped.encode("utf-8", "surrogateescape") + b"\n"
+
+
 @st.composite
-def histories(draw: st.DrawFn) -> tuple[list, list, list]:
+def histories(draw: st.DrawFn) -> tuple[list, list, list, bool]:
     base = draw(st.lists(st.tuples(st.just("put"), paths, contents, kinds), min_size=1, max_size=6))
     branch = draw(st.lists(operations, max_size=5))
     work = draw(st.lists(operations, max_size=8))
-    return base, branch, work
+    return base, branch, work, draw(st.booleans())
 
 
-def _build(root: Path, base: list, branch: list, work: list) -> None:
+def _build(root: Path, base: list, branch: list, work: list, text_auto: bool) -> None:
     git(root, "init", "-q", "-b", "main")
     write(root, ".gitignore", "*.ign\n")
+    if text_auto:  # automatic line-ending conversion, which skips what git calls binary
+        write(root, ".gitattributes", "* text=auto eol=lf\n")
     for operation in base:
         _apply(root, operation)
     commit(root, "base")
@@ -110,7 +154,9 @@ def scratch() -> Path:
 
 class TestAgainstGit:
     """Generated trees, edits, deletes, chmods, symlinks, type changes, staging, untracked and
-    ignored files, with spaces, tabs, newlines, quotes, glob characters and undecodable bytes."""
+    ignored files, with spaces, tabs, newlines, quotes, glob characters and undecodable bytes;
+    folders replaced by files or links (to a folder, or dangling) and files by folders; `dir/*`
+    ignored with a file re-included beneath it; binary files with CRLF under text=auto."""
 
     @settings(
         max_examples=int(os.environ.get("CAGR_ORACLE_EXAMPLES", "40")),

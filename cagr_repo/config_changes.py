@@ -1,0 +1,143 @@
+"""How a change edits cagr's own configuration: the rules at the merge base, read from git
+objects, against the rules in force.
+
+A branch can switch off its own rules (delete cagr.toml, or name itself the protected branch):
+that follows from reading the checkout's configuration. It is made visible instead: a report on
+such a change says which rules it adds, removes or changes, and which settings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+
+from dulwich.objects import Blob
+from dulwich.repo import Repo
+
+from cagr_core.changes import ChangeSet, Range
+from cagr_core.config import Config
+from cagr_core.report import ConfigChanges
+from cagr_core.rules import Rule
+from cagr_core.validate import unstructure_rule
+
+from .config import RepoConfig, combine_sources
+from .config_files import (
+    FRAGMENTS,
+    NOT_CONFIG,
+    PYPROJECT,
+    ROOT_FILE,
+    fragment_order,
+    is_config_source,
+)
+from .gitdir import Checkout, head_ref
+from .objects import DamagedObject, commit_tree, read_raw
+from .trees import TREE_MODE, read_tree
+
+_REGULAR = (0o100644, 0o100755)
+_SETTINGS = ("git.protected_branch", "review.pr_sections", "stack.on_turn_end", "stack.ci")
+
+
+def config_changes(
+    repo: Repo, base: str, config: RepoConfig, changes: ChangeSet
+) -> ConfigChanges | None:
+    """What the change does to cagr's configuration (None: it edits no config file, or edits
+    one without changing any rule or setting)."""
+    files = tuple(sorted(c.path for c in changes.changes if is_config_source(c.path)))
+    if not files:
+        return None
+    try:
+        sources, problems = _sources_at(repo, base)
+    except (KeyError, DamagedObject) as error:
+        return ConfigChanges(files, note=f"its rules at the merge base cannot be read ({error})")
+    before, issues = combine_sources(sources, problems)
+    if issues:
+        return ConfigChanges(
+            files, note="its rules at the merge base are not valid, so they cannot be compared"
+        )
+    old, new = _digests(before.config.changes.rules), _digests(config.config.changes.rules)
+    found = ConfigChanges(
+        files,
+        added=tuple(sorted(new.keys() - old.keys())),
+        removed=tuple(sorted(old.keys() - new.keys())),
+        changed=tuple(sorted(i for i in old.keys() & new.keys() if old[i] != new[i])),
+        settings=tuple(
+            k for k in _SETTINGS if _value(before.config, k) != _value(config.config, k)
+        ),
+    )
+    if not (found.added or found.removed or found.changed or found.settings):
+        return None  # e.g. pyproject.toml edited outside [tool.cagr], or only reformatted
+    return found
+
+
+def _digests(rules: Sequence[Rule]) -> dict[str, str]:
+    return {
+        rule.id: hashlib.sha256(
+            json.dumps(unstructure_rule(rule), sort_keys=True, ensure_ascii=True).encode()
+        ).hexdigest()
+        for rule in rules
+    }
+
+
+def _value(config: Config, key: str) -> object:
+    table, _, name = key.partition(".")
+    return getattr(getattr(config, table), name)
+
+
+def _sources_at(repo: Repo, commit: str) -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:
+    """The config sources in `commit`'s tree, in source order, and the entries that are no
+    regular file."""
+    store = repo.object_store
+    root = read_tree(store, commit_tree(store, commit))
+    read: list[tuple[str, bytes]] = []
+    problems: list[tuple[str, str]] = []
+    entries: list[tuple[str, tuple[int, bytes] | None]] = [
+        (name, root.get(name.encode())) for name in (ROOT_FILE, PYPROJECT)
+    ]
+    fragments = root.get(FRAGMENTS.encode())
+    if fragments is not None and fragments[0] == TREE_MODE:
+        found: list[tuple[str, tuple[int, bytes]]] = []
+        stack = [(FRAGMENTS, fragments[1])]
+        while stack:
+            folder, tree = stack.pop()
+            for raw_name, child in read_tree(store, tree).items():
+                name = f"{folder}/{raw_name.decode('utf-8', 'surrogateescape')}"
+                if (name + "/").startswith(NOT_CONFIG):
+                    continue
+                if child[0] == TREE_MODE:
+                    stack.append((name, child[1]))
+                elif name.endswith(".toml"):
+                    found.append((name, child))
+        order = dict(found)
+        entries.extend((name, order[name]) for name in fragment_order(list(order)))
+    for name, entry in entries:
+        if entry is None:
+            continue
+        if entry[0] not in _REGULAR:
+            problems.append((name, "is not a regular file"))
+            continue
+        read.append((name, read_raw(store, entry[1], Blob.type_num)))
+    return read, problems
+
+
+def self_target(
+    checkout: Checkout, range_: Range | None, protected_branch: str | None, base: str | None
+) -> ConfigChanges | None:
+    """A note when the checkout's own `[git].protected_branch` (not --base) names the branch
+    being checked: the change is then compared with itself, and no rule can fire."""
+    if base is not None or protected_branch is None or range_ is None:
+        return None
+    branch = head_ref(checkout)
+    if branch is None or not branch.startswith("refs/heads/"):
+        return None
+    name = branch.removeprefix("refs/heads/")
+    if range_.target_ref not in (branch, f"refs/remotes/origin/{name}"):
+        return None
+    return ConfigChanges(
+        (),
+        settings=("git.protected_branch",),
+        note=(
+            f"[git] protected_branch names {protected_branch}, the branch being checked, so the"
+            " change is compared with itself and no rule can fire"
+        ),
+    )

@@ -1,0 +1,187 @@
+"""False passes: states where cagr exited 0 although the control run exits 1."""
+
+from __future__ import annotations
+
+import json
+import marshal
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ..repo.gitutil import collect, commit, git, oracle, rows, write
+from .conftest import Outcome, denied, run_process
+
+Cagr = Callable[..., Outcome]
+
+
+def _changes(cagr: Cagr, root: Path) -> list[tuple[str, str]]:
+    outcome = cagr(root, "changes", "--format", "json")
+    return [(c["status"], c["path"]) for c in json.loads(outcome.out)["changes"]]
+
+
+def _paths_rule(root: Path, pattern: str, old: str = "src/schema.ts") -> None:
+    text = (root / "cagr.toml").read_text().replace(f'"{old}"]', f'"{pattern}"]', 1)
+    (root / "cagr.toml").write_text(text)
+    commit(root, "rule")
+
+
+def test_01_tracked_folder_replaced_by_a_link_to_a_folder_outside(
+    feature: Path, tmp_path: Path, cagr: Cagr
+) -> None:
+    outside = tmp_path / "o"
+    outside.mkdir()
+    (outside / "schema.ts").write_text("one\n")  # the committed content, outside the repo
+    shutil.rmtree(feature / "src")
+    os.symlink(outside, feature / "src")
+    # git: `D src/schema.ts` plus an untracked symlink `src`; the link is never followed.
+    base = git(feature, "merge-base", "main", "HEAD").decode().strip()
+    assert rows(collect(feature)) == oracle(feature, base)
+    assert _changes(cagr, feature) == [("A", "src"), ("D", "src/schema.ts")]
+    assert cagr(feature, "rules", "check").code == 1
+
+
+def test_02_nested_repository_without_commits_loses_no_untracked_file(
+    feature: Path, cagr: Cagr
+) -> None:
+    _paths_rule(feature, "src/**")
+    git(feature, "checkout", "-q", "src/schema.ts")
+    write(feature, "src/new.ts", "n\n")
+    git(feature, "init", "-q", "scratch")
+    assert ("A", "src/new.ts") in _changes(cagr, feature)
+    outcome = cagr(feature, "rules", "check")
+    assert outcome.code == 1
+    assert "src/new.ts was added" in outcome.out
+
+
+def _unlistable_trigger(root: Path) -> Path:
+    _paths_rule(root, "src/**")
+    git(root, "checkout", "-q", "src/schema.ts")
+    write(root, "src/gen/made.ts", "x\n")
+    return root / "src" / "gen"
+
+
+@pytest.mark.parametrize("mode", [0o311, 0o000])
+def test_03_untracked_folder_that_cannot_be_listed_is_unchecked(feature: Path, mode: int) -> None:
+    folder = _unlistable_trigger(feature)
+    os.chmod(folder, mode)
+    if not denied(folder):
+        pytest.skip("this system lets even a process without DAC override list the folder")
+    outcome = run_process(["rules", "check"], feature, permissions_apply=True)
+    assert outcome.code == 3, outcome
+    assert "src/gen" in outcome.out
+    assert "Traceback" not in outcome.err
+
+
+def test_03_untracked_folder_that_cannot_be_listed_is_unchecked_deterministic(
+    feature: Path, cagr: Cagr, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same fault injected, so it is exercised even where the OS grants access (root).
+    folder = os.fsencode(_unlistable_trigger(feature))
+    for name in ("scandir", "listdir"):
+        real = getattr(os, name)
+
+        def refuse(path: object = ".", real: Callable[..., object] = real) -> object:
+            if isinstance(path, bytes | str) and os.fsencode(path).rstrip(b"/") == folder:
+                raise PermissionError(13, "Permission denied", path)
+            return real(path)
+
+        monkeypatch.setattr(os, name, refuse)
+    outcome = cagr(feature, "rules", "check")
+    assert outcome.code == 3
+    assert "src/gen" in outcome.out
+    # A rule that cannot match beneath the folder is still decided.
+    _paths_rule(feature, "docs/**", old="src/**")
+    assert cagr(feature, "rules", "check").code == 0
+
+
+def test_04_fake_git_folder_in_a_subfolder(
+    feature: Path, cagr: Cagr, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (feature / "sub" / ".git").mkdir(parents=True)
+    monkeypatch.chdir(feature / "sub")
+    outcome = cagr(None, "rules", "check")
+    assert outcome.code == 1
+    assert "Change rule schema-out failed" in outcome.out
+
+
+@pytest.mark.parametrize("target", ["nowhere.toml", "cagr.toml"])
+def test_05_config_that_is_a_dangling_or_looping_link(
+    feature: Path, cagr: Cagr, target: str
+) -> None:
+    (feature / "cagr.toml").unlink()
+    os.symlink(target, feature / "cagr.toml")
+    outcome = cagr(feature, "rules", "check")
+    assert outcome.code == 2
+    assert "cagr.toml: cannot be read" in outcome.err
+
+
+def test_06_fragment_folder_that_is_a_link(feature: Path, cagr: Cagr, tmp_path: Path) -> None:
+    (feature / "conf" / "s").mkdir(parents=True)
+    (feature / "cagr.toml").rename(feature / "conf" / "s" / "rules.toml")
+    (feature / ".cagr").mkdir()
+    os.symlink("../conf/s", feature / ".cagr" / "s")
+    assert cagr(feature, "rules", "check").code == 1  # followed: it stays inside
+    (feature / ".cagr" / "s").unlink()
+    os.symlink(tmp_path, feature / ".cagr" / "s")
+    outcome = cagr(feature, "rules", "check")
+    assert outcome.code == 2
+    assert ".cagr/s: links outside the repository" in outcome.err
+
+
+def test_07_bare_clone_with_head_on_the_branch(feature: Path, tmp_path: Path, cagr: Cagr) -> None:
+    commit(feature, "edit")
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(feature), str(bare))
+    assert git(bare, "symbolic-ref", "HEAD").decode().strip() == "refs/heads/feature"
+    outcome = cagr(bare, "rules", "check", "--committed")
+    assert outcome.code == 2
+    assert "bare repository" in outcome.err
+
+
+def test_08_merge_base_state_written_by_hand_is_not_trusted(feature: Path, cagr: Cagr) -> None:
+    commit(feature, "edit")
+    assert cagr(feature, "rules", "check", "--committed").code == 1
+    head = git(feature, "rev-parse", "HEAD").decode().strip()
+    target = git(feature, "rev-parse", "main").decode().strip()
+    (feature / ".git" / "cagr" / "merge-base").write_text(f"{target} {head} {head}")
+    assert cagr(feature, "rules", "check", "--committed").code == 1
+
+
+def test_08_base_tree_cache_for_another_tree_is_not_trusted(feature: Path, cagr: Cagr) -> None:
+    commit(feature, "edit")
+    write(feature, "notes.txt", "dirty\n")
+    base_tree = git(feature, "rev-parse", "main^{tree}").decode().strip()
+    head_tree = git(feature, "rev-parse", "HEAD^{tree}").decode().strip()
+    # A cache made for HEAD's tree (a check whose merge base is HEAD), then relabelled with the
+    # baseline's tree id: the working tree would look unchanged against it.
+    assert cagr(feature, "rules", "check", "--base", "feature").code == 0
+    cache = feature / ".git" / "cagr" / "base-tree"
+    data = cache.read_bytes()
+    assert bytes.fromhex(head_tree) in data
+    cache.write_bytes(data.replace(bytes.fromhex(head_tree), bytes.fromhex(base_tree)))
+    assert cagr(feature, "rules", "check").code == 1
+
+
+@pytest.mark.parametrize(
+    "entries", [{b"src/schema.ts": "junk"}, {b"src/schema.ts": (1,)}, {"x": None}, []]
+)
+def test_08_base_tree_cache_with_wrong_value_types(
+    feature: Path, cagr: Cagr, entries: object
+) -> None:
+    assert cagr(feature, "rules", "check").code == 1
+    tree = bytes.fromhex(git(feature, "rev-parse", "main^{tree}").decode().strip())
+    cache = feature / ".git" / "cagr" / "base-tree"
+    for version in range(5):
+        cache.write_bytes(marshal.dumps((version, tree, entries)))
+        outcome = cagr(feature, "rules", "check")
+        assert outcome.code == 1, outcome
+
+
+@pytest.mark.parametrize("base", ["", " "])
+def test_09_empty_base_is_a_usage_error(feature: Path, cagr: Cagr, base: str) -> None:
+    outcome = cagr(feature, "rules", "check", "--base", base)
+    assert outcome.code == 2
+    assert "--base" in outcome.err

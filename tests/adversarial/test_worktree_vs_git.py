@@ -1,0 +1,147 @@
+"""The working tree against git on the states where cagr disagreed with it: each recipe's
+change set must equal git's own (`git diff --raw --no-renames -z B` plus untracked files)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ..repo.gitutil import collect, commit, git, oracle, rows, write
+from .conftest import Outcome
+
+Cagr = Callable[..., Outcome]
+
+
+def _agrees_with_git(root: Path) -> list[tuple[str, str]]:
+    base = git(root, "merge-base", "main", "HEAD").decode().strip()
+    changes = collect(root)
+    assert changes.unchecked == ()
+    assert rows(changes) == oracle(root, base)
+    return [(row[1], row[0]) for row in rows(changes)]
+
+
+@pytest.fixture
+def folder_d(repo: Path) -> Path:
+    """`mkdir d; echo a>d/x; git add d; git commit -qm i`"""
+    write(repo, "d/x", "a\n")
+    commit(repo, "i")
+    return repo
+
+
+def test_21_folder_replaced_by_a_file(folder_d: Path, cagr: Cagr) -> None:
+    shutil.rmtree(folder_d / "d")
+    write(folder_d, "d", "f\n")
+    assert _agrees_with_git(folder_d) == [("A", "d"), ("D", "d/x")]
+    outcome = cagr(folder_d, "changes")
+    assert outcome.code == 0
+    assert [line.split()[0] for line in outcome.out.splitlines()[1:]] == ["A", "D"]
+
+
+def test_21_file_replaced_by_a_folder(repo: Path) -> None:
+    write(repo, "d", "f\n")
+    commit(repo, "i")
+    (repo / "d").unlink()
+    write(repo, "d/x", "a\n")
+    assert _agrees_with_git(repo) == [("D", "d"), ("A", "d/x")]
+
+
+def test_22_negated_pattern_under_an_ignored_folders_contents(repo: Path, cagr: Cagr) -> None:
+    write(repo, "a", "a\n")
+    commit(repo, "i")
+    write(repo, ".gitignore", "dir/*\n!dir/keep\n")
+    write(repo, "dir/keep", "k\n")
+    write(repo, "dir/other", "o\n")
+    assert _agrees_with_git(repo) == [("A", ".gitignore"), ("A", "dir/keep")]
+    assert "dir/keep" in cagr(repo, "changes").out
+
+
+def test_22_an_excluded_folder_cannot_be_re_included_beneath(repo: Path) -> None:
+    write(repo, "a", "a\n")
+    commit(repo, "i")
+    write(repo, ".gitignore", "dir/\n!dir/keep\n")
+    write(repo, "dir/keep", "k\n")
+    assert _agrees_with_git(repo) == [("A", ".gitignore")]
+
+
+def test_23_folder_replaced_by_a_link_to_a_folder(folder_d: Path, cagr: Cagr) -> None:
+    (folder_d / "d").rename(folder_d / "d2")
+    os.symlink("d2", folder_d / "d")
+    assert _agrees_with_git(folder_d) == [("A", "d"), ("D", "d/x"), ("A", "d2/x")]
+    with (folder_d / "d2" / "x").open("a") as handle:
+        handle.write("b\n")
+    assert _agrees_with_git(folder_d) == [("A", "d"), ("D", "d/x"), ("A", "d2/x")]
+    data = json.loads(cagr(folder_d, "changes", "--format", "json").out)
+    assert [c["new"]["kind"] if c["new"] else None for c in data["changes"]] == [
+        "symlink",
+        None,
+        "regular",
+    ]
+
+
+def test_23_folder_replaced_by_a_dangling_link(folder_d: Path) -> None:
+    shutil.rmtree(folder_d / "d")
+    os.symlink("nowhere", folder_d / "d")
+    assert _agrees_with_git(folder_d) == [("A", "d"), ("D", "d/x")]
+
+
+def test_24_binary_file_under_text_auto_is_exact(repo: Path, cagr: Cagr) -> None:
+    write(repo, ".gitattributes", "* text=auto eol=lf\n")
+    write(repo, "bin.dat", b"a\0b\r\nc")
+    commit(repo, "i")
+    write(repo, "bin.dat", b"a\0b\r\nc2")
+    assert _agrees_with_git(repo) == [("M", "bin.dat")]
+    outcome = cagr(repo, "changes")
+    assert outcome.code == 0
+    assert outcome.out.splitlines()[1].startswith("M ")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"a\r\nb", b"a\r\nb\rc", b"\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\r\n"],
+    ids=["text", "lone-cr", "mostly-unprintable"],
+)
+def test_24_only_files_git_calls_binary_are_taken_raw(repo: Path, content: bytes) -> None:
+    # Text with CRLF is still unknown (git would convert it); a lone CR or mostly unprintable
+    # bytes make git call the file binary, as a NUL does.
+    write(repo, ".gitattributes", "* text=auto\n")
+    write(repo, "f.dat", b"x")
+    commit(repo, "i")
+    write(repo, "f.dat", content)
+    changes = collect(repo)
+    if content == b"a\r\nb":
+        assert [u.path for u in changes.unchecked] == ["f.dat"]
+    else:
+        _agrees_with_git(repo)
+
+
+def test_24_explicit_text_converts_binary_files_too(repo: Path) -> None:
+    write(repo, ".gitattributes", "* text eol=lf\n")
+    write(repo, "bin.dat", b"x")
+    commit(repo, "i")
+    write(repo, "bin.dat", b"a\0b\r\nc")
+    assert [u.path for u in collect(repo).unchecked] == ["bin.dat"]
+
+
+def test_25_committed_content_edited_again_is_not_called_staged(repo: Path, cagr: Cagr) -> None:
+    write(repo, "f", "base\n")
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, "f", "committed\n")
+    commit(repo, "feature")
+    write(repo, "f", "working\n")
+    assert git(repo, "diff", "--cached", "--name-only") == b""  # nothing is staged
+    changes = cagr(repo, "changes")
+    assert "pending staged" not in changes.out
+    assert changes.out.splitlines()[-1] == (
+        "index differs from the working tree (not counted; W was checked): f"
+    )
+    check = cagr(repo, "rules", "check")
+    assert "Staged content" not in check.out
+    assert "The index holds another version of f than the working tree (staged, or committed" in (
+        check.out.replace("\n", " ")
+    )
