@@ -49,7 +49,7 @@ from cagr_core import (
     Side,
     evaluate,
 )
-from cagr_core.evaluate import _evaluate_naive
+from cagr_core.evaluator import _evaluate_naive
 
 PACKAGES = 400
 UNCAPPED = Limits(max_changes=10**7, max_rules=10**6)

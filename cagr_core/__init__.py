@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
     from .changes import Change, ChangeSet, Kind, Range, Side, Stage, Status, Unchecked
     from .errors import CagrError, PatternError, RuleError, TemplateError
-    from .evaluate import DEFAULT_LIMITS, Limits, evaluate
+    from .evaluator import DEFAULT_LIMITS, Limits, evaluate
     from .pull_request import Phase, PrBody
     from .render import render_text, report_data
     from .report import AddedDependency, Deferred, Finding, Report, Timings
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "changes": ("Change", "ChangeSet", "Kind", "Range", "Side", "Stage", "Status", "Unchecked"),
     "errors": ("CagrError", "PatternError", "RuleError", "TemplateError"),
-    "evaluate": ("DEFAULT_LIMITS", "Limits", "evaluate"),
+    "evaluator": ("DEFAULT_LIMITS", "Limits", "evaluate"),
     "pull_request": ("Phase", "PrBody"),
     "render": ("render_text", "report_data"),
     "report": ("AddedDependency", "Deferred", "Finding", "Report", "Timings"),

@@ -10,7 +10,7 @@ from typing import Literal
 
 from attrs import frozen
 
-from .evaluate import evaluate
+from .evaluator import evaluate
 from .examples import Example, FixtureError, fixture_changeset
 from .render import render_text
 from .ruleset import CompiledRule, RuleSet

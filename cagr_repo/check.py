@@ -12,7 +12,7 @@ from collections.abc import Callable
 from attrs import evolve, frozen
 
 from cagr_core.changes import ChangeSet
-from cagr_core.evaluate import evaluate
+from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.render import render_text, report_data
 from cagr_core.report import Report, Timings

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -47,10 +50,15 @@ def test_each_example_runs(checkout: Path, block: int) -> None:
     assert "fail" in result.stdout or "changed" in result.stdout
 
 
-def test_the_public_names_resolve() -> None:
+def test_the_public_names_resolve_whatever_was_imported_first() -> None:
+    """A submodule named like a public name would replace it once imported (Python binds
+    submodules on their package): no public name may be a module's."""
+    for info in pkgutil.iter_modules(cagr_core.__path__):
+        importlib.import_module(f"cagr_core.{info.name}")
     for module in (cagr, cagr_core):
         for name in module.__all__:
-            assert getattr(module, name) is not None, f"{module.__name__}.{name}"
+            value = getattr(module, name)
+            assert not isinstance(value, types.ModuleType), f"{module.__name__}.{name}"
 
 
 def test_errors_are_the_documented_ones(tmp_path: Path) -> None:

@@ -14,8 +14,8 @@ from cagr_core import (
     Rule,
     RuleSet,
     Side,
+    evaluate,
 )
-from cagr_core.evaluate import evaluate  # the package attribute is the module once imported
 
 REGULAR = 0o100644
 EXECUTABLE = 0o100755

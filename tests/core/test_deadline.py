@@ -20,7 +20,7 @@ from cagr_core import (
 
 from .build import RANGE, modified
 
-EVALUATE = sys.modules["cagr_core.evaluate"]
+EVALUATE = sys.modules["cagr_core.evaluator"]
 FROZEN = AddOnlyRule(id="a-frozen", paths=["migrations/**"], reason="Add a new migration.")
 CHANGELOG = RequiresRule(
     id="b-changelog", paths=["src/**"], require=["/CHANGELOG.md"], reason="Add an entry."

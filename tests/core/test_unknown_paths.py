@@ -5,8 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cagr_core import ChangeSet, Phase, PrBody, RuleSet, Stage, Unchecked
-from cagr_core.evaluate import evaluate  # the package attribute is the module once it is imported
+from cagr_core import ChangeSet, Phase, PrBody, RuleSet, Stage, Unchecked, evaluate
 
 from .build import added, modified
 from .rules import GUARDS, MIGRATIONS, SCHEMA

@@ -14,9 +14,9 @@ from cagr_core import (
     SiblingRule,
     Stage,
     Unchecked,
+    evaluate,
 )
 from cagr_core.changes import Change
-from cagr_core.evaluate import evaluate  # the package attribute is the module once imported
 from tests.core.build import added
 
 from .strategies import changes, repo_path

@@ -29,14 +29,14 @@ from cagr_core import (
     evaluate,
 )
 from cagr_core.errors import PatternError
-from cagr_core.evaluate import _evaluate_naive
+from cagr_core.evaluator import _evaluate_naive
 from cagr_core.globs import PathMatcher, check_pattern
 from cagr_core.rule_index import RuleIndex
 from cagr_core.templates import RenderError, Template
 
 from .strategies import changes, component, sides
 
-EVALUATE = sys.modules["cagr_core.evaluate"]
+EVALUATE = sys.modules["cagr_core.evaluator"]
 
 # Path components that the patterns below often match, and odd ones (glob characters, spaces,
 # escapes, dots) that they must not match by accident.

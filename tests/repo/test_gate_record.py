@@ -8,7 +8,6 @@ import resource
 import signal
 import subprocess
 import sys
-from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -65,10 +64,6 @@ def reasons(root: Path, target_ref: str | None = None) -> list[str]:
     record = read_gate_record(checkout.gitdir)
     assert record is not None
     return stale_reasons(record, now)
-
-
-def test_the_version_constant_is_the_installed_version() -> None:
-    assert version("cagr") == VERSION
 
 
 class TestRecord:

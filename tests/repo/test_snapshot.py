@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cagr_core import ChangeSet, Phase, PrBody, RequiresRule, RuleSet
-from cagr_core.evaluate import evaluate  # the package attribute is the module once it is imported
+from cagr_core import ChangeSet, Phase, PrBody, RequiresRule, RuleSet, evaluate
 from cagr_repo.worktree import WorkTree
 
 from .gitutil import collect, commit, git, oracle, rows, write
