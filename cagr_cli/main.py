@@ -32,6 +32,11 @@ def _parser() -> argparse.ArgumentParser:
         "check", parents=[fmt], help="check the change: merge base -> working tree (or HEAD)"
     )
     _range_options(rules_check_parser)
+    rules_check_parser.add_argument(
+        "--body-file",
+        metavar="FILE",
+        help="a drafted PR description: PR-body rules are checked against it instead of deferred",
+    )
     rules_check_parser.set_defaults(command_module="rules_check")
 
     changes_parser = commands.add_parser(
