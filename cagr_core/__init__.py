@@ -7,6 +7,7 @@ module (`cagr_core.pull_request`, say) does not pay for the evaluator, wcmatch o
 from __future__ import annotations
 
 import importlib
+import types
 
 TYPE_CHECKING = False  # not typing's: importing typing costs hook paths about 2 ms
 if TYPE_CHECKING:
@@ -65,6 +66,23 @@ __all__ = [
     "render_text",
     "report_data",
 ]
+
+
+class _Facade(types.ModuleType):
+    """This package's module type: importing a submodule never hides a facade name.
+
+    Python binds each imported submodule as an attribute of its package, so once anything
+    imported `cagr_core.evaluate` (the module), `from cagr_core import evaluate` would give that
+    module instead of the function. Skipping that one binding keeps every name its meaning.
+    """
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _MODULE_OF and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+importlib.import_module(__name__).__class__ = _Facade
 
 
 def __getattr__(name: str) -> Any:
