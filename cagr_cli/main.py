@@ -49,6 +49,24 @@ def _parser() -> argparse.ArgumentParser:
     explain_parser.add_argument("id", help="the rule id")
     explain_parser.set_defaults(command_module="explain")
 
+    ci_parser = commands.add_parser(
+        "ci", parents=[fmt], help="the CI check: the event's committed change and PR description"
+    )
+    ci_parser.add_argument(
+        "--base",
+        metavar="REF",
+        help="the target (default: the CI event's, then [git].protected_branch, then main)",
+    )
+    ci_parser.add_argument(
+        "--body-file",
+        metavar="FILE",
+        help="the PR description to check, for CI systems that do not provide one",
+    )
+    ci_parser.add_argument(
+        "--sarif", metavar="FILE", help="also write a SARIF 2.1.0 log of the findings to FILE"
+    )
+    ci_parser.set_defaults(command_module="ci")
+
     schema_parser = commands.add_parser(
         "schema", parents=[fmt], help="print, write or check schema/cagr.schema.json"
     )

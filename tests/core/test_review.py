@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cagr_core import PrBody, Stage
+from cagr_core import PrBody, Report, Stage, render_text
 from cagr_core.review import check_pr_sections
 
 NAMES = ("Summary", "Risk")
@@ -77,3 +77,11 @@ def test_cut_body_still_reports_a_duplicate_it_contains() -> None:
     findings, unchecked = check_pr_sections(["Risk"], body)
     assert len(findings) == 1
     assert unchecked == ()
+
+
+def test_reports_name_it_as_a_check_not_a_change_rule() -> None:
+    findings, _ = check_pr_sections(["Risk"], PrBody(""))
+    _, unchecked = check_pr_sections(["Risk"], PrBody.unavailable())
+    text = render_text(Report(findings=findings, unchecked=unchecked))
+    assert text.startswith("Check review.pr_sections failed.\n")
+    assert "Unchecked (body): check review.pr_sections: " in text
