@@ -67,6 +67,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     ci_parser.set_defaults(command_module="ci")
 
+    init_parser = commands.add_parser("init", help="set cagr up in this repository")
+    init_parser.add_argument(
+        "--ci",
+        choices=("github",),
+        help="write the CI workflow that runs `cagr ci` (.github/workflows/cagr.yml)",
+    )
+    init_parser.add_argument(
+        "--force", action="store_true", help="replace files cagr wrote even if they were edited"
+    )
+    init_parser.set_defaults(command_module="init")
+
     schema_parser = commands.add_parser(
         "schema", parents=[fmt], help="print, write or check schema/cagr.schema.json"
     )
