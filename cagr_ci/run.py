@@ -92,9 +92,10 @@ def run_ci(
         report, findings=report.findings + findings, unchecked=report.unchecked + unknown
     )
     stack = _run_stack(config, checkout.root, result.changes, started)
-    after = local_changes(checkout, head)
+    ran = any(outcome.status != "skipped" for outcome in stack)
+    after = local_changes(checkout, head) if ran else before  # only commands can write
     report = evolve(report, unchecked=report.unchecked + _stack_unchecked(stack))
-    problems = [*_dirt(before), *_stack_failures(stack), *_dirtied(before, after, stack)]
+    problems = [*_dirt(before), *_stack_failures(stack), *_dirtied(before, after)]
     return CiResult(
         event,
         head,
@@ -195,11 +196,7 @@ def _dirt(before: LocalChanges) -> list[JobProblem]:
     ]
 
 
-def _dirtied(
-    before: LocalChanges, after: LocalChanges, stack: list[StackOutcome]
-) -> list[JobProblem]:
-    if not stack or all(outcome.status == "skipped" for outcome in stack):
-        return []
+def _dirtied(before: LocalChanges, after: LocalChanges) -> list[JobProblem]:
     written = after.since(before)
     if not written and not (after.unknown and not before.unknown):
         return []
