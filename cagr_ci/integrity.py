@@ -52,11 +52,8 @@ class LocalChanges:
     unknown: tuple[str, ...]  # what could not be read (so cleanliness is not known)
 
     @property
-    def clean(self) -> bool:
-        return not self.entries and not self.pending_staged and not self.unknown
-
-    @property
     def paths(self) -> tuple[str, ...]:
+        """What differs from HEAD (empty: clean, as far as it could be read)."""
         return tuple(sorted({path for path, _ in self.entries} | set(self.pending_staged)))
 
     def since(self, before: LocalChanges) -> tuple[str, ...]:

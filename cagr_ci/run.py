@@ -94,7 +94,8 @@ def run_ci(
     stack = _run_stack(config, checkout.root, result.changes, started)
     ran = any(outcome.status != "skipped" for outcome in stack)
     after = local_changes(checkout, head) if ran else before  # only commands can write
-    report = evolve(report, unchecked=report.unchecked + _stack_unchecked(stack))
+    unknown_state = (*_stack_unchecked(stack), *_unreadable(before, after))
+    report = evolve(report, unchecked=report.unchecked + unknown_state)
     problems = [*_dirt(before), *_stack_failures(stack), *_dirtied(before, after)]
     return CiResult(
         event,
@@ -172,46 +173,63 @@ def _stack_failures(stack: list[StackOutcome]) -> list[JobProblem]:
 
 
 def _dirt(before: LocalChanges) -> list[JobProblem]:
-    if before.clean:
+    paths = before.paths
+    if not paths:
         return []
-    if before.unknown:
-        message = "Whether the checkout was clean before the check could not be read: " + " ".join(
-            before.unknown
-        )
-    else:
-        message = (
-            "The checkout was dirty before the check (tracked changes, staged content or"
-            f" untracked files that are not ignored): {_listed(before.paths)}. The verdict"
-            " above judged committed trees only, but a job that edits the tree first can hide"
-            " what it changed."
-        )
     return [
         JobProblem(
             "dirty_checkout",
-            message,
+            "The checkout was dirty before the check (tracked changes, staged content or"
+            f" untracked files that are not ignored): {_listed(paths)}. The verdict above"
+            " judged committed trees only, but a job that edits the tree first can hide what"
+            " it changed.",
             "Run `cagr ci` right after checking out, before any step that writes to the work"
             " tree (or have those steps write outside it, or to ignored paths).",
-            before.paths,
+            paths,
         )
     ]
 
 
 def _dirtied(before: LocalChanges, after: LocalChanges) -> list[JobProblem]:
     written = after.since(before)
-    if not written and not (after.unknown and not before.unknown):
+    if not written:
         return []
     return [
         JobProblem(
             "dirtied_by_stack",
-            "The [stack].ci commands changed the work tree: "
-            + (_listed(written) if written else " ".join(after.unknown))
-            + ". Check commands must only read; a formatter or generator that writes could"
-            " produce a companion the change itself lacks.",
+            f"The [stack].ci commands changed the work tree: {_listed(written)}. Check commands"
+            " must only read; a formatter or generator that writes could produce a companion"
+            " the change itself lacks.",
             "Make the [stack].ci commands check without writing (e.g. `--check` modes), or"
             " write only to ignored paths.",
             written,
         )
     ]
+
+
+def _unreadable(before: LocalChanges, after: LocalChanges) -> list[Unchecked]:
+    """Whether the tree was clean, or stayed clean, when part of it could not be read."""
+    items = []
+    if before.unknown:
+        items.append(
+            Unchecked(
+                None,
+                Stage.COLLECT,
+                "whether the checkout was clean before the check is unknown: "
+                + " ".join(before.unknown),
+            )
+        )
+    new = [message for message in after.unknown if message not in before.unknown]
+    if new:
+        items.append(
+            Unchecked(
+                None,
+                Stage.STACK,
+                "whether the [stack].ci commands changed the work tree is unknown: "
+                + " ".join(new),
+            )
+        )
+    return items
 
 
 def _listed(paths: tuple[str, ...], shown: int = 10) -> str:

@@ -35,7 +35,17 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     on_github = os.environ.get("GITHUB_ACTIONS") == "true"
     opened = open_checkout(args)
-    if isinstance(opened, int):
+    if isinstance(opened, int):  # not a checkout, or invalid config: the log says which
+        if on_github:
+            print(
+                command(
+                    "error",
+                    "cagr ci could not read this checkout's configuration; the job log lists"
+                    " every problem and its fix.",
+                    title="cagr ci could not check this run",
+                ),
+                file=sys.stderr if args.format == "json" else sys.stdout,
+            )
         return opened
     checkout, config = opened
     try:

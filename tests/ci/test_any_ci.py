@@ -50,6 +50,10 @@ def test_a_body_file_cagr_will_not_read_exits_2(project: Project) -> None:
 
 def test_invalid_config_exits_2(project: Project) -> None:
     head = project.work({"cagr.toml": "[[changes.rules]]\n"})
-    result = cagr_ci(project.clone(head), {})
+    checkout = project.clone(head)
+    result = cagr_ci(checkout, {})
     assert result.returncode == 2
     assert "the configuration is invalid" in result.stderr
+    on_github = cagr_ci(checkout, {"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push"})
+    assert on_github.returncode == 2
+    assert on_github.stdout.startswith("::error title=cagr ci could not check this run::")

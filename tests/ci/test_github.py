@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,21 @@ class TestDirtyCheckout:
         )
         assert result.returncode == 1
         assert report(result)["problems"][0]["paths"] == ["schema.json"]
+
+    def test_a_tree_that_cannot_be_read_is_unchecked_not_clean(self, project: Project) -> None:
+        head = project.work({".gitattributes": "*.bin filter=lfs\n", "asset.bin": "pointer"})
+        checkout = project.clone(head)
+        os.utime(checkout / "asset.bin", (1_000_000_000, 1_000_000_000))  # stat no longer matches
+        result = cagr_ci(
+            checkout, pr_env(project, "synchronize", head, GOOD_BODY), "--format", "json"
+        )
+        assert result.returncode == 3
+        data = report(result)
+        assert data["problems"] == []
+        (item,) = data["unchecked"]
+        assert item["message"].startswith(
+            "whether the checkout was clean before the check is unknown: asset.bin: git applies"
+        )
 
     def test_a_clean_checkout_passes(self, project: Project) -> None:
         head = project.work({"src/schema.py": "v2", "schema.json": '{"v": 2}'})
@@ -263,6 +279,14 @@ class TestTarget:
             "the default target",
             "refs/remotes/origin/main",
         )
+
+    def test_without_github_base_ref_the_payloads_base_ref_is_used(self, project: Project) -> None:
+        head = project.work({"a.txt": "a"})
+        env = pr_env(project, "opened", head, GOOD_BODY)
+        env["GITHUB_BASE_REF"] = ""
+        data = report(cagr_ci(project.clone(head), env, "--format", "json"))
+        assert data["ci"]["target_source"] == "pull_request.base.ref"
+        assert data["range"]["target_ref"] == "refs/remotes/origin/main"
 
     def test_protected_branch_comes_before_main(self, project: Project) -> None:
         git(project.origin, "branch", "trunk", project.base)
