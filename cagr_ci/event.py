@@ -57,7 +57,7 @@ class CiEvent:
 def read_event(env: Mapping[str, str], *, base: str | None, body_file: str | None) -> CiEvent:
     """The event of the CI system `env` shows (none: no CI variables), with --base and
     --body-file applied on top; EventError when it cannot be read or the options do not fit."""
-    from . import github, gitlab  # noqa: PLC0415  # each provider imports what it needs
+    from . import github, gitlab  # noqa: PLC0415  # they import CiEvent from this module
 
     if env.get("GITHUB_ACTIONS") == "true":
         event = github.read_github_event(env)
