@@ -33,7 +33,7 @@ class CiEvent:
 
     `head`: the commit the checkout must be at (None: whatever is checked out is checked).
     `head_fix`: how to configure the checkout when it is not at `head`.
-    `target`: a branch name or commit id (None: `[git] protected_branch`, then main).
+    `target`: a branch name or commit id (None: `[git] protected_branch`, origin/HEAD, main).
     `body`: the pull request's description, or unavailable. `body_note`: when unavailable, why,
     and what to do instead. `merge_queue`: the run checks a merge queue's batch.
     `shallow_fix`: how to get full history in this CI system.

@@ -18,10 +18,11 @@ from attrs import evolve, frozen
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.report import Report
 from cagr_core.review import check_pr_sections
-from cagr_repo.check import DEFAULT_TARGET, check
+from cagr_repo.check import check
 from cagr_repo.config import RepoConfig
 from cagr_repo.gitdir import Checkout
 from cagr_repo.stack import StackOutcome, run_stack
+from cagr_repo.target import TargetChoice, choose_target
 
 from .event import CiEvent
 from .integrity import CheckoutError, LocalChanges, head_of, is_shallow, local_changes
@@ -83,9 +84,11 @@ def run_ci(
             event.head_fix or "Check out the event's head commit before `cagr ci`.",
         )
     assert checkout.root is not None
-    name, source = _target(event, config)
+    name, source = _target(event, config, checkout)
     before = local_changes(checkout, head)
-    result = check(config, checkout, base=name, committed=True, body=event.body)
+    result = check(
+        config, checkout, base=name, base_chosen_by=source, committed=True, body=event.body
+    )
     report = result.report
     findings, unknown = check_pr_sections(config.config.review.pr_sections, event.body)
     report = evolve(
@@ -110,14 +113,11 @@ def run_ci(
     )
 
 
-def _target(event: CiEvent, config: RepoConfig) -> tuple[str, str]:
-    """--base, then the event's target, then `[git] protected_branch`, then main."""
+def _target(event: CiEvent, config: RepoConfig, checkout: Checkout) -> TargetChoice:
+    """--base, then the event's target, then `[git] protected_branch`, origin/HEAD, main."""
     if event.target:
-        return event.target, event.target_source
-    protected = config.config.git.protected_branch
-    if protected:
-        return protected, "[git] protected_branch"
-    return DEFAULT_TARGET, "the default target"
+        return TargetChoice(event.target, event.target_source)
+    return choose_target(checkout, None, config.config.git.protected_branch)
 
 
 def _run_stack(

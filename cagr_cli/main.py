@@ -1,17 +1,26 @@
-"""`cagr` entry point: argument parsing and dispatch. Commands live one per module."""
+"""`cagr` entry point: argument parsing and dispatch. Commands live one per module.
+
+`cagr hook` is dispatched before anything else is imported: it runs on every shell command an
+agent makes, and argparse alone would cost it more than its whole budget allows.
+"""
 
 from __future__ import annotations
 
-import argparse
-import importlib
-from collections.abc import Sequence
+import sys
 
-from cagr_core.version import VERSION
-
-from .output import EXIT_INVALID, format_option
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse  # noqa: PLC0415
+
+    from cagr_core.version import VERSION  # noqa: PLC0415
+
+    from .output import format_option  # noqa: PLC0415
+
     parser = argparse.ArgumentParser(
         prog="cagr",
         description="Change rules: judge the difference between a branch's merge base and its"
@@ -55,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     ci_parser.add_argument(
         "--base",
         metavar="REF",
-        help="the target (default: the CI event's, then [git].protected_branch, then main)",
+        help="the target (default: the CI event's, then [git].protected_branch, origin/HEAD, main)",
     )
     ci_parser.add_argument(
         "--body-file",
@@ -67,24 +76,73 @@ def _parser() -> argparse.ArgumentParser:
     )
     ci_parser.set_defaults(command_module="ci")
 
-    init_parser = commands.add_parser("init", help="set cagr up in this repository")
+    schema_parser = commands.add_parser(
+        "schema", parents=[fmt], help="print, write or check schema/cagr.schema.json"
+    )
+    mode = schema_parser.add_mutually_exclusive_group()
+    # Without PATH (const True): schema/cagr.schema.json in the repository's work tree.
+    mode.add_argument(
+        "--write",
+        nargs="?",
+        const=True,
+        metavar="PATH",
+        help="write the schema to PATH (default: schema/cagr.schema.json in the repository)",
+    )
+    mode.add_argument(
+        "--check",
+        nargs="?",
+        const=True,
+        metavar="PATH",
+        help="exit 1 if the schema saved at PATH (default: schema/cagr.schema.json) differs",
+    )
+    schema_parser.set_defaults(command_module="schema")
+
+    doctor_parser = commands.add_parser(
+        "doctor", parents=[fmt], help="diagnose config, range, gate record and agent hooks"
+    )
+    doctor_parser.set_defaults(command_module="doctor")
+
+    init_parser = commands.add_parser(
+        "init", help="set cagr up: suggested rules (the default), agent hooks, CI"
+    )
+    init_parser.add_argument(
+        "--rules",
+        action="store_true",
+        help="write .cagr/changes.toml with suggested rules, commented out (the default)",
+    )
+    init_parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace .cagr/changes.toml, or a CI workflow that was edited",
+    )
+    init_parser.add_argument(
+        "--hooks",
+        metavar="AGENT",
+        action="append",
+        choices=("claude", "codex", "cursor", "gemini"),
+        help="merge cagr's hooks into this agent's project settings (repeatable)",
+    )
     init_parser.add_argument(
         "--ci",
         choices=("github",),
         help="write the CI workflow that runs `cagr ci` (.github/workflows/cagr.yml)",
     )
     init_parser.add_argument(
-        "--force", action="store_true", help="replace files cagr wrote even if they were edited"
+        "--hook-command",
+        metavar="CMD",
+        default="cagr hook",
+        help="how the agent runs cagr (default: `cagr hook`; e.g. `.venv/bin/cagr hook`)",
     )
     init_parser.set_defaults(command_module="init")
 
-    schema_parser = commands.add_parser(
-        "schema", parents=[fmt], help="print, write or check schema/cagr.schema.json"
+    hook_parser = commands.add_parser(
+        "hook", help="an agent hook call: the agent's JSON on stdin, its answer on stdout"
     )
-    mode = schema_parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="write schema/cagr.schema.json")
-    mode.add_argument("--check", action="store_true", help="exit 1 if the saved file differs")
-    schema_parser.set_defaults(command_module="schema")
+    hook_parser.add_argument("--agent", choices=("claude", "codex", "cursor", "gemini"))
+    hook_parser.add_argument(
+        "--deadline", metavar="SECONDS", help="the whole hook's time (default: 60)"
+    )
+    hook_parser.set_defaults(command_module="hook")
     return parser
 
 
@@ -96,14 +154,31 @@ def _range_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--base",
-        metavar="REF",
-        help="the target branch (default: [git].protected_branch, then main);"
-        " origin/REF is tried before REF",
+        metavar="REV",
+        help="the target: a branch (origin/REV is tried before REV) or any revision of a commit"
+        " (tag, commit id, HEAD~2); default: [git] protected_branch, then the branch origin/HEAD"
+        " names, then main",
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run cagr with `argv` (default: the process arguments) and return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["hook"]:
+        try:
+            from cagr_hooks.entry import main as hook  # noqa: PLC0415
+        except Exception as error:  # a hook never fails the agent's call
+            print(f"cagr hook: cannot start ({error}); the call was let through.", file=sys.stderr)
+            return 0
+        return hook(args[1:])
+    return _run(args)
+
+
+def _run(argv: list[str]) -> int:
+    import importlib  # noqa: PLC0415
+
+    from .output import EXIT_INVALID  # noqa: PLC0415
+
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -114,5 +189,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INVALID
     # Commands are imported when run: `cagr --version` and `cagr rules test` never load dulwich.
     module = importlib.import_module(f"cagr_cli.commands.{args.command_module}")
-    code: int = module.run(args)
+    return _run_until_the_reader_leaves(module.run, args)
+
+
+EXIT_CLOSED_PIPE = 128 + 13  # what a shell reports for a command ended by SIGPIPE
+
+
+def _run_until_the_reader_leaves(
+    run: Callable[[argparse.Namespace], int], args: argparse.Namespace
+) -> int:
+    """Run a command; when its reader goes away (`cagr changes | head`), stop quietly.
+
+    The output was not all delivered, so the exit code is a closed pipe's, never a pass.
+    """
+    try:
+        code = run(args)
+        sys.stdout.flush()  # inside the try: buffered output meets the closed pipe here
+    except BrokenPipeError:
+        import os  # noqa: PLC0415
+
+        # Python flushes stdout again at exit; point it at /dev/null so that flush succeeds.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):  # stdout is no real file (an embedding caller's stream)
+            pass
+        finally:
+            os.close(devnull)
+        return EXIT_CLOSED_PIPE
     return code

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .evaluate import DEFAULT_LIMITS, Limits, evaluate
     from .pull_request import Phase, PrBody
     from .render import render_text, report_data
-    from .report import Deferred, Finding, Report, Timings
+    from .report import AddedDependency, Deferred, Finding, Report, Timings
     from .rules import AddOnlyRule, PrBodyRule, RequiresRule, Rule, SiblingRule, When
     from .ruleset import RuleSet
 
@@ -28,7 +28,7 @@ _HOMES = {
     "evaluate": ("DEFAULT_LIMITS", "Limits", "evaluate"),
     "pull_request": ("Phase", "PrBody"),
     "render": ("render_text", "report_data"),
-    "report": ("Deferred", "Finding", "Report", "Timings"),
+    "report": ("AddedDependency", "Deferred", "Finding", "Report", "Timings"),
     "rules": ("AddOnlyRule", "PrBodyRule", "RequiresRule", "Rule", "SiblingRule", "When"),
     "ruleset": ("RuleSet",),
 }
@@ -37,6 +37,7 @@ _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names
 __all__ = [
     "DEFAULT_LIMITS",
     "AddOnlyRule",
+    "AddedDependency",
     "CagrError",
     "Change",
     "ChangeSet",

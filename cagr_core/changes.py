@@ -121,12 +121,17 @@ Result = Literal["working-tree", "committed"]
 
 @frozen
 class Range:
-    """The resolved range: target ref and commit, merge base, and head (None: the working tree)."""
+    """The resolved range: target ref and commit, merge base, and head (None: the working tree).
+
+    `chosen_by` says which rule chose the target (`--base`, `[git] protected_branch`,
+    `origin/HEAD`, `default main`, or the caller's own), when the caller said.
+    """
 
     target_ref: str
     target: str
     base: str
     head: str | None
+    chosen_by: str | None = None
 
     @property
     def result(self) -> Result:

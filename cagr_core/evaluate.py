@@ -8,6 +8,7 @@ required, a cap exceeded) is reported as unchecked, never as a pass.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from attrs import define, evolve, field, frozen
 
@@ -15,10 +16,10 @@ from .changes import Change, ChangeSet, Stage, Status, Unchecked
 from .globs import PathMatcher, is_literal
 from .manifests import ManifestError, added_dependencies
 from .pull_request import MAX_BODY_BYTES, Phase, PrBody
-from .report import Deferred, Finding, Report
+from .report import AddedDependency, Deferred, Finding, Report
 from .rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule, When
 from .ruleset import CompiledRule, RuleSet
-from .sections import Body, Found, Problem, Section, check_section
+from .sections import Body, Found, Section, check_section, describe_problem
 from .templates import RenderError
 
 
@@ -33,6 +34,7 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+_EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # many files share it: no rename hint
 
 
 @frozen
@@ -41,6 +43,7 @@ class _Trigger:
 
     change: Change
     added: tuple[str, ...] = ()
+    deletion: str = "was deleted"
 
     def describe(self) -> str:
         if self.added:
@@ -49,7 +52,7 @@ class _Trigger:
         if old is None:
             return f"{path} was added"
         if new is None:
-            return f"{path} was deleted"
+            return f"{path} {self.deletion}"
         if self.change.status is Status.TYPE_CHANGED:
             return f"{path} changed from a {old.kind.described} to a {new.kind.described}"
         return f"{path} changed"
@@ -58,6 +61,15 @@ class _Trigger:
 def _first_few(items: tuple[str, ...], shown: int = 3) -> str:
     head = ", ".join(items[:shown])
     return head if len(items) <= shown else f"{head} and {len(items) - shown} more"
+
+
+def _dependencies(triggers: list[_Trigger]) -> tuple[AddedDependency, ...]:
+    """Every dependency the triggers added, as data (messages name only the first few)."""
+    return tuple(
+        AddedDependency(name, section, trigger.change.path)
+        for trigger in triggers
+        for section, _, name in (entry.partition(".") for entry in trigger.added)
+    )
 
 
 def _describe_all(triggers: list[_Trigger]) -> str:
@@ -81,9 +93,25 @@ class _Context:
     findings: list[Finding] = field(init=False, factory=list)
     unchecked: list[Unchecked] = field(init=False, factory=list)
     deferred: list[Deferred] = field(init=False, factory=list)
+    added_as: dict[str, str] = field(init=False, factory=dict)  # object id -> first added path
 
     def __attrs_post_init__(self) -> None:
         self.by_path = {change.path: change for change in self.changes.changes}
+        for change in self.changes.changes:
+            if change.old is None and change.new is not None and change.new.kind.is_file:
+                self.added_as.setdefault(change.new.oid, change.path)
+
+    def moved_to(self, change: Change) -> str | None:
+        """For a deleted file: the added path that holds the same content (git: a rename)."""
+        old = change.old
+        if change.new is not None or old is None or old.oid == _EMPTY_BLOB:
+            return None
+        return self.added_as.get(old.oid) if old.kind.is_file else None
+
+    def deletion(self, change: Change) -> str:
+        """`was deleted`, naming where the content went when it reappears as an added path."""
+        moved = self.moved_to(change)
+        return "was deleted" if moved is None else f"was deleted (its content was added as {moved})"
 
     def parsed_body(self) -> Body:
         if self._parsed is None:
@@ -91,15 +119,19 @@ class _Context:
             self._parsed = Body.parse(self.body.text)
         return self._parsed
 
-    def find(self, compiled: CompiledRule, message: str, paths: list[str]) -> None:
+    def find(self, compiled: CompiledRule, message: str, paths: list[str], **details: Any) -> None:
+        """Record a finding; `details` are the Finding's optional fields (requires, target,
+        dependencies)."""
         rule = compiled.rule
-        self.findings.append(Finding(rule.id, rule.kind, message, rule.reason, tuple(paths)))
+        self.findings.append(
+            Finding(rule.id, rule.kind, message, rule.reason, tuple(paths), **details)
+        )
 
     def triggers(self, compiled: CompiledRule) -> tuple[list[_Trigger], list[Unchecked]]:
         """The selected changes that fire the rule, and the manifests that could not be read."""
         selected = [c for c in self.changes.changes if compiled.selector.selects(c.path)]
         if compiled.when is When.CHANGED:
-            return [_Trigger(change) for change in selected], []
+            return [_Trigger(change, (), self.deletion(change)) for change in selected], []
         triggers: list[_Trigger] = []
         problems: list[Unchecked] = []
         for change in selected:
@@ -107,13 +139,7 @@ class _Context:
                 added = self._added(change)
             except ManifestError as error:
                 problems.append(
-                    Unchecked(
-                        compiled.rule.id,
-                        Stage.SELECTOR,
-                        f"cannot read dependencies from {change.path}: {error}. The selector"
-                        " needs it as a regular file holding a JSON object; fix it, then"
-                        " check again.",
-                    )
+                    Unchecked(compiled.rule.id, Stage.SELECTOR, _manifest_problem(change, error))
                 )
             else:
                 if added:
@@ -127,16 +153,35 @@ class _Context:
                 contents.append(None)
                 continue
             if not side.kind.is_file:
-                raise ManifestError(f"the {side_name} side is a {side.kind.described}, not a file")
+                raise ManifestError(
+                    f"the {side_name} side is a {side.kind.described}, not a file", side_name
+                )
             if side.content is None:
-                raise ManifestError(f"the {side_name} side's content was not loaded")
+                raise ManifestError(f"the {side_name} side's content was not loaded", side_name)
             if len(side.content) > self.limits.max_manifest_bytes:
                 raise ManifestError(
                     f"the {side_name} side is larger than the"
-                    f" {self.limits.max_manifest_bytes} bytes cagr reads"
+                    f" {self.limits.max_manifest_bytes} bytes cagr reads",
+                    side_name,
                 )
             contents.append(side.content)
         return added_dependencies(contents[0], contents[1])
+
+
+def _manifest_problem(change: Change, error: ManifestError) -> str:
+    """Why a manifest could not be read, and what can be done about the side that is broken."""
+    if error.side == "old":
+        return (
+            f"cannot read dependencies from {change.path}: {error}. The old side is the merge"
+            " base's copy, already on the target branch: no edit in this change can fix it, so"
+            " the rule stays unchecked for this change. Once the file is valid on the target"
+            " branch, rebase onto it and check again; until then, a person has to review the"
+            " added dependencies."
+        )
+    return (
+        f"cannot read dependencies from {change.path}: {error}. The selector needs it as a"
+        " regular file holding a JSON object; fix it, then check again."
+    )
 
 
 def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
@@ -154,8 +199,13 @@ def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
     if not triggers:
         return
     gaps = "; ".join(_missing_companion(pattern, matcher, ctx) for pattern, matcher in missing)
-    paths = [t.change.path for t in triggers] + [p for p, _ in missing if is_literal(p)]
-    ctx.find(compiled, f"{_describe_all(triggers)}; {gaps}.", paths)
+    paths = [t.change.path for t in triggers]
+    for _, matcher in missing:  # near misses: a companion that changed but does not count
+        near = next((c.path for c in ctx.changes.changes if matcher.matches(c.path)), None)
+        if near is not None and near not in paths:
+            paths.append(near)
+    requires = tuple(pattern for pattern, _ in missing)
+    ctx.find(compiled, f"{_describe_all(triggers)}; {gaps}.", paths, requires=requires)
 
 
 def _missing_companion(pattern: str, matcher: PathMatcher, ctx: _Context) -> str:
@@ -169,7 +219,7 @@ def _missing_companion(pattern: str, matcher: PathMatcher, ctx: _Context) -> str
             else f"nothing matching {pattern} changed"
         )
     if near.new is None:
-        return f"{near.path} was deleted, which does not count"
+        return f"{near.path} {ctx.deletion(near)}, which does not count"
     return f"{near.path} is now a {near.new.kind.described}, not a regular file"
 
 
@@ -179,7 +229,7 @@ def _check_add_only(compiled: CompiledRule, ctx: _Context) -> None:
         if old is None or not compiled.selector.selects(change.path):
             continue
         if new is None:
-            what = "was deleted"
+            what = ctx.deletion(change)
         elif change.status is Status.TYPE_CHANGED:
             what = f"changed from a {old.kind.described} to a {new.kind.described}"
         elif old.oid == new.oid:
@@ -217,26 +267,26 @@ def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
         companion = ctx.by_path.get(target)
         if companion is not None and companion.exists_as_file:
             continue
+        paths = [change.path]
         if companion is None:
             note = ""
         elif companion.new is None:
-            note = " (it was deleted)"
+            moved = ctx.moved_to(companion)
+            note = (
+                " (it was deleted)"
+                if moved is None
+                else f" (it was deleted; its content was added as {moved})"
+            )
+            paths.append(target)
         else:
             note = f" (it is now a {companion.new.kind.described}, not a regular file)"
+            paths.append(target)
         ctx.find(
             compiled,
-            f"Added {change.path}; {target} needs to change too{note}.",
-            [change.path, target],
+            f"Added {change.path}; {target} needs to be added or changed in this change{note}.",
+            paths,
+            target=target,
         )
-
-
-_PROBLEMS = {
-    Problem.MISSING: "the PR body has no `## {section}` section",
-    Problem.DUPLICATE: "the PR body has more than one `## {section}` section",
-    Problem.EMPTY: "{section} has no text beyond placeholders",
-    Problem.NO_MARKER: "{section} lacks `{contains}`",
-    Problem.MARKER_ALONE: "{section} has `{contains}` with no explanation after it",
-}
 
 
 def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
@@ -252,7 +302,15 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
                 f"{_describe_all(triggers)}; the PR body's {rule.section} section will need {need}."
             )
             ctx.deferred.append(
-                Deferred(rule.id, rule.section, rule.contains, message, rule.reason)
+                Deferred(
+                    rule.id,
+                    rule.section,
+                    rule.contains,
+                    message,
+                    rule.reason,
+                    trigger=_describe_all(triggers),
+                    dependencies=_dependencies(triggers),
+                )
             )
         ctx.unchecked.extend(problems)
         return
@@ -285,12 +343,13 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
     ctx.unchecked.extend(problems)
     if not triggers:
         return
-    gap = (
-        "the PR body is empty"
-        if not text.strip()
-        else _PROBLEMS[problem].format(section=rule.section, contains=rule.contains)
+    gap = describe_problem(problem, rule.section, rule.contains, empty_body=not text.strip())
+    ctx.find(
+        compiled,
+        f"{_describe_all(triggers)}; {gap}.",
+        [t.change.path for t in triggers],
+        dependencies=_dependencies(triggers),
     )
-    ctx.find(compiled, f"{_describe_all(triggers)}; {gap}.", [t.change.path for t in triggers])
 
 
 def _cut_section_message(section: Section) -> str:
@@ -323,7 +382,11 @@ def evaluate(
     limits: Limits = DEFAULT_LIMITS,
 ) -> Report:
     """Judge `changes` (and `body`, where the phase requires one) against every rule."""
-    report = Report(range=changes.range, pending_staged=changes.pending_staged)
+    report = Report(
+        range=changes.range,
+        pending_staged=changes.pending_staged,
+        changed_paths=len(changes.changes),
+    )
     if not changes.complete:
         return evolve(report, unchecked=changes.unchecked)
     over = _over_limits(rules, changes, limits)
@@ -345,6 +408,7 @@ def evaluate(
             sorted(set(ctx.unchecked), key=lambda u: (u.rule or "", u.stage.value, u.message))
         ),
         deferred=tuple(sorted(ctx.deferred, key=lambda d: (d.rule, d.message))),
+        rules_checked=len(rules.rules),
     )
 
 

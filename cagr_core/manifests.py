@@ -17,29 +17,37 @@ SECTIONS = ("dependencies", "devDependencies", "optionalDependencies", "peerDepe
 
 
 class ManifestError(CagrError):
-    """A manifest side that cannot be read as package.json (the rule is then unchecked)."""
+    """A manifest side that cannot be read as package.json (the rule is then unchecked).
+
+    `side` is "old" (the baseline's copy) or "new" (the change's result).
+    """
+
+    def __init__(self, message: str, side: str) -> None:
+        super().__init__(message)
+        self.side = side
 
 
 def _sections(content: bytes, side: str) -> dict[str, frozenset[str]]:
     try:
         data: Any = json.loads(content.decode("utf-8-sig"))
     except UnicodeDecodeError as error:
-        raise ManifestError(f"the {side} side is not UTF-8 ({error.reason})") from error
+        raise ManifestError(f"the {side} side is not UTF-8 ({error.reason})", side) from error
     except json.JSONDecodeError as error:
         raise ManifestError(
             f"the {side} side is not valid JSON ({error.msg} at line {error.lineno}"
-            f" column {error.colno})"
+            f" column {error.colno})",
+            side,
         ) from error
     except RecursionError as error:
-        raise ManifestError(f"the {side} side nests too deeply to read") from error
+        raise ManifestError(f"the {side} side nests too deeply to read", side) from error
     if not isinstance(data, dict):
-        raise ManifestError(f"the {side} side is JSON but not an object")
+        raise ManifestError(f"the {side} side is JSON but not an object", side)
     found: dict[str, frozenset[str]] = {}
     for section in SECTIONS:
         value = data.get(section, {})
         if not isinstance(value, dict):
             raise ManifestError(
-                f"{section} on the {side} side is {type(value).__name__}, not an object"
+                f"{section} on the {side} side is {type(value).__name__}, not an object", side
             )
         found[section] = frozenset(value)
     return found

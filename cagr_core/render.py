@@ -7,7 +7,13 @@ from itertools import groupby
 from typing import Any
 
 from .changes import Range, Unchecked
-from .report import Finding, Report
+from .report import AddedDependency, Finding, Report
+
+_OUTCOME = {
+    "pass": "passed",
+    "fail": "failed",
+    "unchecked": "left something unchecked (not a pass)",
+}
 
 
 def _finding_blocks(report: Report) -> list[tuple[str, list[str], str]]:
@@ -37,6 +43,12 @@ def _other_lines(report: Report) -> list[str]:
         lines.append(
             f"Deferred to the pull request: change rule {deferred.rule}: {deferred.message}"
             f"\nThen: {deferred.fix}"
+        )
+    if report.uncommitted:
+        lines.append(
+            f"Not part of this committed check: {report.uncommitted} path(s) where the working"
+            " tree differs from HEAD (uncommitted edits, staged or not, deletions, untracked"
+            " files). The verdict is HEAD's; commit them and check again to include them."
         )
     if report.pending_staged:
         shown = ", ".join(report.pending_staged[:5])
@@ -92,6 +104,22 @@ def render_text(report: Report, limit: int | None = None) -> str:
     return "\n\n".join(pieces)
 
 
+def render_summary(report: Report) -> str:
+    """One line: the verdict, what was checked, what came of it, and the range and target."""
+    counts = (
+        f"{report.rules_checked} rule(s) checked, {report.changed_paths} changed path(s);"
+        f" {len(report.findings)} finding(s), {len(report.unchecked)} unchecked,"
+        f" {len(report.deferred)} deferred."
+    )
+    range_ = report.range
+    if range_ is None:
+        where = "Range: not resolved (see above)."
+    else:
+        chosen = f", chosen by {range_.chosen_by}" if range_.chosen_by else ""
+        where = f"Range: {range_.label}; target {range_.target_ref} at {range_.target[:7]}{chosen}."
+    return f"Change rules {_OUTCOME[report.status]}: {counts} {where}"
+
+
 def _cut_lines(lines: list[str], room: int) -> list[str]:
     kept: list[str] = []
     for line in lines:
@@ -113,6 +141,7 @@ def range_data(range_: Range | None) -> dict[str, Any] | None:
         "head": range_.head,
         "result": range_.result,
         "label": range_.label,
+        "chosen_by": range_.chosen_by,
     }
 
 
@@ -124,6 +153,10 @@ def unchecked_data(item: Unchecked) -> dict[str, Any]:
         "message": item.message,
         "path": item.path,
     }
+
+
+def _dependencies_data(dependencies: tuple[AddedDependency, ...]) -> list[dict[str, str]]:
+    return [{"name": d.name, "section": d.section, "manifest": d.manifest} for d in dependencies]
 
 
 def report_data(report: Report) -> dict[str, Any]:
@@ -138,15 +171,29 @@ def report_data(report: Report) -> dict[str, Any]:
                 "message": f.message,
                 "fix": f.fix,
                 "paths": list(f.paths),
+                "requires": list(f.requires),
+                "target": f.target,
+                "dependencies": _dependencies_data(f.dependencies),
             }
             for f in report.findings
         ],
         "unchecked": [unchecked_data(item) for item in report.unchecked],
         "deferred": [
-            {"rule": d.rule, "section": d.section, "contains": d.contains, "message": d.message}
+            {
+                "rule": d.rule,
+                "section": d.section,
+                "contains": d.contains,
+                "message": d.message,
+                "fix": d.fix,
+                "trigger": d.trigger,
+                "dependencies": _dependencies_data(d.dependencies),
+            }
             for d in report.deferred
         ],
         "pending_staged": list(report.pending_staged),
+        "rules_checked": report.rules_checked,
+        "changed_paths": report.changed_paths,
+        "uncommitted": report.uncommitted,
         "timings_ms": {
             "collect": report.timings.collect_ms,
             "evaluate": report.timings.evaluate_ms,

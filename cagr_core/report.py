@@ -8,31 +8,56 @@ from attrs import frozen
 
 from .changes import Range, Unchecked
 
-__all__ = ["Deferred", "Finding", "Report", "Timings", "Verdict"]
+__all__ = ["AddedDependency", "Deferred", "Finding", "Report", "Timings", "Verdict"]
 
 Verdict = Literal["pass", "fail", "unchecked"]
 
 
 @frozen
+class AddedDependency:
+    """A dependency a manifest change adds: its name, the manifest's section, and the manifest."""
+
+    name: str
+    section: str
+    manifest: str
+
+
+@frozen
 class Finding:
-    """One violated obligation: what changed and what is missing (`message`), and the fix."""
+    """One violated obligation: what changed and what is missing (`message`), and the fix.
+
+    `paths` are repository paths only: the changes that fired the rule and the changed paths at
+    fault. What was required goes apart: `requires`, the `require` globs (as written) nothing in
+    the change satisfied; `target`, the path a sibling rule wanted; `dependencies`, every
+    dependency that fired a `dependency_added` rule (its message names only the first few).
+    """
 
     rule: str
     kind: str
     message: str
     fix: str
     paths: tuple[str, ...]
+    requires: tuple[str, ...] = ()
+    target: str | None = None
+    dependencies: tuple[AddedDependency, ...] = ()
 
 
 @frozen
 class Deferred:
-    """A PR-body obligation that fired where no body is required yet (an agent's turn end)."""
+    """A PR-body obligation that fired where no body is required yet (an agent's turn end).
+
+    `trigger` says what fired it ('Added dependencies.x in package.json'), so a later check of
+    the body (the PR gate) can word its finding exactly as CI would. `dependencies` lists every
+    added dependency that fired it; the message and trigger name the first few.
+    """
 
     rule: str
     section: str
     contains: str | None
     message: str
     fix: str
+    trigger: str = ""
+    dependencies: tuple[AddedDependency, ...] = ()
 
 
 @frozen
@@ -53,6 +78,9 @@ class Report:
     range: Range | None = None
     pending_staged: tuple[str, ...] = ()
     timings: Timings = Timings()
+    rules_checked: int = 0  # rules run on the change: 0 when it could not be collected or capped
+    changed_paths: int = 0
+    uncommitted: int | None = None  # committed checks: paths the working tree has otherwise
 
     @property
     def status(self) -> Verdict:

@@ -12,8 +12,6 @@ import attrs
 from .config import Config
 from .rules import RULE_KINDS, Rule
 
-SCHEMA_ID = "https://cagr.invalid/schema/cagr.schema.json"
-
 
 class _Builder:
     """Walks attrs classes; each class becomes one entry of `definitions`, referenced by name."""
@@ -76,12 +74,15 @@ class _Builder:
 
 
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema of cagr.toml and `.cagr/**/*.toml` fragments."""
+    """The JSON Schema of cagr.toml and `.cagr/**/*.toml` fragments.
+
+    It has no `$id`: cagr publishes the schema at no URL, so editors refer to the written file
+    (`#:schema ./schema/cagr.schema.json`), and a made-up URL would only mislead resolvers.
+    """
     builder = _Builder()
     root = builder.class_schema(Config)
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",
-        "$id": SCHEMA_ID,
         "title": "cagr configuration",
         **root,
         "definitions": dict(sorted(builder.defs.items())),

@@ -157,6 +157,24 @@ class Body:
         return Section(name, Found.FOUND, kept, ended)
 
 
+_PROBLEMS = {
+    Problem.MISSING: "the PR body has no `## {section}` section",
+    Problem.DUPLICATE: "the PR body has more than one `## {section}` section",
+    Problem.EMPTY: "{section} has no text beyond placeholders",
+    Problem.NO_MARKER: "{section} lacks `{contains}`",
+    Problem.MARKER_ALONE: "{section} has `{contains}` with no explanation after it",
+}
+
+
+def describe_problem(
+    problem: Problem, section: str, contains: str | None, empty_body: bool = False
+) -> str:
+    """What is wrong, for a message: 'Risk lacks `Dependency reason:`'."""
+    if empty_body:
+        return "the PR body is empty"
+    return _PROBLEMS[problem].format(section=section, contains=contains)
+
+
 def check_section(section: Section, contains: str | None) -> Problem | None:
     """None when the section has substance (after `contains`, when given); else the problem."""
     if section.found is Found.MISSING:

@@ -110,12 +110,32 @@ def _format(error: BaseException, _: type | None) -> str:
     if isinstance(error, KeyError):
         return "a required key is missing"
     if isinstance(error, ForbiddenExtraKeysError):
-        names = ", ".join(sorted(error.extra_fields))
-        allowed = ", ".join(a.name for a in error.cl.__attrs_attrs__)  # type: ignore[attr-defined]
-        return f"unknown key {names}; the keys here are: {allowed}"
+        keys = [a.name for a in error.cl.__attrs_attrs__]  # type: ignore[attr-defined]
+        names = ", ".join(_with_suggestion(name, keys) for name in sorted(error.extra_fields))
+        return f"unknown key {names}; the keys here are: {', '.join(keys)}"
     if isinstance(error, TypeError | ValueError):
         return str(error)
     return f"{type(error).__name__}: {error}"
+
+
+def _with_suggestion(name: str, keys: list[str]) -> str:
+    """`name`, with the valid key one edit away from it, if there is one (a typo, or a kind's
+    key used in another kind: `requires` for `require`)."""
+    close = [key for key in keys if _one_edit_apart(name, key)]
+    return f"{name} (did you mean `{close[0]}`?)" if close else name
+
+
+def _one_edit_apart(typed: str, key: str) -> bool:
+    """One inserted, deleted or replaced character, or two neighbours swapped."""
+    if typed == key or abs(len(typed) - len(key)) > 1:
+        return False
+    start = 0
+    while start < min(len(typed), len(key)) and typed[start] == key[start]:
+        start += 1
+    a, b = typed[start:], key[start:]
+    if len(a) == len(b):
+        return a[1:] == b[1:] or (len(a) >= 2 and a[0] == b[1] and a[1] == b[0] and a[2:] == b[2:])
+    return a[1:] == b if len(a) > len(b) else a == b[1:]
 
 
 def _where(path: str, data: Mapping[str, Any]) -> str:

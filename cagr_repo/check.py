@@ -13,23 +13,19 @@ from attrs import evolve, frozen
 from cagr_core.changes import ChangeSet
 from cagr_core.evaluate import evaluate
 from cagr_core.pull_request import Phase, PrBody
-from cagr_core.render import report_data
+from cagr_core.render import render_text, report_data
 from cagr_core.report import Report, Timings
 from cagr_core.version import VERSION
 
-from .collect import collect_committed, collect_working_tree
+from .collect import collect_committed, collect_working_tree, count_uncommitted
 from .config import RepoConfig
 from .gate_record import GateRecord, identity, write_gate_record
 from .gitdir import Checkout, branch_ref, read_ref
 from .gitrepo import open_repo
 from .state import GATE_RECORD, remove
+from .target import BY_BASE_OPTION, choose_target
 
-DEFAULT_TARGET = "main"
-
-
-def target_name(base: str | None, protected_branch: str | None) -> str:
-    """Local precedence: --base, then [git].protected_branch, then main."""
-    return base or protected_branch or DEFAULT_TARGET
+RECORD_TEXT_LIMIT = 8_000  # the gate shows it to an agent, whose messages hold 10,000 characters
 
 
 @frozen
@@ -42,32 +38,41 @@ class CheckResult:
     record_written: bool = False
 
 
-def check(
+def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a default
     config: RepoConfig,
     checkout: Checkout,
     *,
     base: str | None = None,
+    base_chosen_by: str = BY_BASE_OPTION,
     committed: bool = False,
     body: PrBody | None = None,
+    note_uncommitted: bool = False,
 ) -> CheckResult:
     """Collect merge base -> working tree (or HEAD, `committed`) and evaluate the rules.
 
-    Without a body, PR-body obligations are deferred (phase turn); with one, they are checked
-    against it (phase ci). A committed check writes the gate record, which always holds the
-    deferred form: the body that counts at the gate is the one on the `gh` command.
+    The target is `base` (reported as chosen by `base_chosen_by`), else the configured or
+    default one. Without a body, PR-body obligations are deferred (phase turn); with one, they
+    are checked against it (phase ci). A committed check writes the gate record, which always
+    holds the deferred form: the body that counts at the gate is the one on the `gh` command.
+    With `note_uncommitted`, a committed check also counts the paths where the working tree
+    differs from HEAD (about the cost of a working-tree check), so a person is told what the
+    verdict left out; a clean checkout, as in CI, has nothing to count.
     """
-    name = target_name(base, config.config.git.protected_branch)
-    default = target_name(None, config.config.git.protected_branch)
+    protected = config.config.git.protected_branch
+    target = choose_target(checkout, base, protected, base_chosen_by)
+    default = choose_target(checkout, None, protected)
     with open_repo(checkout) as repo:
         started = time.perf_counter()
         collect = collect_committed if committed else collect_working_tree
-        changes = collect(repo, name, config.rules)
+        changes = collect(repo, target.name, config.rules, chosen_by=target.chosen_by)
         collected = time.perf_counter()
         deferred = evaluate(config.rules, changes, PrBody.unavailable(), Phase.TURN)
         report = deferred if body is None else evaluate(config.rules, changes, body, Phase.CI)
         done = time.perf_counter()
+        # What a committed check leaves out, said so that no one takes it for the whole tree.
+        uncommitted = count_uncommitted(repo, changes) if committed and note_uncommitted else None
     timings = Timings((collected - started) * 1000, (done - collected) * 1000)
-    report = evolve(report, timings=timings)
+    report = evolve(report, timings=timings, uncommitted=uncommitted)
     if not committed:
         return CheckResult(report, changes)
     if changes.range is None or changes.range.head is None:
@@ -78,16 +83,18 @@ def check(
         repository=repository,
         worktree=worktree,
         head=changes.range.head,
-        target_name=name,
+        target_name=target.name,
         target_ref=changes.range.target_ref,
         target_ref_value=_ref_value(checkout, changes.range.target_ref, changes.range.target),
-        default_target_ref=branch_ref(checkout, default),
+        default_target_ref=branch_ref(checkout, default.name),
         target=changes.range.target,
         base=changes.range.base,
         cagr_version=VERSION,
         config_digest=config.raw_digest,
         rules_digest=config.rules_digest,
-        report=report_data(evolve(deferred, timings=timings)),
+        text=render_text(deferred, limit=RECORD_TEXT_LIMIT),
+        pr_sections=list(config.config.review.pr_sections),
+        report=report_data(evolve(deferred, timings=timings, uncommitted=uncommitted)),
     )
     return CheckResult(report, changes, record, write_gate_record(checkout.gitdir, record))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from attrs import evolve
 from dulwich.config import StackedConfig
 from dulwich.ignore import IgnoreFilterManager
 from dulwich.objects import Blob, Commit, ObjectID
@@ -24,6 +25,7 @@ from cagr_core.ruleset import RuleSet
 from .attributes import Attributes
 from .gitrepo import RangeProblem, head_commit, merge_base, resolve_target
 from .index import IndexEntry, UnreadableIndex, read_index
+from .target import missing_target_advice
 from .trees import TreeEntry, diff_trees, flatten_cached
 from .worktree import Unreadable, WorkTree
 
@@ -64,19 +66,30 @@ def _missing_object(error: KeyError) -> ChangeSet:
     )
 
 
-def _resolve(repo: Repo, name: str, committed: bool) -> Range:
+def _resolve(repo: Repo, name: str, committed: bool, chosen_by: str | None) -> Range:
     head = head_commit(repo)
-    target = resolve_target(repo, name)
+    try:
+        target = resolve_target(repo, name)
+    except RangeProblem as problem:
+        advice = missing_target_advice(chosen_by)
+        if not advice:
+            raise
+        raise RangeProblem(problem.message, problem.fix + advice) from problem
     base = merge_base(repo, target, head)
-    return Range(target.ref, target.sha, base, head if committed else None)
+    return Range(target.ref, target.sha, base, head if committed else None, chosen_by)
 
 
 def collect_committed(
-    repo: Repo, name: str, rules: RuleSet, max_content_bytes: int = MAX_CONTENT_BYTES
+    repo: Repo,
+    name: str,
+    rules: RuleSet,
+    max_content_bytes: int = MAX_CONTENT_BYTES,
+    *,
+    chosen_by: str | None = None,
 ) -> ChangeSet:
-    """Merge base -> HEAD, tree to tree."""
+    """Merge base -> HEAD, tree to tree. `chosen_by` says which rule chose the target `name`."""
     try:
-        range_ = _resolve(repo, name, committed=True)
+        range_ = _resolve(repo, name, True, chosen_by)
         assert range_.head is not None
         raw = diff_trees(
             repo.object_store, _tree_of(repo, range_.base), _tree_of(repo, range_.head)
@@ -90,15 +103,27 @@ def collect_committed(
 
 
 def collect_working_tree(
-    repo: Repo, name: str, rules: RuleSet, max_content_bytes: int = MAX_CONTENT_BYTES
+    repo: Repo,
+    name: str,
+    rules: RuleSet,
+    max_content_bytes: int = MAX_CONTENT_BYTES,
+    *,
+    chosen_by: str | None = None,
 ) -> ChangeSet:
     """Merge base -> the working tree, retried once if it changes while being read."""
     if repo.bare:
         raise BareRepository("a bare repository has no working tree; use --committed")
     try:
-        range_ = _resolve(repo, name, committed=False)
+        range_ = _resolve(repo, name, False, chosen_by)
     except RangeProblem as problem:
         return _problem_set(problem)
+    return _read_working_tree(repo, range_, rules, max_content_bytes)
+
+
+def _read_working_tree(
+    repo: Repo, range_: Range, rules: RuleSet, max_content_bytes: int
+) -> ChangeSet:
+    """The base -> working tree change set of a resolved range, read again if it moved."""
     for _ in range(2):
         before = _index_signature(repo)
         try:
@@ -115,6 +140,37 @@ def collect_working_tree(
         Stage.COLLECT,
         "the working tree or index changed while cagr read it, twice."
         " Let other tools finish writing, then check again.",
+    )
+
+
+def count_uncommitted(repo: Repo, committed: ChangeSet) -> int | None:
+    """How many paths the working tree holds otherwise than HEAD (edited, staged or not,
+    deleted, or untracked and not ignored), next to a committed change set: what a committed
+    check left out. None when there is no working tree or it cannot be read exactly.
+
+    It compares the merge base's change to HEAD with its change to the working tree, so it
+    reuses the base tree a working-tree check has cached; where the two differ, so do HEAD and
+    the working tree.
+    """
+    range_ = committed.range
+    if repo.bare or range_ is None or range_.head is None or not committed.complete:
+        return None
+    try:
+        if head_commit(repo) != range_.head:
+            return None  # HEAD moved since: no count is better than a wrong one
+    except RangeProblem:
+        return None
+    worktree = _read_working_tree(
+        repo, evolve(range_, head=None), RuleSet.compile([]), MAX_CONTENT_BYTES
+    )
+    if worktree.unchecked:
+        return None
+    at_head = {c.path: (c.new.mode, c.new.oid) if c.new else None for c in committed.changes}
+    in_tree = {c.path: (c.new.mode, c.new.oid) if c.new else None for c in worktree.changes}
+    return sum(
+        1
+        for path in at_head.keys() | in_tree.keys()
+        if path not in at_head or path not in in_tree or at_head[path] != in_tree[path]
     )
 
 

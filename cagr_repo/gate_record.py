@@ -27,6 +27,7 @@ _TEXT_FIELDS = (
     "cagr_version",
     "config_digest",
     "rules_digest",
+    "text",
 )
 _OPTIONAL_TEXT_FIELDS = ("target_ref_value", "default_target_ref")
 _SHA_FIELDS = ("head", "target", "base")
@@ -42,12 +43,15 @@ def identity(checkout: Checkout) -> tuple[str, str]:
 class GateRecord:
     """One committed check: its identity, range, config digest, version and JSON report.
 
-    `target_ref` is the ref (or revision) the target resolved from and `target_ref_value` that
-    ref's own value (a tag object's id, say) when it is a ref; `default_target_ref` is the ref
-    cagr's default target chose at the time, for PR commands that give no `--base`.
+    `target_ref` is the ref the target resolved through, or, when the target is not a ref, the
+    revision as read (`HEAD~2`, `refs/heads/main~1`, a whole commit id), and `target_ref_value`
+    that ref's own value (a tag object's id, say) when it is a ref; `default_target_ref` is the
+    ref cagr's default target chose at the time, for PR commands that give no `--base`. `text` is
+    the report rendered for a person; `pr_sections` the headings `[review].pr_sections` asks
+    of every PR description (the config digest keeps both current).
     """
 
-    __slots__ = (*_TEXT_FIELDS, *_OPTIONAL_TEXT_FIELDS, "report")
+    __slots__ = (*_TEXT_FIELDS, *_OPTIONAL_TEXT_FIELDS, "pr_sections", "report")
 
     def __init__(self, **fields: object) -> None:
         for name in self.__slots__:
@@ -63,6 +67,8 @@ class GateRecord:
     cagr_version: str
     config_digest: str
     rules_digest: str
+    text: str
+    pr_sections: list[str]
     target_ref_value: str | None
     default_target_ref: str | None
     report: dict[str, object]
@@ -98,6 +104,9 @@ class GateRecord:
             return None
         if not all(is_sha(parsed[name]) for name in _SHA_FIELDS):
             return None
+        sections = parsed.get("pr_sections")
+        if not isinstance(sections, list) or not all(isinstance(s, str) for s in sections):
+            return None
         if not _report_shape(parsed.get("report")):
             return None
         return cls(**{name: parsed.get(name) for name in cls.__slots__})
@@ -111,10 +120,14 @@ def _report_shape(report: object) -> bool:
         return False
     return all(
         isinstance(item, dict)
-        and isinstance(item.get("rule"), str)
-        and isinstance(item.get("message"), str)
+        and all(isinstance(item.get(key), str) for key in ("rule", "message", "fix"))
         for item in (*findings, *deferred)
-    ) and all(isinstance(item.get("fix"), str) for item in findings)
+    ) and all(
+        isinstance(item.get("section"), str)
+        and isinstance(item.get("trigger"), str)
+        and isinstance(item.get("contains"), str | None)
+        for item in deferred
+    )
 
 
 def read_gate_record(gitdir: str) -> GateRecord | None:
@@ -166,12 +179,26 @@ def stale_reasons(record: GateRecord, now: Observed) -> list[str]:
     if now.head != record.head:
         reasons.append("HEAD moved since")
     wanted = now.target_ref or record.default_target_ref
+    start, relative = _split_revision(record.target_ref)
     if wanted is not None and wanted != record.target_ref:
         reasons.append(f"it was made for target {record.target_ref}, not {wanted}")
-    elif record.target_ref.startswith("refs/") and now.target_ref_value != record.target_ref_value:
+    elif start == "HEAD" or is_sha(start):
+        pass  # HEAD was compared above; a commit id never moves
+    elif relative or not start.startswith("refs/"):
+        reasons.append(
+            f"its target {record.target_ref} is read through {start}, which may have moved since"
+        )
+    elif now.target_ref_value != record.target_ref_value:
         reasons.append(f"the target {record.target_ref} moved since")
     if now.config_digest != record.config_digest:
         reasons.append("the cagr configuration changed since")
     if now.version != record.cagr_version:
         reasons.append(f"it was made by cagr {record.cagr_version}, this is {now.version}")
     return reasons
+
+
+def _split_revision(target_ref: str) -> tuple[str, str]:
+    """A recorded target as (what it starts from, its `~N`/`^N` suffixes): a ref, `HEAD`, a
+    commit id or a pseudo-ref such as `FETCH_HEAD`."""
+    cut = min((i for i in (target_ref.find("~"), target_ref.find("^")) if i >= 0), default=None)
+    return (target_ref, "") if cut is None else (target_ref[:cut], target_ref[cut:])

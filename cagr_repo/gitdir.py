@@ -171,3 +171,20 @@ def branch_ref(checkout: Checkout, name: str) -> str | None:
         if read_ref(checkout, ref) is not None:
             return ref
     return None
+
+
+def remote_default_branch(checkout: Checkout) -> str | None:
+    """The branch `origin/HEAD` names (`master` for `refs/remotes/origin/master`), if it is set.
+
+    `git clone` sets it to the remote's default branch; `git remote set-head origin --auto`
+    sets it in a clone that lacks it. A symbolic ref is always a loose file.
+    """
+    try:
+        with open(os.path.join(checkout.commondir, "refs/remotes/origin/HEAD"), "rb") as handle:
+            text = handle.read(4096).decode("utf-8", "surrogateescape").strip()
+    except OSError:
+        return None
+    prefix = "ref: refs/remotes/origin/"
+    if not text.startswith(prefix):
+        return None
+    return text[len(prefix) :] or None

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from attrs import frozen
-from dulwich.objects import Commit
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
@@ -20,6 +19,7 @@ from cagr_core.errors import CagrError
 
 from .gitdir import Checkout, is_sha
 from .history import History, merge_bases
+from .revisions import RevisionProblem, resolve_revision
 from .state import MERGE_BASE, load, save
 
 
@@ -34,7 +34,8 @@ class RangeProblem(CagrError):
 
 @frozen
 class Target:
-    """The resolved target: the name asked for, the ref that matched, and its commit."""
+    """The resolved target: the name asked for, the ref it resolved through (or the revision,
+    when it is not a ref: `HEAD~2`, a commit id), and its commit."""
 
     name: str
     ref: str
@@ -63,38 +64,13 @@ def head_commit(repo: Repo) -> str:
 
 
 def resolve_target(repo: Repo, name: str) -> Target:
-    """`origin/<name>`, then the local `<name>` (then a full ref or a commit id)."""
-    candidates = [f"refs/remotes/origin/{name}", f"refs/heads/{name}"]
-    if name.startswith("refs/"):
-        candidates.insert(0, name)
-    for ref in candidates:
-        try:
-            sha = repo.refs[Ref(ref.encode("utf-8", "surrogateescape"))]
-        except KeyError:
-            continue
-        return Target(name, ref, _peel_to_commit(repo, sha, name))
-    if len(name) == 40 and all(c in "0123456789abcdef" for c in name):
-        return Target(name, name, _peel_to_commit(repo, name.encode("ascii"), name))
-    tried = ", ".join(candidates)
-    raise RangeProblem(
-        f"cannot find the target branch {name} (tried {tried}).",
-        f"Fetch it (`git fetch origin {name}`) or name the target with --base.",
-    )
-
-
-def _peel_to_commit(repo: Repo, sha: bytes, name: str) -> str:
+    """The commit a target names: a branch (`origin/<name>`, then the local `<name>`), or any
+    revision git resolves to a commit (tag, full or short id, `HEAD~2`, `main^`)."""
     try:
-        obj = repo[sha]
-        while not isinstance(obj, Commit) and obj.type_name == b"tag":
-            obj = repo[obj.object[1]]  # type: ignore[attr-defined]
-    except KeyError as error:
-        raise RangeProblem(
-            f"the target {name} points at {sha.decode()[:7]}, which this clone does not have.",
-            f"Fetch it: `git fetch origin {name}`.",
-        ) from error
-    if not isinstance(obj, Commit):
-        raise RangeProblem(f"the target {name} is not a commit.", "Name a branch with --base.")
-    return obj.id.decode("ascii")
+        resolved = resolve_revision(repo, name)
+    except RevisionProblem as problem:
+        raise RangeProblem(problem.message, problem.fix) from problem
+    return Target(name, resolved.ref, resolved.sha)
 
 
 def merge_base(repo: Repo, target: Target, head: str) -> str:

@@ -129,3 +129,13 @@ def read_index(data: bytes) -> Index:
             "a sparse index is not supported; run `git sparse-checkout init --no-sparse-index`"
         )
     return Index(tuple(entries), frozenset(extensions))
+
+
+def tracked_paths(gitdir: str) -> list[str]:
+    """The paths the index of `gitdir` tracks (none when there is no index yet)."""
+    try:
+        with open(f"{gitdir}/index", "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        return []
+    return [entry.path.decode("utf-8", "surrogateescape") for entry in read_index(data).entries]

@@ -7,6 +7,7 @@ cagr_core; nothing below imports anything above.
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("cagr_core", "cagr_repo", "cagr_cli", "cagr_hooks", "cagr_ci")
+PACKAGES = ("cagr", "cagr_core", "cagr_repo", "cagr_cli", "cagr_hooks", "cagr_ci")
 # What each package may import of ours. cli -> (hooks, ci) -> repo -> core.
 ALLOWED_OURS = {
     "cagr_core": {"cagr_core"},
@@ -22,6 +23,7 @@ ALLOWED_OURS = {
     "cagr_hooks": {"cagr_core", "cagr_repo", "cagr_hooks"},
     "cagr_ci": {"cagr_core", "cagr_repo", "cagr_ci"},
     "cagr_cli": {"cagr_core", "cagr_repo", "cagr_hooks", "cagr_ci", "cagr_cli"},
+    "cagr": {"cagr_core", "cagr_repo"},  # the library's front door; nothing imports it
 }
 # Modules on the `gh pr create` gate's path: the standard library only (plus each other).
 GATE_PATH = (
@@ -125,3 +127,51 @@ def _loaded_by(module: str) -> list[str]:
 @pytest.mark.parametrize("module", GATE_PATH)
 def test_gate_path_modules_load_only_the_standard_library(module: str) -> None:
     assert _loaded_by(module) == []
+
+
+def _loaded_by_hook(stdin: str, cwd: Path) -> list[str]:
+    """Which HEAVY modules one `cagr hook` call loads (beyond what interpreter start-up loaded),
+    the console script's way in."""
+    code = (
+        "import sys; before = set(sys.modules); from cagr_cli.main import main; main(['hook']); "
+        f"heavy = {HEAVY!r}; "
+        "print(sorted(m for m in heavy if m in sys.modules and m not in before), file=sys.stderr)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=cwd,
+    )
+    return [n.strip("' ") for n in result.stderr.strip().splitlines()[-1][1:-1].split(",") if n]
+
+
+def test_the_hook_entry_module_loads_only_the_standard_library() -> None:
+    assert _loaded_by("cagr_hooks.entry") == []
+
+
+def test_a_non_pr_shell_command_loads_only_the_standard_library(tmp_path: Path) -> None:
+    payload = {
+        "session_id": "s",
+        "cwd": str(tmp_path),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "npm test && git push"},
+    }
+    assert _loaded_by_hook(json.dumps(payload), tmp_path) == []
+
+
+def test_the_pr_gate_without_a_body_loads_only_the_standard_library(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "cagr.toml").write_text("")
+    payload = {
+        "session_id": "s",
+        "cwd": str(root),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "gh pr create --fill"},
+    }
+    assert _loaded_by_hook(json.dumps(payload), root) == []

@@ -1,4 +1,4 @@
-"""`cagr changes [--committed] [--base REF]`: what cagr sees as the change, entry by entry."""
+"""`cagr changes [--committed] [--base REV]`: what cagr sees as the change, entry by entry."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 
 from cagr_core.changes import Change, ChangeSet, Side
 from cagr_core.render import range_data, unchecked_data
-from cagr_repo.check import target_name
 from cagr_repo.collect import BareRepository, collect_committed, collect_working_tree
 from cagr_repo.gitrepo import open_repo
+from cagr_repo.target import choose_target
 
 from ..checkout import open_checkout
 from ..output import EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
@@ -62,9 +62,9 @@ def run(args: argparse.Namespace) -> int:
     checkout, config = opened
     try:
         with open_repo(checkout) as repo:
-            name = target_name(args.base, config.config.git.protected_branch)
+            target = choose_target(checkout, args.base, config.config.git.protected_branch)
             collect = collect_committed if args.committed else collect_working_tree
-            changes = collect(repo, name, config.rules)
+            changes = collect(repo, target.name, config.rules, chosen_by=target.chosen_by)
     except BareRepository as error:
         print(f"cagr changes: {error}", file=sys.stderr)
         return EXIT_INVALID
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         if changes.range is not None:
             r = changes.range
-            print(f"{r.label} (target {r.target_ref} at {r.target[:7]})")
+            print(f"{r.label} (target {r.target_ref} at {r.target[:7]}, chosen by {r.chosen_by})")
         for change in changes.changes:
             print(_line(change))
         if changes.pending_staged:

@@ -38,9 +38,16 @@ def run(args: argparse.Namespace) -> int:
     rule = by_id.get(args.id)
     if rule is None:
         close = difflib.get_close_matches(args.id, list(by_id), n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        known = f" Rules: {', '.join(sorted(by_id))}." if by_id and not close else ""
-        print(f"cagr explain: no change rule has the id {args.id!r}{hint}{known}", file=sys.stderr)
+        if close:
+            more = f"; did you mean {', '.join(close)}?"
+        elif by_id:
+            more = f". The rules are: {', '.join(sorted(by_id))}."
+        else:
+            more = (
+                ". No change rules are configured"
+                " (cagr.toml, .cagr/*.toml or [tool.cagr] in pyproject.toml)."
+            )
+        print(f"cagr explain: no change rule has the id {args.id!r}{more}", file=sys.stderr)
         return EXIT_INVALID
     source = config.loaded.source_of(rule.id)
     if args.format == "json":

@@ -1,7 +1,9 @@
-"""`cagr init`: set cagr up in this repository, one part per option.
+"""`cagr init`: set cagr up in a repository, in parts.
 
-A thin dispatcher: each option's work lives with what it installs (`--ci github`: the workflow,
-in cagr_ci.workflow), and each says what it did, or why it left a file alone.
+`--rules` (the default when no part is named) writes `.cagr/changes.toml` with rules suggested by
+the repository's files, all commented out; `--hooks AGENT` merges cagr's hooks into that agent's
+project settings; `--ci github` writes the workflow that runs `cagr ci` (cagr_ci.workflow).
+Nothing existing is overwritten without `--force` or lost.
 """
 
 from __future__ import annotations
@@ -11,32 +13,75 @@ import sys
 from pathlib import Path
 
 from cagr_ci.workflow import install_workflow
+from cagr_hooks.install import NOTES, InstallError, install
+from cagr_repo.files import write_atomically
 from cagr_repo.gitdir import NotARepository, find_checkout
+from cagr_repo.index import tracked_paths
+from cagr_repo.suggest import render, suggest
 
+from ..checkout import root_of
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK
+from .schema import SCHEMA_FILE, schema_text
+
+RULES_FILE = ".cagr/changes.toml"
 
 
-def run(args: argparse.Namespace) -> int:
-    try:
-        checkout = find_checkout(args.repo)
-    except NotARepository as error:
-        print(f"cagr init: {error}", file=sys.stderr)
-        return EXIT_INVALID
-    if checkout.root is None:
+def _rules(root: Path, force: bool) -> int:
+    path = root / RULES_FILE
+    if path.exists() and not force:
         print(
-            f"cagr init: {checkout.gitdir} is a bare repository; run it in a clone.",
+            f"cagr init: {RULES_FILE} exists; it was left as it was (--force replaces it)",
             file=sys.stderr,
         )
         return EXIT_INVALID
-    root = Path(checkout.root)
-    if args.ci is None:
-        print("cagr init: nothing to set up; give --ci github.", file=sys.stderr)
-        return EXIT_INVALID
-    code = EXIT_OK
+    try:
+        gitdir = find_checkout(str(root)).gitdir
+    except NotARepository:
+        gitdir = None
+    suggestions = suggest(tracked_paths(gitdir) if gitdir else [])
+    write_atomically(str(path), render(suggestions).encode("utf-8"))
+    print(f"{RULES_FILE}: {len(suggestions)} suggested rule(s), commented out:")
+    for suggestion in suggestions:
+        print(f"  {suggestion.rule['id']} ({suggestion.rule['kind']}): {suggestion.why}")
+    print("  Uncomment what fits, then run `cagr rules test` and `cagr rules check`.")
+    schema = root / SCHEMA_FILE
+    if not schema.exists():
+        write_atomically(str(schema), schema_text().encode("utf-8"))
+        print(f"{SCHEMA_FILE}: the editor schema its `#:schema` line points at")
+    return EXIT_OK
+
+
+def _hooks(root: Path, agents: list[str], command: str) -> int:
+    for agent in dict.fromkeys(agents):
+        try:
+            done = install(root, agent, command)
+        except InstallError as error:
+            print(f"cagr init: {error}", file=sys.stderr)
+            return EXIT_INVALID
+        name = done.path.relative_to(root)
+        if done.written:
+            print(f"{name}: {', '.join(done.changes)} (cagr's hooks for {agent})")
+        else:
+            print(f"{name}: cagr's hooks for {agent} are already there; nothing changed")
+        print(f"  {NOTES[agent]}")
+    return EXIT_OK
+
+
+def _ci(root: Path, force: bool) -> int:
+    result = install_workflow(root, force)
+    if result.outcome == "refused":
+        print(f"cagr init: {result.message}", file=sys.stderr)
+        return EXIT_FINDINGS
+    print(f"cagr init: {result.message}")
+    return EXIT_OK
+
+
+def run(args: argparse.Namespace) -> int:
+    root = root_of(args.repo)
+    rules = args.rules or not (args.hooks or args.ci)
+    code = _rules(root, args.force) if rules else EXIT_OK
+    if args.hooks:
+        code = max(code, _hooks(root, args.hooks, args.hook_command))
     if args.ci == "github":
-        result = install_workflow(root, args.force)
-        stream = sys.stderr if result.outcome == "refused" else sys.stdout
-        print(f"cagr init: {result.message}", file=stream)
-        if result.outcome == "refused":
-            code = EXIT_FINDINGS
+        code = max(code, _ci(root, args.force))
     return code

@@ -1,4 +1,4 @@
-"""`cagr rules check [--committed] [--base REF]`: the change rules on this checkout's change.
+"""`cagr rules check [--committed] [--base REV]`: the change rules on this checkout's change.
 
 Without --committed: merge base -> working tree. With it: merge base -> HEAD, and the result is
 written as the gate record the `gh pr create` hook reads. PR-body rules are deferred in both:
@@ -15,7 +15,7 @@ import sys
 from attrs import evolve
 
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
-from cagr_core.render import render_text, report_data
+from cagr_core.render import render_summary, render_text, report_data
 from cagr_core.review import check_pr_sections
 from cagr_repo.body_file import BodyFileError, read_body_file
 from cagr_repo.check import check
@@ -38,7 +38,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"cagr rules check: {error}", file=sys.stderr)
             return EXIT_INVALID
     try:
-        result = check(config, checkout, base=args.base, committed=args.committed, body=pr_body)
+        result = check(
+            config,
+            checkout,
+            base=args.base,
+            committed=args.committed,
+            body=pr_body,
+            note_uncommitted=True,
+        )
     except BareRepository as error:
         print(f"cagr rules check: {error}", file=sys.stderr)
         return EXIT_INVALID
@@ -58,17 +65,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(report_data(report))
         return exit_code(report)
-    label = report.range.label if report.range else "no range"
     body = render_text(report)
-    if report.status == "pass":
-        print(
-            f"Change rules passed ({label}): {len(config.rules.rules)} rule(s),"
-            f" {len(result.changes.changes)} changed path(s)."
-        )
-        if body:
-            print(f"\n{body}")
-    else:
-        print(body)
-        if report.status == "unchecked":
-            print("\nNot a pass: something above could not be checked.")
+    if body:
+        print(f"{body}\n")
+    print(render_summary(report))
     return exit_code(report)

@@ -47,15 +47,15 @@ class Project:
         git(self.origin, "checkout", "-q", "work")
         for path, content in files.items():
             write(self.origin, path, content)
-        return commit(self.origin, message)
+        head = commit(self.origin, message)
+        git(self.origin, "checkout", "-q", "main")  # a server's HEAD: its default branch
+        return head
 
     def main(self, files: dict[str, str], message: str = "main moves on") -> str:
         git(self.origin, "checkout", "-q", "main")
         for path, content in files.items():
             write(self.origin, path, content)
-        sha = commit(self.origin, message)
-        git(self.origin, "checkout", "-q", "work")
-        return sha
+        return commit(self.origin, message)
 
     def baseline(self, files: dict[str, str]) -> None:
         """Add `files` to main and start `work` again from there."""
@@ -64,7 +64,6 @@ class Project:
             write(self.origin, path, content)
         commit(self.origin, "more baseline")
         git(self.origin, "branch", "-f", "work", "main")
-        git(self.origin, "checkout", "-q", "work")
         self.base = git(self.origin, "rev-parse", "main").decode().strip()
 
     def clone(self, ref: str, depth: int | None = None) -> Path:

@@ -276,9 +276,10 @@ class TestTarget:
         push_env = github_env(project.tmp, "push", push(head, project.base))
         data = report(cagr_ci(checkout, push_env, "--format", "json"))
         assert (data["ci"]["target_source"], data["range"]["target_ref"]) == (
-            "the default target",
+            "origin/HEAD",  # a clone records the remote's default branch
             "refs/remotes/origin/main",
         )
+        assert data["range"]["chosen_by"] == "origin/HEAD"
 
     def test_without_github_base_ref_the_payloads_base_ref_is_used(self, project: Project) -> None:
         head = project.work({"a.txt": "a"})

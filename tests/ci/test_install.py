@@ -101,12 +101,9 @@ class TestInitCiGithub:
         assert result.outcome == "updated"
         assert path.read_text() == workflow_text()
 
-    def test_usage(self, repo: Path, tmp_path: Path, capsys: Capture) -> None:
-        assert main(["--repo", str(repo), "init"]) == 2
-        assert "give --ci github" in capsys.readouterr().err
-        outside = tmp_path / "outside"
-        outside.mkdir()
-        assert main(["--repo", str(outside), "init", "--ci", "github"]) == 2
+    def test_only_the_part_asked_for(self, repo: Path) -> None:
+        assert main(["--repo", str(repo), "init", "--ci", "github"]) == 0
+        assert not (repo / ".cagr" / "changes.toml").exists()  # no suggested rules unasked
         assert main(["--repo", str(repo), "init", "--ci", "gitlab"]) == 2
 
     def test_actionlint_accepts_the_workflow(self, repo: Path) -> None:

@@ -71,8 +71,8 @@ class TestAnnotations:
         assert errors[-1].startswith("::error title=cagr%3A 5 more::5 more finding(s)")
         assert errors[0] == (
             "::error file=src/guards/g00.ts,title=cagr%3A change rule guard-tests::Added"
-            " src/guards/g00.ts; src/guards/g00.test.ts needs to change too.%0AInstead: Add the"
-            " matching .test.ts file in this change."
+            " src/guards/g00.ts; src/guards/g00.test.ts needs to be added or changed in this"
+            " change.%0AInstead: Add the matching .test.ts file in this change."
         )
 
     def test_a_deleted_path_is_annotated_with_escaped_properties(

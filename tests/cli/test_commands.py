@@ -49,7 +49,7 @@ class TestRulesTest:
         out = capsys.readouterr().out
         assert "sibling: 1 rule(s), 2 example(s), 1 failed" in out
         assert "FAIL guard-tests examples.valid[0]: expected this rule to pass, but:" in out
-        assert "src/guards/new-guard.spec.ts needs to change too" in out
+        assert "src/guards/new-guard.spec.ts needs to be added or changed in this change" in out
 
     def test_json(self, repo: Path, capsys: Capture) -> None:
         write(
@@ -136,8 +136,17 @@ class TestExplain:
         self, repo: Path, capsys: Capture
     ) -> None:
         write(repo, "cagr.toml", SIBLING)
-        assert run(repo, "explain", "zzz") == 2
-        assert "Rules: guard-tests." in capsys.readouterr().err
+        assert run(repo, "explain", "nope") == 2
+        assert capsys.readouterr().err == (
+            "cagr explain: no change rule has the id 'nope'. The rules are: guard-tests.\n"
+        )
+
+    def test_unknown_id_with_no_rules_at_all(self, repo: Path, capsys: Capture) -> None:
+        assert run(repo, "explain", "nope") == 2
+        assert capsys.readouterr().err == (
+            "cagr explain: no change rule has the id 'nope'. No change rules are configured"
+            " (cagr.toml, .cagr/*.toml or [tool.cagr] in pyproject.toml).\n"
+        )
 
 
 class TestSchema:
@@ -157,6 +166,23 @@ class TestSchema:
         saved.write_text(json.dumps(data))
         assert run(repo, "schema", "--check") == 1
         assert "is out of date" in capsys.readouterr().err
+
+    def test_write_and_check_another_path(
+        self, repo: Path, tmp_path: Path, capsys: Capture
+    ) -> None:
+        target = tmp_path / "out" / "cagr.json"
+        assert run(repo, "schema", "--write", str(target)) == 0
+        assert capsys.readouterr().out == f"wrote {target}\n"
+        assert json.loads(target.read_text()) == json_schema()
+        assert not (repo / "schema").exists()
+        assert run(repo, "schema", "--check", str(target)) == 0
+        target.write_text("{}")
+        assert run(repo, "schema", "--check", str(target)) == 1
+        assert f"run `cagr schema --write {target}`" in capsys.readouterr().err
+
+    def test_no_placeholder_id(self, repo: Path, capsys: Capture) -> None:
+        assert run(repo, "schema") == 0
+        assert "$id" not in json.loads(capsys.readouterr().out)
 
     def test_write_leaves_no_temporary_files(self, repo: Path) -> None:
         assert run(repo, "schema", "--write") == 0

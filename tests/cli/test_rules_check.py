@@ -59,9 +59,12 @@ def record(root: Path) -> dict:
 class TestRulesCheck:
     def test_pass(self, project: Path, capsys: Capture) -> None:
         assert run(project, "rules", "check") == 0
-        out = capsys.readouterr().out
-        assert out.startswith("Change rules passed (merge base ")
-        assert "to working tree): 2 rule(s), 0 changed path(s)." in out
+        base = git(project, "rev-parse", "--short=7", "main").decode().strip()
+        assert capsys.readouterr().out == (
+            "Change rules passed: 2 rule(s) checked, 0 changed path(s); 0 finding(s), 0"
+            f" unchecked, 0 deferred. Range: merge base {base} to working tree; target"
+            f" refs/heads/main at {base}, chosen by default main.\n"
+        )
 
     def test_finding_prints_the_rule_message_and_exits_1(
         self, project: Path, capsys: Capture
@@ -73,6 +76,10 @@ class TestRulesCheck:
             f"Change rule schema-companion failed (merge base {base} to working tree).\n"
             "src/schema.py changed; schema.json did not change.\n"
             "Instead: Run `make schema` and include schema.json in this change.\n"
+            "\n"
+            "Change rules failed: 2 rule(s) checked, 1 changed path(s); 1 finding(s), 0"
+            f" unchecked, 0 deferred. Range: merge base {base} to working tree; target"
+            f" refs/heads/main at {base}, chosen by default main.\n"
         )
 
     def test_pr_body_rules_are_deferred_locally(self, project: Path, capsys: Capture) -> None:
@@ -94,7 +101,10 @@ class TestRulesCheck:
             "Unchecked (selector): change rule dependency-reason: cannot read dependencies from package.json"
             in out
         )
-        assert "Not a pass" in out
+        assert out.splitlines()[-1].startswith(
+            "Change rules left something unchecked (not a pass): 2 rule(s) checked, 2 changed"
+            " path(s); 0 finding(s), 1 unchecked, 0 deferred."
+        )
 
     def test_json_report(self, project: Path, capsys: Capture) -> None:
         write(project, "src/schema.py", "v2")
@@ -103,7 +113,10 @@ class TestRulesCheck:
         assert data["status"] == "fail"
         assert data["range"]["result"] == "working-tree"
         assert data["range"]["head"] is None
-        assert data["findings"][0]["paths"] == ["src/schema.py", "schema.json"]
+        assert data["findings"][0]["paths"] == ["src/schema.py"]
+        assert data["findings"][0]["requires"] == ["schema.json"]
+        assert (data["rules_checked"], data["changed_paths"]) == (2, 1)
+        assert data["uncommitted"] is None  # a working-tree check leaves nothing out
         assert set(data["timings_ms"]) == {"collect", "evaluate"}
         assert all(isinstance(v, float) for v in data["timings_ms"].values())
 
@@ -135,6 +148,25 @@ class TestRulesCheck:
         assert len(saved["config_digest"]) == 64
         assert saved["cagr_version"]
 
+    def test_committed_check_counts_what_it_left_out(self, project: Path, capsys: Capture) -> None:
+        write(project, "schema.json", '{"v": 2}')
+        commit(project, "schema")
+        assert run(project, "rules", "check", "--committed") == 0
+        assert "Not part of this committed check" not in capsys.readouterr().out
+        write(project, "src/schema.py", "v2")  # dirty: would fail a working-tree check
+        write(project, "notes.txt", "untracked")
+        (project / "package.json").unlink()
+        git(project, "add", "package.json")
+        assert run(project, "rules", "check", "--committed") == 0  # the verdict is HEAD's
+        out = capsys.readouterr().out
+        assert out.startswith(
+            "Not part of this committed check: 3 path(s) where the working tree differs from HEAD"
+        )
+        assert out.splitlines()[-1].startswith("Change rules passed: 2 rule(s) checked, 1 changed")
+        assert run(project, "rules", "check", "--committed", "--format", "json") == 0
+        assert json.loads(capsys.readouterr().out)["uncommitted"] == 3
+        assert record(project)["report"]["uncommitted"] == 3
+
     def test_committed_record_keeps_deferred_obligations(self, project: Path) -> None:
         write(project, "package.json", '{"dependencies": {"x": "1"}}')
         commit(project, "add dependency")
@@ -150,6 +182,48 @@ class TestRulesCheck:
         write(project, "cagr.toml", RULES + '\n[git]\nprotected_branch = "trunk"\n')
         assert run(project, "rules", "check", "--format", "json") == 0
         assert json.loads(capsys.readouterr().out)["range"]["target_ref"] == "refs/heads/trunk"
+
+    @pytest.mark.parametrize("base", ["HEAD~1", "@^", "SHORT", "v1.0", "v1.0^{}", "work^", "main"])
+    def test_any_revision_of_a_commit_is_a_base(
+        self, project: Path, capsys: Capture, base: str
+    ) -> None:
+        write(project, "schema.json", '{"v": 2}')
+        commit(project, "schema")
+        git(project, "tag", "-a", "-m", "release", "v1.0", "main")
+        if base == "SHORT":
+            base = git(project, "rev-parse", "--short=7", "main").decode().strip()
+        assert run(project, "rules", "check", "--format", "json", "--base", base) == 0
+        data = json.loads(capsys.readouterr().out)
+        expected = git(project, "rev-parse", "--verify", f"{base}^{{commit}}").decode().strip()
+        assert data["range"]["target"] == expected
+        assert data["range"]["chosen_by"] == "--base"
+
+    def test_a_missing_commit_id_gets_no_branch_fetch_advice(
+        self, project: Path, capsys: Capture
+    ) -> None:
+        assert run(project, "rules", "check", "--base", "534af9880^") == 3
+        out = capsys.readouterr().out
+        assert "cannot find 534af9880 (in 534af9880^): no commit in this clone" in out
+        assert "git fetch origin 534af9880" not in out
+
+    def test_the_default_branch_comes_from_origin_head(
+        self, project: Path, capsys: Capture
+    ) -> None:
+        git(project, "branch", "-m", "main", "master")
+        assert run(project, "rules", "check") == 3
+        out = capsys.readouterr().out
+        assert "cannot find the target branch main (tried refs/remotes/origin/main," in out
+        assert "No --base, no [git] protected_branch and no origin/HEAD named a target" in out
+        git(project, "update-ref", "refs/remotes/origin/master", "master")
+        git(project, "remote", "add", "origin", "https://example.invalid/repo.git")
+        git(project, "remote", "set-head", "origin", "master")
+        assert run(project, "rules", "check", "--format", "json") == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["range"]["target_ref"] == "refs/remotes/origin/master"
+        assert data["range"]["chosen_by"] == "origin/HEAD"
+        write(project, "cagr.toml", RULES + '\n[git]\nprotected_branch = "work"\n')
+        assert run(project, "rules", "check", "--format", "json") == 0
+        assert json.loads(capsys.readouterr().out)["range"]["chosen_by"] == "[git] protected_branch"
 
     def test_invalid_config_exits_2(self, project: Path, capsys: Capture) -> None:
         write(project, "cagr.toml", "[[changes.rules]]\n")
@@ -177,6 +251,7 @@ class TestChanges:
         lines = capsys.readouterr().out.splitlines()
         assert lines[0].startswith("merge base ")
         assert "to working tree (target refs/heads/main at" in lines[0]
+        assert lines[0].endswith(", chosen by default main)")
         assert lines[1].startswith("A - -> 100644 regular ")
         assert lines[1].endswith('  "new\\tname.py"')
         assert lines[2].startswith("M 100644 regular ")
@@ -193,6 +268,7 @@ class TestChanges:
         assert change["new"] == {"mode": "100755", "kind": "executable", "id": change["old"]["id"]}
         assert data["pending_staged"] == []
         assert data["unchecked"] == []
+        assert data["range"]["chosen_by"] == "default main"
 
     def test_unchecked_exits_3(self, project: Path, capsys: Capture) -> None:
         assert run(project, "changes", "--base", "nope") == 3

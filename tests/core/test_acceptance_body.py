@@ -93,6 +93,25 @@ class TestDependencies:
         assert report.status == "unchecked"
         assert said in report.unchecked[0].message
 
+    def test_a_broken_base_side_says_the_base_cannot_be_fixed(self) -> None:
+        report = check(DEPENDENCY_REASON, bump("{", manifest(dependencies={"x": "1"})), body="")
+        (item,) = report.unchecked
+        assert item.message.startswith(
+            "cannot read dependencies from package.json: the old side is not valid JSON"
+        )
+        assert "The old side is the merge base's copy, already on the target branch" in (
+            item.message
+        )
+        assert "rebase onto it" in item.message
+        assert "fix it, then check again" not in item.message
+
+    def test_a_broken_new_side_asks_for_a_fix(self) -> None:
+        report = check(DEPENDENCY_REASON, bump("{}", "{"), body="")
+        assert report.unchecked[0].message.endswith(
+            "The selector needs it as a regular file holding a JSON object; fix it, then check"
+            " again."
+        )
+
     def test_oversized_content_is_unchecked(self) -> None:
         huge = manifest(dependencies={f"p{i}": "1" for i in range(80_000)})
         assert len(huge) > 1024 * 1024

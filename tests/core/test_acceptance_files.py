@@ -6,6 +6,7 @@ rule fails as for a missing companion) are proven against git in tests/repo/test
 
 from cagr_core import (
     AddOnlyRule,
+    Change,
     ChangeSet,
     Limits,
     Phase,
@@ -13,6 +14,7 @@ from cagr_core import (
     RequiresRule,
     RuleSet,
     SiblingRule,
+    Side,
     evaluate,
 )
 
@@ -29,7 +31,9 @@ class TestCoChange:
             "src/config/schema.ts changed; schema/cagr.schema.json did not change."
         )
         assert finding.fix == SCHEMA.reason
-        assert finding.paths == ("src/config/schema.ts", "schema/cagr.schema.json")
+        # paths are real repository paths; the requirement, as written, has its own field
+        assert finding.paths == ("src/config/schema.ts",)
+        assert finding.requires == ("schema/cagr.schema.json",)
 
     def test_source_plus_generated_edit_passes(self) -> None:
         report = check(
@@ -48,6 +52,28 @@ class TestCoChange:
         report = check(SCHEMA, modified("src/config/schema.ts"), deleted("schema/cagr.schema.json"))
         (finding,) = report.findings
         assert "schema/cagr.schema.json was deleted, which does not count" in finding.message
+        assert finding.paths == ("src/config/schema.ts", "schema/cagr.schema.json")
+
+    def test_a_glob_requirement_is_listed_not_mixed_into_paths(self) -> None:
+        rule = RequiresRule(
+            id="gen", paths=["api/**"], require=["gen/**", "/docs/api.md"], reason="Regenerate."
+        )
+        (finding,) = check(rule, modified("api/a.proto"), modified("docs/api.md")).findings
+        assert (finding.paths, finding.requires) == (("api/a.proto",), ("gen/**",))
+        (finding,) = check(rule, modified("api/a.proto")).findings
+        assert finding.requires == ("gen/**", "/docs/api.md")
+
+    def test_a_renamed_companion_says_where_its_content_went(self) -> None:
+        report = check(
+            SCHEMA,
+            modified("src/config/schema.ts"),
+            deleted("schema/cagr.schema.json", "{}"),
+            added("schema/renamed.json", "{}"),
+        )
+        assert report.findings[0].message == (
+            "src/config/schema.ts changed; schema/cagr.schema.json was deleted (its content was"
+            " added as schema/renamed.json), which does not count."
+        )
 
     def test_symlink_or_submodule_companion_does_not_count(self) -> None:
         for mode in (SYMLINK, GITLINK):
@@ -127,9 +153,11 @@ class TestSiblings:
         report = check(GUARDS, added("src/guards/no-push.ts"))
         (finding,) = report.findings
         assert finding.message == (
-            "Added src/guards/no-push.ts; src/guards/no-push.test.ts needs to change too."
+            "Added src/guards/no-push.ts; src/guards/no-push.test.ts needs to be added or changed"
+            " in this change."
         )
-        assert finding.paths == ("src/guards/no-push.ts", "src/guards/no-push.test.ts")
+        assert finding.paths == ("src/guards/no-push.ts",)
+        assert finding.target == "src/guards/no-push.test.ts"
 
     def test_matching_added_test_passes(self) -> None:
         report = check(GUARDS, added("src/guards/no-push.ts"), added("src/guards/no-push.test.ts"))
@@ -149,7 +177,10 @@ class TestSiblings:
         report = check(
             GUARDS, added("src/guards/no-push.ts"), deleted("src/guards/no-push.test.ts")
         )
-        assert report.findings[0].message.endswith("needs to change too (it was deleted).")
+        assert report.findings[0].message.endswith(
+            "needs to be added or changed in this change (it was deleted)."
+        )
+        assert report.findings[0].paths == ("src/guards/no-push.ts", "src/guards/no-push.test.ts")
 
     def test_symlinked_test_does_not_count(self) -> None:
         report = check(
@@ -173,7 +204,8 @@ class TestSiblings:
             added("src/guards/a.test.ts"),
         )
         (finding,) = report.findings
-        assert finding.paths == ("src/guards/nested/b.ts", "src/guards/nested/b.test.ts")
+        assert finding.paths == ("src/guards/nested/b.ts",)
+        assert finding.target == "src/guards/nested/b.test.ts"
 
     def test_rename_creates_a_new_obligation(self) -> None:
         report = check(
@@ -182,7 +214,18 @@ class TestSiblings:
             added("src/guards/new-name.ts"),
             deleted("src/guards/old-name.test.ts"),
         )
-        assert [f.paths[1] for f in report.findings] == ["src/guards/new-name.test.ts"]
+        assert [f.target for f in report.findings] == ["src/guards/new-name.test.ts"]
+
+    def test_a_moved_test_says_where_its_content_went(self) -> None:
+        report = check(
+            GUARDS,
+            added("src/guards/a.ts"),
+            deleted("src/guards/a.test.ts", "test"),
+            added("src/guards/old/a.test.ts", "test"),
+        )
+        assert report.findings[0].message.endswith(
+            "(it was deleted; its content was added as src/guards/old/a.test.ts)."
+        )
 
     def test_root_file_drops_the_joining_slash(self) -> None:
         rule = SiblingRule(
@@ -193,7 +236,10 @@ class TestSiblings:
             reason="Add a test.",
         )
         report = check(rule, added("tool.py"))
-        assert report.findings[0].paths == ("tool.py", "test_tool.py")
+        assert (report.findings[0].paths, report.findings[0].target) == (
+            ("tool.py",),
+            "test_tool.py",
+        )
         assert check(rule, added("tool.py"), added("test_tool.py")).status == "pass"
 
     def test_path_without_extension_is_unchecked(self) -> None:
@@ -230,6 +276,20 @@ class TestAddOnly:
             MIGRATIONS, deleted("migrations/001.sql", "a"), added("migrations/001_init.sql", "a")
         )
         assert [f.paths for f in report.findings] == [("migrations/001.sql",)]
+        # a rename is a deletion plus an addition, but the message lets a person see it
+        assert report.findings[0].message == (
+            "migrations/001.sql existed at the baseline and was deleted (its content was added"
+            " as migrations/001_init.sql)."
+        )
+
+    def test_empty_files_are_not_taken_for_renames(self) -> None:
+        empty = Side(0o100644, "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391")  # git's empty blob
+        report = check(
+            MIGRATIONS,
+            Change("migrations/001.sql", empty, None),
+            Change("migrations/002.sql", None, empty),
+        )
+        assert report.findings[0].message.endswith("and was deleted.")
 
     def test_new_migration_passes(self) -> None:
         assert check(MIGRATIONS, added("migrations/002.sql")).status == "pass"

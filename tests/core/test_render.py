@@ -2,11 +2,14 @@
 
 import json
 
+from attrs import evolve
+
 from cagr_core import AddOnlyRule, Phase, RequiresRule, SiblingRule, render_text, report_data
 from cagr_core.changes import Range
+from cagr_core.render import render_summary
 from cagr_core.report import Finding, Report
 
-from .build import added, check, deleted, modified
+from .build import RANGE, added, check, deleted, modified
 from .rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, SCHEMA, bump, manifest
 
 
@@ -26,7 +29,8 @@ def test_the_documented_messages() -> None:
         " new dependency is needed.\n"
         "\n"
         "Change rule guard-tests failed (merge base abc1234 to working tree).\n"
-        "Added src/guards/no-push.ts; src/guards/no-push.test.ts needs to change too.\n"
+        "Added src/guards/no-push.ts; src/guards/no-push.test.ts needs to be added or changed in"
+        " this change.\n"
         "Instead: Add or update the matching .test.ts file in this change.\n"
         "\n"
         "Change rule immutable-migrations failed (merge base abc1234 to working tree).\n"
@@ -104,6 +108,7 @@ def test_json_shape() -> None:
         "head": None,
         "result": "working-tree",
         "label": "merge base abc1234 to working tree",
+        "chosen_by": None,
     }
     assert data["findings"] == [
         {
@@ -111,10 +116,73 @@ def test_json_shape() -> None:
             "kind": "requires",
             "message": "src/config/schema.ts changed; schema/cagr.schema.json did not change.",
             "fix": SCHEMA.reason,
-            "paths": ["src/config/schema.ts", "schema/cagr.schema.json"],
+            "paths": ["src/config/schema.ts"],
+            "requires": ["schema/cagr.schema.json"],
+            "target": None,
+            "dependencies": [],
         }
     ]
     assert data["unchecked"] == []
     assert data["deferred"] == []
     assert data["pending_staged"] == []
+    assert (data["rules_checked"], data["changed_paths"], data["uncommitted"]) == (1, 1, None)
     assert set(data["timings_ms"]) == {"collect", "evaluate"}
+
+
+def test_json_sibling_target_and_counts() -> None:
+    report = check([GUARDS, MIGRATIONS], added("src/guards/a.ts"), added("README.md"))
+    data = report_data(report)
+    (finding,) = data["findings"]
+    assert (finding["paths"], finding["target"], finding["requires"]) == (
+        ["src/guards/a.ts"],
+        "src/guards/a.test.ts",
+        [],
+    )
+    assert (data["rules_checked"], data["changed_paths"]) == (2, 2)
+
+
+def test_json_deferred_dependencies_are_all_listed() -> None:
+    names = ["a", "b", "c", "d", "e", "f"]
+    after = manifest(dependencies=dict.fromkeys(names[:4], "1"), devDependencies={"@t/x": "1"})
+    turn = check(
+        DEPENDENCY_REASON,
+        bump(manifest(), after),
+        bump(manifest(), manifest(dependencies={"f": "1"}), "web/package.json"),
+        phase=Phase.TURN,
+    )
+    (deferred,) = report_data(turn)["deferred"]
+    assert "and 2 more" in deferred["message"]  # the text is capped; the data is not
+    assert deferred["fix"] == DEPENDENCY_REASON.reason
+    assert deferred["dependencies"] == [
+        {"name": "a", "section": "dependencies", "manifest": "package.json"},
+        {"name": "b", "section": "dependencies", "manifest": "package.json"},
+        {"name": "c", "section": "dependencies", "manifest": "package.json"},
+        {"name": "d", "section": "dependencies", "manifest": "package.json"},
+        {"name": "@t/x", "section": "devDependencies", "manifest": "package.json"},
+        {"name": "f", "section": "dependencies", "manifest": "web/package.json"},
+    ]
+    ci = check(DEPENDENCY_REASON, bump(manifest(), after), body="## Risk\nNone")
+    (finding,) = report_data(ci)["findings"]
+    assert [d["name"] for d in finding["dependencies"]] == ["a", "b", "c", "d", "@t/x"]
+    assert finding["paths"] == ["package.json"]
+
+
+def test_summary_line() -> None:
+    failing = check([SCHEMA, GUARDS], modified("src/config/schema.ts"))
+    assert render_summary(evolve(failing, range=evolve(RANGE, chosen_by="origin/HEAD"))) == (
+        "Change rules failed: 2 rule(s) checked, 1 changed path(s); 1 finding(s), 0 unchecked,"
+        " 0 deferred. Range: merge base abc1234 to working tree; target main at aaaaaaa, chosen"
+        " by origin/HEAD."
+    )
+    assert render_summary(Report()) == (
+        "Change rules passed: 0 rule(s) checked, 0 changed path(s); 0 finding(s), 0 unchecked,"
+        " 0 deferred. Range: not resolved (see above)."
+    )
+
+
+def test_uncommitted_paths_are_named_but_change_no_verdict() -> None:
+    report = evolve(check(SCHEMA, modified("README.md")), uncommitted=3)
+    assert report.status == "pass"
+    assert render_text(report).startswith(
+        "Not part of this committed check: 3 path(s) where the working tree differs from HEAD"
+    )

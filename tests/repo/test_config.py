@@ -231,9 +231,24 @@ class TestErrors:
         write(repo, "cagr.toml", "[change]\nrules = []\n")
         (message,) = errors(repo)
         assert (
-            message
-            == "cagr.toml: unknown key change; the keys here are: changes, git, review, stack"
+            message == "cagr.toml: unknown key change (did you mean `changes`?); the keys here are:"
+            " changes, git, review, stack"
         )
+
+    def test_a_key_one_edit_away_is_suggested(self, repo: Path) -> None:
+        write(repo, "cagr.toml", rule("x").replace("require = ", "requires = "))
+        found = errors(repo)
+        assert (
+            "cagr.toml: changes.rules[0] (id 'x'): unknown key requires (did you mean"
+            " `require`?); the keys here are: id, kind, paths, ignores, when, require, reason,"
+            " note, examples"
+        ) in found
+        write(
+            repo, "cagr.toml", rule("x").replace("reason = ", "raeson = ").replace("ignores", "x")
+        )
+        assert any("unknown key raeson (did you mean `reason`?)" in m for m in errors(repo))
+        write(repo, "cagr.toml", rule("x").replace("reason = ", "motive = "))
+        assert any("unknown key motive; the keys here are" in m for m in errors(repo))
 
     def test_tool_cagr_must_be_a_table(self, repo: Path) -> None:
         write(repo, "pyproject.toml", '[tool]\ncagr = "yes"\n')

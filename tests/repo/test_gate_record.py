@@ -36,9 +36,9 @@ def branch(repo: Path) -> Path:
     return repo
 
 
-def committed_check(root: Path) -> GateRecord:
+def committed_check(root: Path, base: str | None = None) -> GateRecord:
     checkout = find_checkout(str(root))
-    result = check(load_config(root), checkout, committed=True)
+    result = check(load_config(root), checkout, base=base, committed=True)
     assert result.record_written
     assert result.record is not None
     return result.record
@@ -205,3 +205,54 @@ class TestCurrency:
         _, now = observed(branch)
         now.identity = (now.identity[0], str(tmp_path / "wt"))
         assert stale_reasons(record, now) == ["it was made in another repository or worktree"]
+
+
+class TestRevisionTargets:
+    """A target that is not a ref: its record is current only while it names the same commit."""
+
+    @pytest.fixture
+    def no_default(self, branch: Path) -> Path:
+        """No default target ref (the configured branch does not exist), as for a PR command
+        that gives no --base in such a repository: only the record's own target decides."""
+        write(branch, "cagr.toml", rule() + '\n[git]\nprotected_branch = "trunk"\n')
+        commit(branch, "config")
+        return branch
+
+    def test_relative_to_head_is_fixed_by_head(self, no_default: Path) -> None:
+        record = committed_check(no_default, "HEAD~2")
+        assert (record.target_ref, record.default_target_ref) == ("HEAD~2", None)
+        assert record.target == git(no_default, "rev-parse", "HEAD~2").decode().strip()
+        assert reasons(no_default) == []
+        commit(no_default, "more")
+        assert reasons(no_default) == ["HEAD moved since"]
+
+    def test_a_commit_id_never_moves(self, no_default: Path) -> None:
+        full = git(no_default, "rev-parse", "main").decode().strip()
+        record = committed_check(no_default, full[:7])
+        assert record.target_ref == full
+        git(no_default, "update-ref", "refs/heads/main", "HEAD")
+        assert reasons(no_default) == []
+
+    def test_relative_to_a_branch_may_have_moved(self, no_default: Path) -> None:
+        record = committed_check(no_default, "work~1")
+        assert record.target_ref == "refs/heads/work~1"
+        assert reasons(no_default) == [
+            "its target refs/heads/work~1 is read through refs/heads/work, which may have moved"
+            " since"
+        ]
+
+    def test_a_pull_request_for_a_branch_wants_that_branch(self, branch: Path) -> None:
+        committed_check(branch, "HEAD~1")
+        assert reasons(branch) == ["it was made for target HEAD~1, not refs/heads/main"]
+
+
+class TestDefaultTarget:
+    def test_origin_head_names_the_default_target(self, branch: Path) -> None:
+        git(branch, "branch", "-m", "main", "master")
+        git(branch, "update-ref", "refs/remotes/origin/master", "master")
+        git(branch, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/master")
+        record = committed_check(branch)
+        assert record.target_name == "master"
+        assert record.target_ref == record.default_target_ref == "refs/remotes/origin/master"
+        assert record.report["range"]["chosen_by"] == "origin/HEAD"  # type: ignore[index]
+        assert reasons(branch) == []

@@ -1,0 +1,189 @@
+"""`cagr doctor`: what to look at when something feels wrong, in sections.
+
+Config (sources, rules per kind, problems, examples), range (target, merge base, history), the
+change as a check sees it (violations, unchecked and deferred kept apart), the gate record
+(absent, current or stale and why), agent hooks (installed, missing, outdated; recent times)
+and advice. A diagnosis, not a policy check: exit 2 for an invalid config or failing examples,
+3 when something could not be checked, else 0 — findings in the change never fail it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from cagr_core.example_runner import run_examples
+from cagr_core.rules import RULE_KINDS
+from cagr_hooks.install import SETTINGS_FILES
+from cagr_hooks.status import agent_status, timing_summary
+from cagr_repo.check import check
+from cagr_repo.config import ConfigErrors, load_config
+from cagr_repo.config_files import find_config_files
+from cagr_repo.diagnosis import advice, record_state
+from cagr_repo.gitdir import Checkout, NotARepository, find_checkout
+from cagr_repo.index import tracked_paths
+
+from ..output import EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
+
+MAX_ADVICE_WORK = 20_000_000  # rule x tracked-file matches doctor does for advice
+
+
+def _config(root: Path) -> tuple[dict[str, Any], Any]:
+    files = find_config_files(str(root))
+    section: dict[str, Any] = {"sources": [name for name, _ in files.read], "problems": []}
+    try:
+        config = load_config(root)
+    except ConfigErrors as errors:
+        section["problems"] = [str(issue) for issue in errors.issues]
+        return section, None
+    kinds: Counter[str] = Counter(c.rule.kind for c in config.rules.rules)
+    section["rules"] = {kind: kinds[kind] for kind in RULE_KINDS}
+    results = run_examples(config.rules)
+    section["examples"] = {
+        "run": len(results),
+        "failing": [f"{r.rule} examples.{r.name}" for r in results if not r.ok],
+    }
+    return section, config
+
+
+def _hooks(root: Path, gitdir: str) -> dict[str, Any]:
+    agents = {}
+    for agent in SETTINGS_FILES:
+        status = agent_status(root, agent)
+        agents[agent] = {
+            "file": status.path,
+            "state": status.state,
+            "missing": list(status.missing),
+            "outdated": list(status.outdated),
+            **({"problem": status.problem} if status.problem else {}),
+        }
+    return {"agents": agents, "timings": timing_summary(gitdir)}
+
+
+def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
+    """Every section as data, and the exit code."""
+    assert checkout.root is not None
+    root = Path(checkout.root)
+    config_section, config = _config(root)
+    data: dict[str, Any] = {"root": str(root), "config": config_section}
+    code = EXIT_OK
+    if config is None or config_section["examples"]["failing"]:
+        code = EXIT_INVALID
+    if config is not None:
+        report = check(config, checkout).report
+        range_ = report.range
+        data["range"] = {
+            "target_ref": range_.target_ref if range_ else None,
+            "target": range_.target if range_ else None,
+            "chosen_by": range_.chosen_by if range_ else None,
+            "merge_base": range_.base if range_ else None,
+            "problems": [u.message for u in report.unchecked if u.stage.value == "range"],
+        }
+        data["change"] = {
+            "violations": sorted({f.rule for f in report.findings}),
+            "unchecked": [u.message for u in report.unchecked],
+            "deferred": sorted({d.rule for d in report.deferred}),
+        }
+        if report.unchecked and code == EXIT_OK:
+            code = EXIT_UNCHECKED
+        record, reasons = record_state(checkout, config.raw_digest)
+        data["gate_record"] = (
+            {"state": "absent"}
+            if record is None
+            else {
+                "state": "stale" if reasons else "current",
+                "why_stale": reasons,
+                "result": record.status,
+                "head": record.head,
+                "target_ref": record.target_ref,
+            }
+        )
+        tracked = tracked_paths(checkout.gitdir)
+        if len(tracked) * max(1, len(config.rules.rules)) <= MAX_ADVICE_WORK:
+            data["advice"] = advice(config.rules, tracked)
+        else:
+            data["advice"] = [
+                f"advice skipped: {len(config.rules.rules)} rules over {len(tracked)} tracked"
+                " files is more than doctor matches."
+            ]
+    data["hooks"] = _hooks(root, checkout.gitdir)
+    return data, code
+
+
+def _text(data: dict[str, Any]) -> str:
+    config = data["config"]
+    lines = [f"cagr doctor: {data['root']}", "", "Config"]
+    lines.append(f"  sources: {', '.join(config['sources']) or 'none (no change rules)'}")
+    if config["problems"]:
+        lines.append(f"  INVALID ({len(config['problems'])} problem(s)):")
+        lines.extend(f"    {problem}" for problem in config["problems"])
+    if "rules" in config:
+        lines.append("  rules: " + ", ".join(f"{n} {kind}" for kind, n in config["rules"].items()))
+        failing = config["examples"]["failing"]
+        run = config["examples"]["run"]
+        lines.append(
+            f"  examples: {run - len(failing)} of {run} pass"
+            + (f"; failing: {', '.join(failing)} (`cagr rules test` shows why)" if failing else "")
+        )
+    if "range" in data:
+        range_ = data["range"]
+        lines += ["", "Range"]
+        if range_["target_ref"]:
+            lines.append(
+                f"  target: {range_['target_ref']} at {range_['target'][:7]}"
+                f" (chosen by {range_['chosen_by']})"
+            )
+            lines.append(f"  merge base: {range_['merge_base'][:7]} (history available)")
+        lines.extend(f"  UNCHECKED: {problem}" for problem in range_["problems"])
+        change = data["change"]
+        lines += ["", "Change (merge base to working tree; a diagnosis, not a verdict)"]
+        lines.append(f"  violations: {', '.join(change['violations']) or 'none'}")
+        lines.append(f"  deferred to the PR: {', '.join(change['deferred']) or 'none'}")
+        lines.append(f"  unchecked: {len(change['unchecked']) or 'nothing'}")
+        record = data["gate_record"]
+        lines += ["", "Gate record (for `gh pr create`)"]
+        if record["state"] == "absent":
+            lines.append("  absent: run `cagr rules check --committed` to prepare it")
+        elif record["state"] == "stale":
+            lines.append(f"  stale ({'; '.join(record['why_stale'])}); its result no longer counts")
+        else:
+            lines.append(f"  current: {record['result']} for HEAD {record['head'][:7]}")
+    hooks = data["hooks"]
+    lines += ["", "Agent hooks"]
+    for agent, status in hooks["agents"].items():
+        detail = status["state"]
+        events = status["missing"] or status["outdated"]
+        if events:
+            what = "missing" if status["missing"] else "outdated"
+            detail += f" ({what} {', '.join(events)}; run `cagr init --hooks {agent}`)"
+        lines.append(f"  {agent}: {detail} [{status['file']}]")
+    for moment, figures in hooks["timings"].items():
+        budget = f", budget {figures['budget_ms']:g} ms" if "budget_ms" in figures else ""
+        lines.append(
+            f"  {moment}: {figures['calls']:g} recent call(s), median {figures['median_ms']:g} ms,"
+            f" slowest {figures['max_ms']:g} ms{budget}"
+        )
+    if data.get("advice"):
+        lines += ["", "Advice"]
+        lines.extend(f"  {note}" for note in data["advice"])
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        checkout = find_checkout(args.repo)
+    except NotARepository as error:
+        print(f"cagr doctor: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    if checkout.root is None:
+        print(f"cagr doctor: {checkout.gitdir} is a bare repository", file=sys.stderr)
+        return EXIT_INVALID
+    data, code = diagnose(checkout)
+    if args.format == "json":
+        print_json({"status": {0: "ok", 2: "error", 3: "unchecked"}[code], **data})
+    else:
+        print(_text(data))
+    return code

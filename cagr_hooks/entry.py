@@ -1,0 +1,160 @@
+"""`cagr hook [--agent AGENT] [--deadline SECONDS]`: one agent hook call, JSON in, JSON out.
+
+Reads the agent's JSON on stdin, decides, prints at most one JSON object on stdout and exits 0.
+Logs and notices the agent has no field for go to stderr. A shell command that is not a PR
+command returns at once: this module and everything it imports before that point are the
+standard library only, because it runs on every shell command an agent makes. Any error lets
+the call through with a notice naming the stage, and never records a pass.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from . import protocols
+from .protocols import AGENTS, NONE, Decision, HookInput
+
+DEFAULT_DEADLINE = 60.0  # seconds for the whole hook: check, stack commands, rendering, cleanup
+MAX_INPUT = 4 * 1024 * 1024
+USAGE = "usage: cagr hook [--agent claude|codex|cursor|gemini] [--deadline SECONDS]"
+
+
+class _Options:
+    __slots__ = ("agent", "deadline", "problem")
+
+    def __init__(self, argv: list[str]) -> None:
+        self.agent: str | None = None
+        self.deadline = DEFAULT_DEADLINE
+        self.problem: str | None = None
+        args = list(argv)
+        while args:
+            name, _, value = args.pop(0).partition("=")
+            if name in ("--agent", "--deadline") and not value:
+                value = args.pop(0) if args else ""
+            if name == "--agent" and value in AGENTS:
+                self.agent = value
+            elif name == "--deadline" and _seconds(value) is not None:
+                self.deadline = _seconds(value) or 0.0
+            else:
+                self.problem = (
+                    f"cagr hook: ignoring `{name}{'=' + value if value else ''}`. {USAGE}"
+                )
+
+
+def _seconds(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if 0 <= value <= 3600 else None
+
+
+def main(argv: list[str]) -> int:
+    """Run one hook call; always exit 0 (an agent reads other codes as errors or blocks)."""
+    started = time.monotonic()
+    options = _Options(argv)
+    if options.problem:
+        print(options.problem, file=sys.stderr)
+    try:
+        data = sys.stdin.buffer.read(MAX_INPUT + 1)
+        if len(data) > MAX_INPUT:
+            raise ValueError(f"more than {MAX_INPUT} bytes")
+        payload = json.loads(data)
+    except (ValueError, OSError, RecursionError) as error:
+        payload = None
+        print(f"cagr hook: unreadable input ({error}); the call was let through.", file=sys.stderr)
+    if not isinstance(payload, dict):
+        return 0
+    hook = HookInput(options.agent or protocols.detect_agent(payload), payload)
+    if hook.moment == protocols.COMMAND:
+        from .shell_command import mentions_pr_command  # noqa: PLC0415  # stdlib, small
+
+        if hook.command is None or not mentions_pr_command(hook.command):
+            return 0  # the fast path: every other shell command
+    decision, stages, gitdir = _decide(hook, started + options.deadline)
+    _answer(hook, decision)
+    if gitdir is not None and hook.moment is not None:
+        from .timings import record  # noqa: PLC0415
+
+        record(gitdir, hook.moment, (time.monotonic() - started) * 1000, stages)
+    if "threading" in sys.modules and sys.modules["threading"].active_count() > 1:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)  # a check still running past the deadline: leave it behind
+    return 0
+
+
+def _decide(hook: HookInput, deadline: float) -> tuple[Decision, dict[str, float], str | None]:
+    """The decision, the stage timings, and the git dir (None outside a repository)."""
+    stage = "finding the repository"
+    stages: dict[str, float] = {}
+    gitdir = None
+    try:
+        from cagr_repo.gitdir import NotARepository, find_checkout  # noqa: PLC0415
+
+        cwd = hook.cwd or os.getcwd()
+        if hook.moment is None:
+            return NONE, stages, None
+        if hook.moment == protocols.COMMAND:
+            stage = "the PR gate"
+            from .gate import decide as gate  # noqa: PLC0415
+
+            assert hook.command is not None
+            decision = gate(hook.command, cwd)
+            try:
+                gitdir = find_checkout(cwd).gitdir
+            except NotARepository:
+                gitdir = None
+            return decision, stages, gitdir
+        try:
+            checkout = find_checkout(cwd)
+        except NotARepository:
+            return NONE, stages, None
+        if checkout.root is None:
+            return NONE, stages, None
+        gitdir = checkout.gitdir
+        if hook.moment == protocols.PROMPT:
+            stage = "the prompt"
+            from . import turn_state  # noqa: PLC0415
+
+            if hook.session and not turn_state.is_own_continuation(hook.prompt or ""):
+                turn_state.reset(gitdir, hook.session)
+            return NONE, stages, gitdir
+        if hook.moment == protocols.SESSION_START:
+            stage = "the session brief"
+            from . import turn_state  # noqa: PLC0415
+            from .session import brief  # noqa: PLC0415
+
+            turn_state.forget_old_sessions(gitdir)
+            return brief(checkout), stages, gitdir
+        stage = "the turn-end check"
+        from .turn_end import decide as turn_end  # noqa: PLC0415
+
+        decision, stages = turn_end(checkout, hook.session, deadline)
+        return decision, stages, gitdir
+    except Exception as error:  # fail open: any fault lets the call through
+        if os.environ.get("CAGR_DEBUG"):
+            import traceback  # noqa: PLC0415
+
+            traceback.print_exc()
+        return (
+            Decision(
+                "notice",
+                f"cagr: unchecked: an error in {stage} ({type(error).__name__}: {error}) let this"
+                " call through; no passing result was recorded. Run `cagr rules check` to see"
+                " the change rules; set CAGR_DEBUG=1 for details.",
+            ),
+            stages,
+            gitdir,
+        )
+
+
+def _answer(hook: HookInput, decision: Decision) -> None:
+    output = protocols.render(hook, decision)
+    if decision.kind in ("notice", "deny", "block") and (output is None or output == {}):
+        print(decision.text, file=sys.stderr)  # the agent has no field for it: the log has it
+    if output is not None:
+        sys.stdout.write(json.dumps(output) + "\n")

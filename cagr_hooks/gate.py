@@ -1,0 +1,246 @@
+"""The `gh pr create` / `gh pr ready` gate: read the prepared record, never collect a diff.
+
+A current record with findings denies with the fix; so does a current record whose PR-body
+obligations (or `[review].pr_sections` headings) the command's own body fails. Anything that
+cannot be decided exactly — no record, a stale one, a foreign repository or head, a body cagr
+cannot see — lets the command through with a notice asking for a fresh committed check and
+saying CI will check. The gate never answers "allow" and never records anything.
+
+Standard library only, until a body has to be parsed (then the shared section parser).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from cagr_core.version import VERSION
+from cagr_repo.config_files import PYPROJECT, find_config_files
+from cagr_repo.gate_record import GateRecord, Observed, read_gate_record, stale_reasons
+from cagr_repo.gitdir import Checkout, NotARepository, branch_ref, find_checkout, read_ref
+
+from .protocols import NONE, Decision
+from .shell_command import PrCommand, find_pr_commands, read_body_file
+
+_LET_THROUGH = "This call was let through; no passing result was recorded, and CI will check."
+
+
+def decide(command: str, cwd: str) -> Decision:
+    """The decision for one shell command that mentions a PR command."""
+    found, nested = find_pr_commands(command, cwd)
+    decisions = [_decide_one(pr) for pr in found]
+    if nested:
+        decisions.append(
+            Decision(
+                "notice",
+                "cagr: this command runs `gh pr` inside another shell or program, which cagr"
+                f" does not look into. {_LET_THROUGH}",
+            )
+        )
+    for kind in ("deny", "notice"):
+        texts = [d.text for d in decisions if d.kind == kind]
+        if texts:
+            return Decision(kind, "\n\n".join(dict.fromkeys(texts)))
+    return NONE
+
+
+def _configured(root: str) -> tuple[bool, str]:
+    """Whether the checkout has cagr configuration, and the digest of its config files."""
+    files = find_config_files(root)
+    configured = bool(files.problems) or any(
+        name != PYPROJECT or b"cagr" in data for name, data in files.read
+    )
+    return configured, files.digest()
+
+
+def _decide_one(pr: PrCommand) -> Decision:
+    if pr.undo:
+        return NONE  # back to draft: nothing is being opened
+    if pr.cwd is None:
+        return _notice(
+            "which folder the PR command runs in is unknown (a `cd` cagr cannot follow)."
+        )
+    try:
+        checkout = find_checkout(pr.cwd)
+    except NotARepository:
+        return NONE  # not a repository: no change rules apply here
+    if checkout.root is None:
+        return NONE
+    configured, digest = _configured(checkout.root)
+    if not configured:
+        return NONE
+    if pr.problem:
+        return _notice(f"the PR command cannot be matched to this checkout: {pr.problem}.")
+    problem = _foreign(checkout, pr)
+    if problem:
+        return _notice(problem)
+    head = _head(checkout, pr)
+    if isinstance(head, Decision):
+        return head
+    record = read_gate_record(checkout.gitdir)
+    target_ref = branch_ref(checkout, pr.base) if pr.base else None
+    if pr.base and target_ref is None:
+        return _notice(
+            f"the target branch {pr.base} is not in this clone (fetch it first).",
+            base=pr.base,
+        )
+    if record is None:
+        return _notice("there is no prepared change-rule result for this checkout.", base=pr.base)
+    now = Observed(
+        checkout,
+        head=head,
+        target_ref=target_ref,
+        target_ref_value=read_ref(checkout, target_ref or record.target_ref),
+        config_digest=digest,
+        version=VERSION,
+    )
+    reasons = stale_reasons(record, now)
+    if reasons:
+        why = "; ".join(reasons)
+        return _notice(
+            f"the prepared change-rule result is stale ({why}).", base=pr.base, record=record
+        )
+    if record.status == "fail":
+        return Decision(
+            "deny",
+            "cagr: the change rules fail for this PR's commits. Fix them, commit, run"
+            f" `{_check_command(pr.base, record)}`, then open the PR again.\n\n{record.text}",
+        )
+    if record.status == "unchecked":
+        return _notice(
+            "the committed check was not complete:\n\n" + record.text,
+            base=pr.base,
+            record=record,
+        )
+    return _body_decision(pr, record)
+
+
+def _check_command(base: str | None, record: GateRecord | None) -> str:
+    target = base or (record.target_name if record is not None else None)
+    return "cagr rules check --committed" + (f" --base {target}" if target else "")
+
+
+def _notice(what: str, base: str | None = None, record: GateRecord | None = None) -> Decision:
+    run = _check_command(base, record)
+    return Decision(
+        "notice",
+        f"cagr: unchecked: {what} Run `{run}` to check this PR's commits now. {_LET_THROUGH}",
+    )
+
+
+def _head(checkout: Checkout, pr: PrCommand) -> str | Decision:
+    """The commit the PR would propose: the `--head` branch, or HEAD."""
+    if pr.verb == "ready" and pr.target is not None:
+        if read_ref(checkout, f"refs/heads/{pr.target}") is None:
+            return _notice(f"which local branch PR {pr.target} is cannot be told here.")
+        branch = pr.target
+    elif pr.head is not None:
+        owner, _, branch = pr.head.rpartition(":")
+        if owner and owner.lower() not in _remote_owners(checkout):
+            return _notice(f"the PR's head {pr.head} is in another repository.")
+    else:
+        head = read_ref(checkout, "HEAD")
+        return head if head is not None else _notice("HEAD cannot be read.")
+    head = read_ref(checkout, f"refs/heads/{branch}")
+    if head is None:
+        return _notice(f"the PR's head branch {branch} is not a local branch here.")
+    return head
+
+
+_URL_PATH = re.compile(r"[:/]([^/:]+)/([^/]+?)(?:\.git)?/?$")
+
+
+def _remotes(checkout: Checkout) -> list[tuple[str, str]]:
+    """(owner, name) of every remote URL in the repository's config, lower-cased."""
+    try:
+        with open(os.path.join(checkout.commondir, "config"), encoding="utf-8") as handle:
+            text = handle.read(1024 * 1024)
+    except (OSError, UnicodeDecodeError):
+        return []
+    found = []
+    for line in text.splitlines():
+        key, _, value = line.strip().partition("=")
+        if key.strip() == "url":
+            match = _URL_PATH.search(value.strip())
+            if match:
+                found.append((match.group(1).lower(), match.group(2).lower()))
+    return found
+
+
+def _remote_owners(checkout: Checkout) -> set[str]:
+    return {owner for owner, _ in _remotes(checkout)}
+
+
+def _foreign(checkout: Checkout, pr: PrCommand) -> str | None:
+    """Why `-R/--repo` (or GH_REPO) names a repository this checkout is not a clone of."""
+    if pr.repo is None:
+        return None
+    match = _URL_PATH.search("/" + pr.repo.strip())
+    wanted = (match.group(1).lower(), match.group(2).lower()) if match else None
+    if wanted is None or wanted not in _remotes(checkout):
+        return f"the PR is for {pr.repo}, which is not a remote of this checkout."
+    return None
+
+
+def _body_decision(pr: PrCommand, record: GateRecord) -> Decision:
+    """A current record that passed: check the body obligations against the command's body."""
+    obligations = record.deferred
+    headings = record.pr_sections
+    if not obligations and not headings:
+        return NONE
+    body = pr.body
+    why = pr.body_unavailable
+    if body is None and pr.body_file is not None:
+        assert pr.cwd is not None
+        body, why = read_body_file(pr.body_file, pr.cwd)
+    if body is None:
+        owed = [f"the {o['section']} section ({o['rule']})" for o in obligations] + [
+            f"a `## {h}` heading" for h in headings
+        ]
+        return Decision(
+            "notice",
+            f"cagr: this PR's description must have {', '.join(owed)}, but cagr cannot see the"
+            f" body here: {why}. Give it with `--body-file FILE` to have it checked now."
+            f" {_LET_THROUGH}",
+        )
+    problems = _body_problems(body, obligations, headings)
+    if not problems:
+        return NONE
+    return Decision(
+        "deny",
+        "cagr: the PR description does not meet the change rules.\n\n" + "\n\n".join(problems),
+    )
+
+
+def _body_problems(
+    body: str, obligations: list[dict[str, object]], headings: list[str]
+) -> list[str]:
+    # Imported here: parsing Markdown costs more than the rest of the gate together.
+    from cagr_core.sections import (  # noqa: PLC0415
+        Body,
+        Found,
+        check_section,
+        describe_problem,
+    )
+
+    parsed = Body.parse(body)
+    problems = []
+    for item in obligations:
+        section = str(item["section"])
+        contains = item["contains"] if isinstance(item["contains"], str) else None
+        problem = check_section(parsed.section(section), contains)
+        if problem is None:
+            continue
+        gap = describe_problem(problem, section, contains, empty_body=not body.strip())
+        problems.append(
+            f"Change rule {item['rule']} failed.\n{item['trigger']}; {gap}.\nInstead: {item['fix']}"
+        )
+    for heading in headings:
+        found = parsed.section(heading).found
+        if found is not Found.FOUND:
+            what = "has no" if found is Found.MISSING else "has more than one"
+            problems.append(
+                f"[review] pr_sections: the PR body {what} `## {heading}` section.\n"
+                f"Instead: write one `## {heading}` section in the description."
+            )
+    return problems

@@ -1,0 +1,76 @@
+"""Session start: a brief for the agent listing each change rule and what it asks, in one line.
+
+Capped to the agents' 10,000 characters by dropping whole lines (a rule's fix is never cut in
+half) and saying how many were left out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cagr_core.rules import AddOnlyRule, PrBodyRule, RequiresRule, Rule, SiblingRule, When
+from cagr_repo.config import ConfigErrors, load_config
+from cagr_repo.gitdir import Checkout
+
+from .protocols import NONE, NOTICE_LIMIT, Decision
+
+
+def _paths(rule: Rule) -> str:
+    shown = ", ".join(rule.paths)
+    return shown + (f" (except {', '.join(rule.ignores)})" if rule.ignores else "")
+
+
+def obligation(rule: Rule) -> str:
+    """What one rule asks of a change, in one line, with its fix."""
+    if isinstance(rule, RequiresRule):
+        fires = "adds a dependency to" if rule.when is When.DEPENDENCY_ADDED else "changes"
+        what = f"a change that {fires} {_paths(rule)} must also change {', '.join(rule.require)}"
+    elif isinstance(rule, AddOnlyRule):
+        what = (
+            f"files under {_paths(rule)} that exist on the target branch may not be edited,"
+            " deleted or renamed"
+        )
+    elif isinstance(rule, SiblingRule):
+        what = f"each new file matching {_paths(rule)} needs {rule.target} added or changed too"
+    else:
+        assert isinstance(rule, PrBodyRule)
+        fires = "adds a dependency to" if rule.when is When.DEPENDENCY_ADDED else "changes"
+        need = f"`{rule.contains}` and an explanation" if rule.contains else "an explanation"
+        what = (
+            f"a change that {fires} {_paths(rule)} needs {need} in the PR description's"
+            f" `## {rule.section}` section"
+        )
+    return f"- {rule.id} ({rule.kind}): {what}. Fix: {rule.reason}"
+
+
+def brief(checkout: Checkout) -> Decision:
+    assert checkout.root is not None
+    try:
+        config = load_config(Path(checkout.root))
+    except ConfigErrors as errors:
+        return Decision(
+            "context",
+            f"cagr: this repository's change-rule configuration is invalid ({len(errors.issues)}"
+            " problem(s)), so no rule will be checked until it is fixed; `cagr rules test`"
+            " lists them.",
+        )
+    rules = [compiled.rule for compiled in config.rules.rules]
+    if not rules:
+        return NONE
+    head = (
+        "cagr checks this branch's whole change (its merge base with the target branch to the"
+        " working tree) against these change rules when you end your turn, and again before"
+        " `gh pr create` and in CI. `cagr rules check` shows where you stand; `cagr explain"
+        " RULE` explains a rule."
+    )
+    lines = [obligation(rule) for rule in rules]
+    kept: list[str] = []
+    used = len(head) + 200
+    for line in lines:
+        if used + len(line) + 1 > NOTICE_LIMIT:
+            break
+        kept.append(line)
+        used += len(line) + 1
+    if len(kept) < len(lines):
+        kept.append(f"({len(lines) - len(kept)} more rule(s); `cagr explain RULE` shows each.)")
+    return Decision("context", "\n".join([head, *kept]))

@@ -1,0 +1,210 @@
+"""An agent's turn end: check merge base -> working tree, block the first two failing stops.
+
+The whole hook runs under one deadline. The check runs in a worker thread; when the deadline
+passes first, the turn end is *unchecked* (a notice, never a pass) and the process leaves the
+worker behind. Findings block the first two stops of a turn; the third lets the agent stop with
+a message for the person, and records no pass. Deferred PR-body obligations and unchecked items
+never block: they are notices. When time is left and the committed gate record is not current,
+the committed check runs too, so the `gh pr create` gate is usually warm.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from cagr_core.render import render_text
+from cagr_core.report import Report
+from cagr_core.version import VERSION
+from cagr_repo.check import check
+from cagr_repo.config import ConfigErrors, RepoConfig, load_config
+from cagr_repo.gate_record import Observed, read_gate_record, stale_reasons
+from cagr_repo.gitdir import Checkout, read_ref
+from cagr_repo.stack import StackOutcome, run_stack
+
+from . import turn_state
+from .protocols import NONE, NOTICE_LIMIT, Decision
+
+T = TypeVar("T")
+_RESERVE = 2.0  # seconds kept for rendering, state and output after the last stage
+_TEXT_LIMIT = NOTICE_LIMIT - 1_000  # room for the lines around the report
+
+
+class DeadlinePassed(Exception):
+    """The stage did not finish before the hook's deadline."""
+
+
+def within(deadline: float, work: Callable[[], T]) -> T:
+    """Run `work` in a worker thread; DeadlinePassed when it is not done by `deadline`.
+
+    Python cannot stop a thread: the caller answers and leaves the process (the worker is a
+    daemon). Everything the worker may be writing is written atomically.
+    """
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as error:  # handed to the caller's thread
+            failure.append(error)
+
+    worker = threading.Thread(target=run, name="cagr-check", daemon=True)
+    worker.start()
+    worker.join(max(0.0, deadline - time.monotonic()))
+    if worker.is_alive():
+        raise DeadlinePassed
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
+def decide(
+    checkout: Checkout, session: str | None, deadline: float
+) -> tuple[Decision, dict[str, float]]:
+    """The turn-end decision and the time each stage took (milliseconds)."""
+    stages: dict[str, float] = {}
+    assert checkout.root is not None
+    try:
+        config = load_config(Path(checkout.root))
+    except ConfigErrors as errors:
+        listed = "\n".join(f"  {issue}" for issue in errors.issues[:20])
+        return _unchecked(
+            f"the configuration is invalid, so no change rule was checked:\n{listed}\n"
+            "Fix it; `cagr rules test` shows every problem."
+        ), stages
+    if not config.rules.rules and not config.config.stack.on_turn_end:
+        return NONE, stages
+    started = time.monotonic()
+    try:
+        result = within(deadline - _RESERVE, lambda: check(config, checkout))
+    except DeadlinePassed:
+        return _unchecked(
+            "the time for this turn-end check ran out before the change rules were decided."
+            " Run `cagr rules check` to see them."
+        ), stages
+    stages["check"] = (time.monotonic() - started) * 1000
+    stages["collect"] = result.report.timings.collect_ms or 0.0
+    stages["evaluate"] = result.report.timings.evaluate_ms or 0.0
+    started = time.monotonic()
+    stack = run_stack(
+        config.config.stack.on_turn_end,
+        Path(checkout.root),
+        (change.path for change in result.changes.changes),
+        deadline - _RESERVE,
+    )
+    if stack:
+        stages["stack"] = (time.monotonic() - started) * 1000
+    decision = _decision(result.report, stack, checkout, session)
+    if decision.kind != "block":
+        _refresh_gate_record(config, checkout, deadline, stages)
+    return decision, stages
+
+
+def _unchecked(why: str) -> Decision:
+    return Decision(
+        "notice",
+        f"cagr: unchecked: {why}\nThe agent was let stop; no passing result was recorded.",
+    )
+
+
+def _stack_text(outcomes: list[StackOutcome], statuses: tuple[str, ...]) -> str:
+    """The `[stack].on_turn_end` commands with these statuses, with their output's tail."""
+    blocks = []
+    for outcome in outcomes:
+        if outcome.status not in statuses:
+            continue
+        if outcome.status == "failed":
+            head = f"Check command `{outcome.command}` failed (exit {outcome.exit_code})."
+            fix = "Instead: fix what it reports, then end the turn again."
+        elif outcome.status == "timed_out":
+            head = f"Unchecked (stack): check command `{outcome.command}` ran out of time."
+            fix = ""
+        else:
+            head = f"Unchecked (stack): check command `{outcome.command}` could not run."
+            fix = ""
+        tail = outcome.output_tail.strip()[-1_500:]
+        blocks.append("\n".join(part for part in (head, tail, fix) if part))
+    return "\n\n".join(blocks)
+
+
+def _decision(
+    report: Report, stack: list[StackOutcome], checkout: Checkout, session: str | None
+) -> Decision:
+    failed = _stack_text(stack, ("failed",))
+    incomplete = _stack_text(stack, ("timed_out", "error"))
+    if report.status == "fail" or failed:
+        return _failing(report, failed, checkout, session)
+    if session is not None:
+        turn_state.reset(checkout.gitdir, session)
+    text = "\n\n".join(
+        part for part in (render_text(report, limit=_TEXT_LIMIT), incomplete) if part
+    )
+    if report.status == "unchecked" or incomplete:
+        return Decision(
+            "notice",
+            f"cagr: the change rules could not all be checked at this turn end:\n\n{text}\n\n"
+            "The agent was let stop; no passing result was recorded. Run `cagr rules check`"
+            " once the cause above is fixed.",
+        )
+    if report.deferred:
+        return Decision(
+            "notice",
+            f"cagr: the change rules pass so far; the pull request will owe this:\n\n{text}",
+        )
+    return NONE
+
+
+def _failing(report: Report, stack: str, checkout: Checkout, session: str | None) -> Decision:
+    text = "\n\n".join(part for part in (render_text(report, limit=_TEXT_LIMIT), stack) if part)
+    blocked = turn_state.blocked_stops(checkout.gitdir, session) if session else 0
+    if blocked >= turn_state.BLOCKED_STOPS:
+        return Decision(
+            "notice",
+            f"cagr: the change rules still fail after {blocked} blocked stops; the agent was let"
+            " stop so a person can decide. This is not a pass.\n\n" + text,
+        )
+    if session is None or not turn_state.record_blocked(checkout.gitdir, session, blocked + 1):
+        return Decision(
+            "notice",
+            "cagr: the change rules fail, but cagr cannot keep count of the stops it blocks"
+            f" (no session id, or {checkout.gitdir}/cagr cannot be written), so it lets the"
+            " agent stop rather than risk an endless loop. This is not a pass.\n\n" + text,
+        )
+    return Decision(
+        "block",
+        f"{turn_state.BLOCK_MARKER} (stop {blocked + 1} of"
+        f" {turn_state.BLOCKED_STOPS} that cagr blocks).\n\n{text}\n\nFix the change as each"
+        " `Instead:` says, or explain why it cannot be done; `cagr explain RULE` shows a rule.",
+    )
+
+
+def _refresh_gate_record(
+    config: RepoConfig, checkout: Checkout, deadline: float, stages: dict[str, float]
+) -> None:
+    """Write the committed record when it is not current and enough time is left; this only
+    warms the PR gate, so any failure here is silent (the gate then asks for a check)."""
+    left = deadline - time.monotonic()
+    if left < _RESERVE * 2:
+        return
+    record = read_gate_record(checkout.gitdir)
+    if record is not None:
+        now = Observed(
+            checkout,
+            head=read_ref(checkout, "HEAD"),
+            target_ref=None,
+            target_ref_value=read_ref(checkout, record.target_ref),
+            config_digest=config.raw_digest,
+            version=VERSION,
+        )
+        if not stale_reasons(record, now):
+            return
+    started = time.monotonic()
+    try:
+        within(deadline - _RESERVE, lambda: check(config, checkout, committed=True))
+    except Exception:  # DeadlinePassed or any fault: the gate will ask instead
+        return
+    stages["gate_record"] = (time.monotonic() - started) * 1000

@@ -1,0 +1,67 @@
+"""What `cagr doctor` looks at beyond a check: the gate record's state and advice about rules.
+
+Advice is never a failure: a rule for paths that do not exist yet can be intentional.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+
+from cagr_core.globs import PathMatcher
+from cagr_core.rules import SiblingRule
+from cagr_core.ruleset import RuleSet
+from cagr_core.templates import RenderError
+from cagr_core.version import VERSION
+
+from .gate_record import GateRecord, Observed, read_gate_record, stale_reasons
+from .gitdir import Checkout, read_ref
+
+
+def record_state(checkout: Checkout, config_digest: str) -> tuple[GateRecord | None, list[str]]:
+    """The gate record and why it is stale (no reasons: current), for the default target."""
+    record = read_gate_record(checkout.gitdir)
+    if record is None:
+        return None, []
+    now = Observed(
+        checkout,
+        head=read_ref(checkout, "HEAD"),
+        target_ref=None,
+        target_ref_value=read_ref(checkout, record.target_ref),
+        config_digest=config_digest,
+        version=VERSION,
+    )
+    return record, stale_reasons(record, now)
+
+
+def advice(rules: RuleSet, tracked: Sequence[str]) -> list[str]:
+    """Rules whose triggers match no tracked file, ignores that match nothing, and sibling
+    targets whose folder does not exist."""
+    notes = []
+    folders = {posixpath.dirname(path) for path in tracked}
+    for compiled in rules.rules:
+        rule = compiled.rule
+        selected = [path for path in tracked if compiled.selector.selects(path)]
+        if not any(compiled.selector.paths.matches(path) for path in tracked):
+            notes.append(
+                f"{rule.id}: its paths ({', '.join(rule.paths)}) match no tracked file; fine if"
+                " it is meant for files to come, otherwise check the globs (`cagr explain"
+                f" {rule.id}`)."
+            )
+        for pattern in rule.ignores:
+            if not any(PathMatcher.compile([pattern]).matches(path) for path in tracked):
+                notes.append(f"{rule.id}: ignore {pattern} matches no tracked file.")
+        if isinstance(rule, SiblingRule) and compiled.target is not None and selected:
+            targets = set()
+            for path in selected:
+                try:
+                    targets.add(posixpath.dirname(compiled.target.render(path)))
+                except RenderError:
+                    continue
+            if targets and not targets & folders:
+                shown = ", ".join(sorted(t or "(the root)" for t in targets)[:3])
+                notes.append(
+                    f"{rule.id}: its target {rule.target} points into {shown}, where no tracked"
+                    " file is yet; check the template."
+                )
+    return notes

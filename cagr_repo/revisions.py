@@ -1,0 +1,274 @@
+"""Revisions to commits, as `git rev-parse --verify REV^{commit}` reads them, with dulwich.
+
+A revision is a name or an object id, then any `~N`, `^N` and `^{}`/`^{commit}` suffixes. A
+name is tried as `origin/<name>`, then as the local branch (the target of a change is the
+branch it will merge into, and the remote's copy is the shared one), then by git's own rules:
+`refs/<name>`, tags, branches, remotes. `HEAD` and `@` name HEAD; other `*_HEAD` names are read
+from the git directory. When no ref matches, a name of hex digits is a commit id: the whole id,
+or a unique prefix of at least four digits (`git describe` output works too). Only reads.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from attrs import frozen
+from dulwich.objects import Commit, ObjectID, ShaFile, Tag
+from dulwich.refs import Ref
+from dulwich.repo import Repo
+
+from cagr_core.errors import CagrError
+
+from .gitdir import is_sha
+
+_SUFFIX = re.compile(r"~(\d*)|\^\{([^}]*)\}|\^(\d*)")
+_PSEUDO_REF = re.compile(r"(?:[A-Z][A-Z_]*_)?HEAD\Z")
+_HEX = re.compile(r"[0-9a-fA-F]{4,40}\Z")
+_DESCRIBED = re.compile(r".-g([0-9a-fA-F]{4,40})\Z")
+_NOT_IN_A_NAME = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//")
+_SHORT = 7
+
+
+class RevisionProblem(CagrError):
+    """A revision that names no commit here; `fix` says what to do."""
+
+    def __init__(self, message: str, fix: str) -> None:
+        self.message = message
+        self.fix = fix
+        super().__init__(f"{message} {fix}")
+
+
+@frozen
+class Resolved:
+    """A revision's commit, and what it resolved through.
+
+    `ref` is the full ref when the whole revision is a ref; otherwise the revision as cagr read
+    it: the name's ref (or the whole commit id it abbreviates) followed by the suffixes, so it
+    says which commit it started from (`refs/remotes/origin/main~2`, `HEAD~1`, a full id).
+    """
+
+    ref: str
+    sha: str
+
+
+def resolve_revision(repo: Repo, text: str) -> Resolved:
+    """The commit `text` names; RevisionProblem when it names none, or not exactly one."""
+    base, suffixes = _split(text)
+    start, sha = _resolve_name(repo, base, text)
+    commit = _peel_to_commit(repo, sha, base, text)
+    for match in _SUFFIX.finditer(suffixes):
+        steps, peel, nth = match.groups()
+        if steps is not None:
+            for _ in range(int(steps or "1")):
+                commit = _parent(repo, commit, 1, text)
+        elif peel is not None:
+            if peel not in ("", "commit", "object"):
+                raise RevisionProblem(
+                    f"cagr cannot read `^{{{peel}}}` in {text}: a change's target is a commit.",
+                    "Name a commit with --base (a branch, tag, commit id or `REV~N`).",
+                )
+        elif int(nth or "1"):
+            commit = _parent(repo, commit, int(nth or "1"), text)
+    return Resolved(start + suffixes, commit.id.decode("ascii"))
+
+
+def _split(text: str) -> tuple[str, str]:
+    """(name, suffixes); RevisionProblem for syntax cagr does not read as one commit."""
+    cut = min((i for i in (text.find("~"), text.find("^")) if i >= 0), default=len(text))
+    base, suffixes = text[:cut], text[cut:]
+    if (
+        not base
+        or _NOT_IN_A_NAME.search(base)
+        or base.startswith(("-", "/"))
+        or "".join(m.group(0) for m in _SUFFIX.finditer(suffixes)) != suffixes
+    ):
+        raise RevisionProblem(
+            f"{text!r} is not a revision cagr can read as one commit.",
+            "Name a branch, a tag, a commit id, `HEAD`, or one of these followed by `~N` or `^N`"
+            " (ranges, `@{...}` and `:path` are not targets).",
+        )
+    return ("HEAD" if base == "@" else base), suffixes
+
+
+def _name_candidates(name: str) -> list[str]:
+    """The refs a name may mean, in the order they are tried."""
+    candidates = [f"refs/remotes/origin/{name}", f"refs/heads/{name}"]
+    if name.startswith("refs/"):
+        candidates.insert(0, name)
+    for rule in (
+        "refs/{}",
+        "refs/tags/{}",
+        "refs/heads/{}",
+        "refs/remotes/{}",
+        "refs/remotes/{}/HEAD",
+    ):
+        ref = rule.format(name)
+        if ref not in candidates:
+            candidates.append(ref)
+    return candidates
+
+
+def _resolve_name(repo: Repo, name: str, text: str) -> tuple[str, bytes]:
+    """(how the name is written in `Resolved.ref`, the object id it names)."""
+    if is_sha(name.lower()):
+        return name.lower(), name.lower().encode("ascii")
+    if _PSEUDO_REF.match(name):
+        sha = _pseudo_ref(repo, name)
+        if sha is None:
+            raise RevisionProblem(
+                f"{name} does not exist in this repository{_within(name, text)}.",
+                "Name an existing branch, tag or commit with --base.",
+            )
+        return name, sha
+    tried = _name_candidates(name)
+    for ref in tried:
+        try:
+            sha = repo.refs[Ref(ref.encode("utf-8", "surrogateescape"))]
+        except KeyError:
+            continue
+        return ref, sha
+    described = _DESCRIBED.search(name)
+    hexes = name if _HEX.match(name) else described.group(1) if described else None
+    if hexes is not None:
+        found = _abbreviated(repo, hexes.lower(), name, text)
+        if found is not None:
+            return found.decode("ascii"), found
+    raise _not_found(name, text, tried, hexes is not None)
+
+
+def _pseudo_ref(repo: Repo, name: str) -> bytes | None:
+    """HEAD and the `*_HEAD` files in the git directory (FETCH_HEAD's first line counts)."""
+    if name != "FETCH_HEAD":
+        try:
+            return repo.refs[Ref(name.encode("ascii"))]
+        except KeyError:
+            return None
+    try:
+        with open(os.path.join(repo.controldir(), name), "rb") as handle:
+            first = handle.read(40).decode("ascii", "replace")
+    except OSError:
+        return None
+    return first.encode("ascii") if is_sha(first) else None
+
+
+def _abbreviated(repo: Repo, prefix: str, name: str, text: str) -> bytes | None:
+    """The one commit-ish object whose id starts with `prefix`, as git disambiguates for a
+    commit; None when no object does; RevisionProblem when several commits do."""
+    matches = sorted(repo.object_store.iter_prefix(prefix.encode("ascii")))
+    if not matches:
+        return None
+    commits = [sha for sha in matches if _commit_of(repo, sha) is not None]
+    if len(commits) == 1:
+        return commits[0]
+    if not commits and len(matches) == 1:
+        return matches[0]  # not a commit: peeling says so
+    listed = ", ".join(f"{sha.decode()[:12]} ({_kind(repo, sha)})" for sha in matches[:10])
+    raise RevisionProblem(
+        f"the short id {name}{_within(name, text)} is ambiguous: {len(matches)} objects start"
+        f" with it ({listed}).",
+        "Give more digits of the commit id with --base.",
+    )
+
+
+def _kind(repo: Repo, sha: bytes) -> str:
+    try:
+        return repo.object_store[ObjectID(sha)].type_name.decode("ascii")
+    except KeyError:
+        return "missing"
+
+
+def _commit_of(repo: Repo, sha: bytes) -> Commit | None:
+    """The commit an object peels to (tags followed), or None."""
+    try:
+        obj: ShaFile = repo.object_store[ObjectID(sha)]
+        for _ in range(64):  # tags of tags; git stops such chains too
+            if not isinstance(obj, Tag):
+                break
+            obj = repo.object_store[obj.object[1]]
+    except KeyError:
+        return None
+    return obj if isinstance(obj, Commit) else None
+
+
+def _peel_to_commit(repo: Repo, sha: bytes, name: str, text: str) -> Commit:
+    commit = _commit_of(repo, sha)
+    if commit is not None:
+        return commit
+    kind = _kind(repo, sha)
+    if kind in {"missing", "tag"}:
+        raise RevisionProblem(
+            f"{name}{_within(name, text)} points at {sha.decode()[:_SHORT]}, which this clone"
+            " does not have.",
+            f"Fetch it: {_fetch_command(name)}.",
+        )
+    raise RevisionProblem(
+        f"{name}{_within(name, text)} is a {kind}, not a commit.",
+        "Name a commit with --base (a branch, tag, commit id or `REV~N`).",
+    )
+
+
+def _parent(repo: Repo, commit: Commit, nth: int, text: str) -> Commit:
+    """The commit's `nth` parent, as git sees it (a shallow clone's boundary has none)."""
+    shallow = commit.id in repo.get_shallow()
+    parents = [] if shallow else commit.parents
+    short = commit.id.decode("ascii")[:_SHORT]
+    if len(parents) < nth:
+        if shallow:
+            raise RevisionProblem(
+                f"{text} reaches past {short}, where this shallow clone's history stops.",
+                "Fetch more history: `git fetch --unshallow` (in CI: fetch-depth: 0).",
+            )
+        have = "no parent" if not parents else f"only {len(parents)} parent(s)"
+        raise RevisionProblem(
+            f"{text} does not exist: {short} has {have}.",
+            "Name a commit that exists with --base (`git log --oneline` lists them).",
+        )
+    parent = _commit_of(repo, parents[nth - 1])
+    if parent is None:
+        raise RevisionProblem(
+            f"{text} reaches {parents[nth - 1].decode()[:_SHORT]}, which this clone does not have.",
+            "Fetch the full history: `git fetch --unshallow` or `git fetch origin`.",
+        )
+    return parent
+
+
+def _within(name: str, text: str) -> str:
+    return "" if name == text else f" (in {text})"
+
+
+def _fetch_command(name: str) -> str:
+    branch = None if is_sha(name) else remote_branch(name)
+    return f"`git fetch origin {branch}`" if branch else "`git fetch origin`"
+
+
+def remote_branch(name: str) -> str | None:
+    """The branch `git fetch origin BRANCH` would fetch for a target name, if it could be one."""
+    for prefix in ("refs/remotes/origin/", "refs/heads/"):
+        if name.startswith(prefix):
+            return name[len(prefix) :] or None
+    if name.startswith("refs/") or _PSEUDO_REF.match(name) or name.endswith((".lock", "/", ".")):
+        return None
+    return name
+
+
+def _not_found(name: str, text: str, tried: list[str], hexes: bool) -> RevisionProblem:
+    within = _within(name, text)
+    first = tried[: 3 if name.startswith("refs/") else 2]
+    listed = f"tried {', '.join(first)}, then tags and other refs named {name}"
+    branch = remote_branch(name)
+    if hexes:
+        return RevisionProblem(
+            f"cannot find {name}{within}: no commit in this clone has an id starting with it,"
+            " and no branch or tag has that name.",
+            "Fetch the history that holds it (`git fetch origin`), or check the id.",
+        )
+    if branch is None:
+        return RevisionProblem(
+            f"cannot find {name}{within} ({listed}).",
+            "Name an existing branch, tag or commit with --base.",
+        )
+    return RevisionProblem(
+        f"cannot find the target branch {name}{within} ({listed}).",
+        f"Fetch it (`git fetch origin {branch}`) or name the target with --base.",
+    )

@@ -1,0 +1,136 @@
+"""`cagr doctor`: sections that keep violations, unchecked, deferred and errors apart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cagr_cli.main import main
+
+from ..hooks.hookutil import RULES, hook, payload, project
+from ..repo.gitutil import commit, git, write
+
+Capture = pytest.CaptureFixture[str]
+
+
+def doctor(root: Path, capsys: Capture) -> tuple[int, dict]:
+    capsys.readouterr()
+    code = main(["--repo", str(root), "doctor", "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+@pytest.fixture
+def work(repo: Path) -> Path:
+    return project(repo)
+
+
+def test_a_violation_is_shown_but_is_not_a_failure(work: Path, capsys: Capture) -> None:
+    write(work, "src/schema.py", "v2")
+    write(work, "package.json", '{"dependencies": {"x": "1"}}')
+    code, data = doctor(work, capsys)
+    assert code == 0
+    assert data["status"] == "ok"
+    assert data["change"] == {
+        "violations": ["schema-companion"],
+        "unchecked": [],
+        "deferred": ["dependency-reason"],
+    }
+    assert data["config"]["rules"] == {"requires": 1, "add_only": 0, "sibling": 0, "pr_body": 1}
+    assert data["config"]["examples"] == {"run": 4, "failing": []}
+    assert data["range"]["target_ref"] == "refs/heads/main"
+    assert data["range"]["chosen_by"] == "default main"
+
+
+def test_an_invalid_config_exits_2_with_every_problem(work: Path, capsys: Capture) -> None:
+    write(work, "cagr.toml", '[[changes.rules]]\nid = "x"\nkind = "requires"\n')
+    code, data = doctor(work, capsys)
+    assert code == 2
+    assert data["status"] == "error"
+    assert any("require" in problem for problem in data["config"]["problems"])
+
+
+def test_failing_examples_exit_2(work: Path, capsys: Capture) -> None:
+    write(work, "cagr.toml", RULES.replace('require = ["schema.json"]', 'require = ["other.json"]'))
+    code, data = doctor(work, capsys)
+    assert code == 2
+    assert data["config"]["examples"]["failing"] == ["schema-companion examples.valid[0]"]
+
+
+def test_a_missing_history_is_unchecked_with_its_fix(work: Path, capsys: Capture) -> None:
+    write(work, "cagr.toml", RULES + '\n[git]\nprotected_branch = "release"\n')
+    code, data = doctor(work, capsys)
+    assert code == 3
+    (problem,) = data["range"]["problems"]
+    assert "cannot find the target branch release" in problem
+    assert "git fetch origin release" in problem
+
+
+def test_the_gate_record_is_absent_current_or_stale_with_why(work: Path, capsys: Capture) -> None:
+    assert doctor(work, capsys)[1]["gate_record"] == {"state": "absent"}
+    write(work, "src/schema.py", "v2")
+    commit(work, "source only")
+    main(["--repo", str(work), "rules", "check", "--committed"])
+    record = doctor(work, capsys)[1]["gate_record"]
+    assert (record["state"], record["result"]) == ("current", "fail")
+    git(work, "update-ref", "refs/heads/main", "HEAD")
+    write(work, "cagr.toml", RULES + "\n# edited\n")
+    record = doctor(work, capsys)[1]["gate_record"]
+    assert record["state"] == "stale"  # shown as stale, never as the failure it recorded
+    assert record["why_stale"] == [
+        "the target refs/heads/main moved since",
+        "the cagr configuration changed since",
+    ]
+
+
+def test_hooks_installed_missing_and_outdated_and_their_times(work: Path, capsys: Capture) -> None:
+    main(["--repo", str(work), "init", "--hooks", "claude", "--hooks", "codex"])
+    settings = work / ".codex" / "hooks.json"
+    data = json.loads(settings.read_text())
+    del data["hooks"]["Stop"]
+    data["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] = 1
+    settings.write_text(json.dumps(data))
+    hook(payload("claude", 0, work))
+    _, report = doctor(work, capsys)
+    agents = report["hooks"]["agents"]
+    assert agents["claude"]["state"] == "installed"
+    assert agents["codex"]["state"] == "incomplete"
+    assert agents["codex"]["missing"] == ["Stop"]
+    assert agents["codex"]["outdated"] == ["PreToolUse"]
+    assert agents["cursor"]["state"] == "not set up"
+    timings = report["hooks"]["timings"]["turn_end"]
+    assert timings["calls"] == 1
+    assert timings["budget_ms"] == 60_000
+
+
+def test_advice(work: Path, capsys: Capture) -> None:
+    extra = """
+[[changes.rules]]
+id = "future"
+kind = "sibling"
+paths = ["lib/**/*.py"]
+ignores = ["**/vendor/**"]
+target = "spec/{name}_spec.py"
+reason = "Add the spec."
+examples.invalid = [{ changes = [{ path = "lib/a.py", status = "A" }] }]
+examples.valid = [{ changes = [{ path = "lib/a.py", status = "A" }, { path = "spec/a_spec.py", status = "A" }] }]
+"""
+    write(work, "cagr.toml", RULES + extra)
+    write(work, "lib/x.py", "x")
+    commit(work, "lib")
+    notes = doctor(work, capsys)[1]["advice"]
+    assert any(
+        note.startswith("future: ignore **/vendor/** matches no tracked file") for note in notes
+    )
+    assert any("future: its target spec/{name}_spec.py points into spec" in note for note in notes)
+    assert not any(note.startswith("schema-companion") for note in notes)
+
+
+def test_text_output(work: Path, capsys: Capture) -> None:
+    write(work, "src/schema.py", "v2")
+    assert main(["--repo", str(work), "doctor"]) == 0
+    out = capsys.readouterr().out
+    for heading in ("Config", "Range", "Change (merge base", "Gate record", "Agent hooks"):
+        assert f"\n{heading}" in out
+    assert "violations: schema-companion" in out

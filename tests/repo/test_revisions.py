@@ -1,0 +1,238 @@
+"""Revisions as targets, against `git rev-parse --verify REV^{commit}` (git is the oracle)."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from pathlib import Path
+
+import pytest
+from dulwich.repo import Repo
+
+from cagr_repo.revisions import Resolved, RevisionProblem, resolve_revision
+
+from .gitutil import commit, git, write
+
+
+def rev_parse(root: Path, text: str) -> str | None:
+    """git's answer for the commit `text` names, or None when git names none."""
+    result = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "--verify", "-q", f"{text}^{{commit}}"],
+        capture_output=True,
+        check=False,
+    )
+    return result.stdout.decode().strip() if result.returncode == 0 else None
+
+
+def resolve(root: Path, text: str) -> Resolved:
+    with Repo(str(root)) as repo:
+        return resolve_revision(repo, text)
+
+
+def problem(root: Path, text: str) -> RevisionProblem:
+    with pytest.raises(RevisionProblem) as caught:
+        resolve(root, text)
+    return caught.value
+
+
+@pytest.fixture
+def history(repo: Path) -> Path:
+    """main: a - b - c - merge(side) - d, tags v1.0 (annotated, at c) and light (at b)."""
+    for name in ("a", "b", "c"):
+        write(repo, f"{name}.txt", name)
+        commit(repo, name)
+    git(repo, "tag", "-a", "-m", "release", "v1.0", "HEAD")
+    git(repo, "tag", "light", "HEAD~1")
+    git(repo, "checkout", "-q", "-b", "side", "HEAD~1")
+    write(repo, "side.txt", "side")
+    commit(repo, "side")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge side", "side")
+    write(repo, "d.txt", "d")
+    commit(repo, "d")
+    return repo
+
+
+REVISIONS = [
+    "HEAD",
+    "@",
+    "HEAD~2",
+    "@~1",
+    "@^",
+    "HEAD^0",
+    "HEAD~",
+    "HEAD~~",
+    "main",
+    "main^",
+    "main^^2",
+    "main^1^2",
+    "main~1^2",
+    "main^^",
+    "main~3",
+    "side",
+    "v1.0",
+    "v1.0~1",
+    "v1.0^{}",
+    "v1.0^{commit}~1",
+    "HEAD^{}~1",
+    "light",
+    "refs/heads/main",
+    "refs/tags/v1.0",
+    "heads/side",
+    "tags/light",
+]
+
+
+class TestAgainstGit:
+    @pytest.mark.parametrize("text", REVISIONS)
+    def test_names_and_suffixes(self, history: Path, text: str) -> None:
+        expected = rev_parse(history, text)
+        assert expected is not None
+        assert resolve(history, text).sha == expected
+
+    def test_commit_ids_full_short_uppercase_and_described(self, history: Path) -> None:
+        full = git(history, "rev-parse", "HEAD~1").decode().strip()  # the merge
+        for text in (
+            full,
+            full[:7],
+            full[:4],
+            full[:7].upper(),
+            f"{full[:9]}~1",
+            f"{full[:7]}^2",
+            f"v1.0-2-g{full[:7]}",
+        ):
+            assert resolve(history, text).sha == rev_parse(history, text), text
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "main~9",
+            "main^2",
+            "main~1^3",
+            "light^2",
+            "nope",
+            "nope~1",
+            "deadbeef",
+            "deadbeef^",
+            "v9.9",
+        ],
+    )
+    def test_what_git_cannot_resolve_is_a_problem(self, history: Path, text: str) -> None:
+        assert rev_parse(history, text) is None
+        problem(history, text)
+
+    @pytest.mark.parametrize("text", ["main..side", "main@{1}", "main:a.txt", "^main", "~1"])
+    def test_what_is_not_one_commit_is_refused_clearly(self, history: Path, text: str) -> None:
+        assert "is not a revision cagr can read as one commit" in problem(history, text).message
+
+    def test_trees_and_blobs_are_not_commits(self, history: Path) -> None:
+        for what in ("tree", "blob"):
+            sha = git(history, "rev-parse", f"HEAD:{'a.txt' if what == 'blob' else ''}").decode()
+            sha = sha.strip()
+            assert rev_parse(history, sha) is None
+            assert f"is a {what}, not a commit" in problem(history, sha).message
+
+
+class TestNames:
+    def test_origin_is_tried_before_the_local_branch(self, history: Path) -> None:
+        git(history, "update-ref", "refs/remotes/origin/main", "HEAD~2")
+        git(history, "update-ref", "refs/remotes/origin/HEAD", "HEAD~1")
+        assert resolve(history, "main") == Resolved(
+            "refs/remotes/origin/main", rev_parse(history, "origin/main") or ""
+        )
+        assert resolve(history, "main~1").ref == "refs/remotes/origin/main~1"
+        assert resolve(history, "main~1").sha == rev_parse(history, "origin/main~1")
+        # HEAD is this checkout's HEAD, never origin/HEAD
+        assert resolve(history, "HEAD").sha == rev_parse(history, "HEAD")
+        assert resolve(history, "@~1").ref == "HEAD~1"
+
+    def test_refs_are_named_in_full_and_ids_as_whole_ids(self, history: Path) -> None:
+        full = git(history, "rev-parse", "HEAD~1").decode().strip()
+        assert resolve(history, "v1.0").ref == "refs/tags/v1.0"
+        assert resolve(history, "side").ref == "refs/heads/side"
+        assert resolve(history, full[:7]).ref == full
+        assert resolve(history, f"{full[:7]}~1").ref == f"{full}~1"
+
+    def test_a_ref_wins_over_a_short_id(self, history: Path) -> None:
+        full = git(history, "rev-parse", "HEAD~2").decode().strip()
+        git(history, "branch", full[:7], "HEAD")
+        assert resolve(history, full[:7]).sha == rev_parse(history, full[:7])
+
+    def test_fetch_head(self, history: Path) -> None:
+        git(history, "fetch", "-q", str(history), "side")
+        assert resolve(history, "FETCH_HEAD").sha == rev_parse(history, "FETCH_HEAD")
+
+
+class TestShortIds:
+    def _colliding_commits(self, root: Path) -> str:
+        """Two commits whose ids share their first four digits; the shared prefix."""
+        tree = git(root, "rev-parse", "HEAD^{tree}").decode().strip()
+        seen: dict[str, bytes] = {}
+        for index in range(100_000):
+            body = f"tree {tree}\nauthor A <a@b> 0 +0000\ncommitter A <a@b> 0 +0000\n\n{index}\n"
+            data = body.encode()
+            sha = hashlib.sha1(b"commit %d\0" % len(data) + data).hexdigest()
+            if sha[:4] in seen:
+                for raw in (seen[sha[:4]], data):
+                    git(root, "hash-object", "-t", "commit", "-w", "--stdin", stdin=raw)
+                return sha[:4]
+            seen[sha[:4]] = data
+        raise AssertionError("no collision")
+
+    def test_an_ambiguous_short_id_is_a_clear_error(self, history: Path) -> None:
+        prefix = self._colliding_commits(history)
+        assert rev_parse(history, prefix) is None
+        found = problem(history, prefix)
+        assert f"the short id {prefix} is ambiguous: 2 objects start with it" in found.message
+        assert found.fix == "Give more digits of the commit id with --base."
+
+    def test_a_commit_wins_over_a_blob_with_the_same_prefix(self, history: Path) -> None:
+        target = git(history, "rev-parse", "HEAD~2").decode().strip()
+        for index in range(1_000_000):
+            data = f"{index}\n".encode()
+            if hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()[:4] == target[:4]:
+                git(history, "hash-object", "-w", "--stdin", stdin=data)
+                break
+        assert resolve(history, target[:4]).sha == rev_parse(history, target[:4]) == target
+
+
+class TestAdvice:
+    def test_fetch_advice_names_the_branch(self, history: Path) -> None:
+        found = problem(history, "release-2.0")
+        assert found.message == (
+            "cannot find the target branch release-2.0 (tried refs/remotes/origin/release-2.0,"
+            " refs/heads/release-2.0, then tags and other refs named release-2.0)."
+        )
+        assert found.fix == (
+            "Fetch it (`git fetch origin release-2.0`) or name the target with --base."
+        )
+        found = problem(history, "release-2.0~1")
+        assert found.message.startswith("cannot find the target branch release-2.0 (in")
+        assert "`git fetch origin release-2.0`" in found.fix
+
+    def test_no_branch_fetch_advice_for_commit_ids(self, history: Path) -> None:
+        found = problem(history, "534af9880^")
+        assert found.message.startswith(
+            "cannot find 534af9880 (in 534af9880^): no commit in this clone has an id starting"
+        )
+        assert found.fix == "Fetch the history that holds it (`git fetch origin`), or check the id."
+        assert "534af9880^`" not in str(found)
+
+    def test_no_fetch_advice_for_refs_that_are_not_branches(self, history: Path) -> None:
+        assert problem(history, "refs/notes/x").fix == (
+            "Name an existing branch, tag or commit with --base."
+        )
+        assert problem(history, "ORIG_HEAD").fix == (
+            "Name an existing branch, tag or commit with --base."
+        )
+
+    def test_past_the_root(self, history: Path) -> None:
+        root = git(history, "rev-list", "--max-parents=0", "HEAD").decode().strip()
+        found = problem(history, "main~9")
+        assert found.message == f"main~9 does not exist: {root[:7]} has no parent."
+
+    def test_shallow_boundary(self, history: Path, tmp_path: Path) -> None:
+        clone = tmp_path / "shallow"
+        git(tmp_path, "clone", "-q", "--depth", "2", f"file://{history}", str(clone))
+        assert rev_parse(clone, "HEAD~2") is None
+        assert "where this shallow clone's history stops" in problem(clone, "HEAD~2").message

@@ -1,0 +1,100 @@
+"""`cagr init`'s suggested rules: only where the files show a structure, each one valid and
+passing `cagr rules test` once uncommented."""
+
+from __future__ import annotations
+
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from cagr_cli.main import main
+from cagr_repo.suggest import SCHEMA_LINE, suggest
+
+from .gitutil import commit, write
+
+Capture = pytest.CaptureFixture[str]
+ROOT = Path(__file__).resolve().parents[2]
+
+LAYOUTS = {
+    "rails": ["db/migrate/20240101_create_users.rb", "db/migrate/20240202_add_email.rb", "app/x.rb"],
+    "django": [f"app{i}/migrations/0001_initial.py" for i in range(5)] + ["manage.py"],
+    "alembic": ["alembic/versions/abc_first.py", "alembic/env.py"],
+    "prisma": ["prisma/schema.prisma", "prisma/migrations/2024_init/migration.sql"],
+    "node": ["package.json", "pnpm-lock.yaml", "packages/ui/package.json"],
+    "openapi": ["api/openapi.yaml", "web/src/generated/client.ts", "web/src/generated/types.ts"],
+    "ts-tests": ["src/a.ts", "src/a.test.ts", "src/b/c.ts", "src/b/c.test.ts", "src/d.ts"],
+    "py-tests": ["pkg/one.py", "pkg/two.py", "pkg/__init__.py", "tests/test_one.py", "tests/test_two.py"],
+}  # fmt: skip
+EXPECTED = {
+    "rails": {"immutable-migrations": ["/db/migrate/**"]},
+    "django": {"immutable-migrations": ["**/migrations/**"]},
+    "alembic": {"immutable-migrations": ["/alembic/versions/**"]},
+    "prisma": {"immutable-migrations": ["/prisma/migrations/**"], "prisma-migration": ["/prisma/schema.prisma"]},
+    "node": {"dependency-reason": ["package.json"], "lockfile-with-dependencies": ["/package.json"]},
+    "openapi": {"openapi-generated": ["/api/openapi.yaml"]},
+    "ts-tests": {"new-modules-have-tests": ["src/**/*.ts"]},
+    "py-tests": {"tests-for-pkg": ["/pkg/*.py"]},
+}  # fmt: skip
+
+
+def uncomment(text: str) -> str:
+    """What a person does: remove the `# ` before each suggested rule's lines."""
+    out, in_rule = [], False
+    for line in text.splitlines():
+        in_rule = in_rule or line.startswith("# Suggested because")
+        is_rule_line = in_rule and line.startswith("# ") and not line.startswith("# Suggested")
+        out.append(line[2:] if is_rule_line else line)
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_each_layout_suggests_its_rules(layout: str) -> None:
+    found = {s.rule["id"]: s.rule["paths"] for s in suggest(LAYOUTS[layout])}
+    assert found == EXPECTED[layout]
+
+
+def test_nothing_is_suggested_without_evidence() -> None:
+    assert suggest(["README.md", "src/main.go", "src/a.ts", "src/a.test.ts"]) == []
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_init_writes_commented_rules_that_pass_once_uncommented(
+    repo: Path, layout: str, capsys: Capture
+) -> None:
+    for path in LAYOUTS[layout]:
+        write(repo, path, "{}" if path.endswith(".json") else "x")
+    commit(repo, "layout")
+    assert main(["--repo", str(repo), "init"]) == 0
+    text = (repo / ".cagr" / "changes.toml").read_text()
+    assert text.startswith(SCHEMA_LINE + "\n")
+    assert tomllib.loads(text) == {}  # nothing is active until a person says so
+    assert (repo / "schema" / "cagr.schema.json").exists()
+    (repo / ".cagr" / "changes.toml").write_text(uncomment(text))
+    capsys.readouterr()
+    assert main(["--repo", str(repo), "rules", "test"]) == 0, capsys.readouterr().out
+
+
+def test_init_never_overwrites_without_force(repo: Path, capsys: Capture) -> None:
+    write(repo, ".cagr/changes.toml", "# mine\n")
+    assert main(["--repo", str(repo), "init"]) == 2
+    assert (repo / ".cagr" / "changes.toml").read_text() == "# mine\n"
+    assert "left as it was" in capsys.readouterr().err
+    assert main(["--repo", str(repo), "init", "--force"]) == 0
+    assert (repo / ".cagr" / "changes.toml").read_text().startswith(SCHEMA_LINE)
+
+
+def test_init_hooks_alone_writes_no_rules(repo: Path) -> None:
+    assert main(["--repo", str(repo), "init", "--hooks", "claude"]) == 0
+    assert not (repo / ".cagr").exists()
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="cagr's own history is not here")
+def test_on_cagrs_own_repository() -> None:
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    found = {s.rule["id"]: s.rule["target"] for s in suggest(tracked)}
+    assert found["tests-for-cagr_core"] == "tests/core/test_{name}.py"
+    assert found["tests-for-cagr_repo"] == "tests/repo/test_{name}.py"

@@ -1,0 +1,58 @@
+"""docs/library.md's examples run as written, in a repository with a failing change."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cagr
+import cagr_core
+
+from .repo.configs import rule
+from .repo.gitutil import commit, git, write
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "library.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.DOTALL)
+
+
+@pytest.fixture
+def checkout(repo: Path) -> Path:
+    write(repo, "cagr.toml", rule("schema-companion"))
+    write(repo, "src/schema.py", "v1")
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "work")
+    write(repo, "src/schema.py", "v2")
+    commit(repo, "source only")
+    return repo
+
+
+def test_there_are_examples() -> None:
+    assert len(BLOCKS) >= 3
+
+
+@pytest.mark.parametrize("block", range(len(BLOCKS)))
+def test_each_example_runs(checkout: Path, block: int) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", BLOCKS[block]],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "fail" in result.stdout or "changed" in result.stdout
+
+
+def test_the_public_names_resolve() -> None:
+    for module in (cagr, cagr_core):
+        for name in module.__all__:
+            assert getattr(module, name) is not None, f"{module.__name__}.{name}"
+
+
+def test_errors_are_the_documented_ones(tmp_path: Path) -> None:
+    with pytest.raises(cagr.NotARepository):
+        cagr.check(tmp_path)
