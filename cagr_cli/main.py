@@ -41,6 +41,11 @@ def _parser() -> argparse.ArgumentParser:
         "check", parents=[fmt], help="check the change: merge base -> working tree (or HEAD)"
     )
     _range_options(rules_check_parser)
+    rules_check_parser.add_argument(
+        "--body-file",
+        metavar="FILE",
+        help="a drafted PR description: PR-body rules are checked against it instead of deferred",
+    )
     rules_check_parser.set_defaults(command_module="rules_check")
 
     changes_parser = commands.add_parser(
@@ -52,6 +57,24 @@ def _parser() -> argparse.ArgumentParser:
     explain_parser = commands.add_parser("explain", parents=[fmt], help="show what a rule checks")
     explain_parser.add_argument("id", help="the rule id")
     explain_parser.set_defaults(command_module="explain")
+
+    ci_parser = commands.add_parser(
+        "ci", parents=[fmt], help="the CI check: the event's committed change and PR description"
+    )
+    ci_parser.add_argument(
+        "--base",
+        metavar="REF",
+        help="the target (default: the CI event's, then [git].protected_branch, origin/HEAD, main)",
+    )
+    ci_parser.add_argument(
+        "--body-file",
+        metavar="FILE",
+        help="the PR description to check, for CI systems that do not provide one",
+    )
+    ci_parser.add_argument(
+        "--sarif", metavar="FILE", help="also write a SARIF 2.1.0 log of the findings to FILE"
+    )
+    ci_parser.set_defaults(command_module="ci")
 
     schema_parser = commands.add_parser(
         "schema", parents=[fmt], help="print, write or check schema/cagr.schema.json"
@@ -80,20 +103,29 @@ def _parser() -> argparse.ArgumentParser:
     doctor_parser.set_defaults(command_module="doctor")
 
     init_parser = commands.add_parser(
-        "init", help="set cagr up: suggested rules (the default), agent hooks"
+        "init", help="set cagr up: suggested rules (the default), agent hooks, CI"
     )
     init_parser.add_argument(
         "--rules",
         action="store_true",
         help="write .cagr/changes.toml with suggested rules, commented out (the default)",
     )
-    init_parser.add_argument("--force", action="store_true", help="replace .cagr/changes.toml")
+    init_parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace .cagr/changes.toml, or a CI workflow that was edited",
+    )
     init_parser.add_argument(
         "--hooks",
         metavar="AGENT",
         action="append",
         choices=("claude", "codex", "cursor", "gemini"),
         help="merge cagr's hooks into this agent's project settings (repeatable)",
+    )
+    init_parser.add_argument(
+        "--ci",
+        choices=("github",),
+        help="write the CI workflow that runs `cagr ci` (.github/workflows/cagr.yml)",
     )
     init_parser.add_argument(
         "--hook-command",

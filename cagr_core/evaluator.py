@@ -20,12 +20,12 @@ from attrs import define, evolve, field, frozen
 from .changes import Change, ChangeSet, Stage, Status, Unchecked
 from .globs import PathMatcher, is_literal
 from .manifests import ManifestError, added_dependencies
-from .pull_request import Phase, PrBody
+from .pull_request import MAX_BODY_BYTES, Phase, PrBody
 from .report import AddedDependency, Deferred, Finding, Report
 from .rule_index import Matches, RuleIndex
 from .rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule, When
 from .ruleset import CompiledRule, RuleSet
-from .sections import Body, check_section, describe_problem
+from .sections import Body, Found, Section, check_section, describe_problem
 from .templates import RenderError
 
 
@@ -36,7 +36,7 @@ class Limits:
     max_changes: int = 50_000
     max_rules: int = 1_000
     max_manifest_bytes: int = 1024 * 1024
-    max_body_bytes: int = 256 * 1024
+    max_body_bytes: int = MAX_BODY_BYTES
 
 
 DEFAULT_LIMITS = Limits()
@@ -448,7 +448,12 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
         )
         ctx.unchecked.extend(problems)
         return
-    problem = check_section(ctx.parsed_body().section(rule.section), rule.contains)
+    section = ctx.parsed_body().section(rule.section)
+    if ctx.body.truncated and not section.decided_by_cut_text():
+        ctx.unchecked.append(Unchecked(rule.id, Stage.BODY, _cut_section_message(section)))
+        ctx.unchecked.extend(problems)
+        return
+    problem = check_section(section, rule.contains)
     if problem is None:
         return
     ctx.unchecked.extend(problems)
@@ -460,6 +465,20 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
         f"{_describe_all(triggers)}; {gap}.",
         [t.change.path for t in triggers],
         dependencies=_dependencies(triggers),
+    )
+
+
+def _cut_section_message(section: Section) -> str:
+    """Why a cut copy of the description cannot decide a section (see PrBody.truncated)."""
+    where = (
+        "does not end inside it (no next heading follows it there)"
+        if section.found is Found.FOUND
+        else "is not in it"
+    )
+    return (
+        f"this rule needs the PR body's {section.name} section, but only the start of the PR"
+        f" description is available here and the {section.name} section {where}. Put the section"
+        " nearer the top of the description, or give the whole text with --body-file."
     )
 
 

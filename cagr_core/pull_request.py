@@ -6,6 +6,8 @@ import enum
 
 from attrs import frozen
 
+MAX_BODY_BYTES = 256 * 1024  # the most of a description cagr reads (Limits.max_body_bytes)
+
 
 class Phase(enum.Enum):
     """Where a check runs: at an agent's turn end, or where a PR body is required (gate, CI)."""
@@ -19,9 +21,13 @@ class PrBody:
     """The pull request's description: its text, or None when no PR metadata is available.
 
     An empty string is an available, empty description, and is checked as such.
+    `truncated`: the text is only the start of the description (a CI system passed a cut copy).
+    A verdict on a section then holds only where that section ends at a next heading inside the
+    text; a section that is absent or runs to the cut is unknown.
     """
 
     text: str | None
+    truncated: bool = False
 
     @classmethod
     def unavailable(cls) -> PrBody:

@@ -24,7 +24,7 @@ def _finding_blocks(report: Report) -> list[tuple[str, list[str], str]]:
         findings: list[Finding] = list(group)
         blocks.append(
             (
-                f"Change rule {rule} failed{where}.",
+                f"{'Check' if rule.startswith('review.') else 'Change rule'} {rule} failed{where}.",
                 [f.message for f in findings],
                 f"Instead: {findings[0].fix}",
             )
@@ -36,6 +36,8 @@ def _other_lines(report: Report) -> list[str]:
     lines = [] if report.config_changes is None else [report.config_changes.describe()]
     for item in report.unchecked:
         subject = f"change rule {item.rule}" if item.rule else "change rules"
+        if item.rule and item.rule.startswith("review."):
+            subject = f"check {item.rule}"
         lines.append(f"Unchecked ({item.stage.value}): {subject}: {item.message}")
     for deferred in report.deferred:
         lines.append(

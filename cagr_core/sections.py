@@ -35,11 +35,21 @@ class Found(enum.Enum):
 
 @frozen
 class Section:
-    """The outcome of looking up one section: its visible content lines when found once."""
+    """The outcome of looking up one section: its visible content lines when found once.
+
+    `ended`: a next level 1 or 2 heading closes the section, so the text did not simply run out
+    inside it (what makes a verdict on a cut copy of a description hold).
+    """
 
     name: str
     found: Found
     lines: tuple[str, ...] = ()
+    ended: bool = False
+
+    def decided_by_cut_text(self) -> bool:
+        """Whether a cut copy of the description decides this lookup: a duplicate seen in it
+        stays a duplicate; one section decides only when a next heading ends it."""
+        return self.found is Found.DUPLICATE or (self.found is Found.FOUND and self.ended)
 
 
 class Problem(enum.Enum):
@@ -122,8 +132,11 @@ class Body:
         wanted = _normalize_name(name)
         bodies: list[list[Mapping[str, Any]]] = []
         current: list[Mapping[str, Any]] | None = None
+        ended = False
         for token in self.tokens:
             if token["type"] == "heading" and token["attrs"]["level"] <= 2:
+                if current is not None:
+                    ended = True
                 current = None
                 heading = _normalize_name(_inline_text(token.get("children", ())))
                 if (
@@ -140,7 +153,8 @@ class Body:
         if len(bodies) > 1:
             return Section(name, Found.DUPLICATE)
         lines = (line for token in bodies[0] for line in _block_lines(token))
-        return Section(name, Found.FOUND, tuple(line.strip() for line in lines if line.strip()))
+        kept = tuple(line.strip() for line in lines if line.strip())
+        return Section(name, Found.FOUND, kept, ended)
 
 
 _PROBLEMS = {

@@ -117,6 +117,14 @@ def merge_base(repo: Repo, target: Target, head: str) -> str:
             f"HEAD and {target.name} share no history, so there is no merge base.",
             "Check the target with --base.",
         )
+    if shallow and bases not in ([bytes.fromhex(target.sha)], [bytes.fromhex(head)]):
+        # Below a shallow cut-off, a nearer common ancestor may hide: only "one side contains
+        # the other" is certain in a cut history.
+        raise RangeProblem(
+            f"this is a shallow clone, so the merge base of {target.name} and HEAD cannot be"
+            " known exactly (a nearer one may lie below the history's cut-off).",
+            "Fetch the full history: `git fetch --unshallow` (in CI: fetch-depth: 0).",
+        )
     if len(bases) > 1:
         listed = ", ".join(sorted(b.hex()[:7] for b in bases))
         raise RangeProblem(

@@ -98,6 +98,18 @@ def test_importing_core_does_not_load_mistune_or_io_libraries() -> None:
     assert result.stdout.strip() == "[]"
 
 
+def test_importing_a_submodule_first_does_not_hide_a_facade_name() -> None:
+    code = (
+        "import cagr_core.evaluator, cagr_core.render; "
+        "from cagr_core import evaluate, render_text; "
+        "print(callable(evaluate), callable(render_text))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert result.stdout.strip() == "True True"
+
+
 def _loaded_by(module: str) -> list[str]:
     """Which HEAVY modules importing `module` loads, in a fresh interpreter without site."""
     code = (

@@ -2,7 +2,8 @@
 
 `--rules` (the default when no part is named) writes `.cagr/changes.toml` with rules suggested by
 the repository's files, all commented out; `--hooks AGENT` merges cagr's hooks into that agent's
-project settings. Nothing existing is overwritten without `--force` or lost.
+project settings; `--ci github` writes the workflow that runs `cagr ci` (cagr_ci.workflow).
+Nothing existing is overwritten without `--force` or lost.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from cagr_ci.workflow import install_workflow
 from cagr_hooks.install import NOTES, InstallError, install
 from cagr_repo.files import write_atomically
 from cagr_repo.gitdir import NotARepository, find_checkout
@@ -18,7 +20,7 @@ from cagr_repo.index import tracked_paths
 from cagr_repo.suggest import render, suggest
 
 from ..checkout import root_of
-from ..output import EXIT_INVALID, EXIT_OK
+from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK
 from .schema import SCHEMA_FILE, schema_text
 
 RULES_FILE = ".cagr/changes.toml"
@@ -65,10 +67,21 @@ def _hooks(root: Path, agents: list[str], command: str) -> int:
     return EXIT_OK
 
 
+def _ci(root: Path, force: bool) -> int:
+    result = install_workflow(root, force)
+    if result.outcome == "refused":
+        print(f"cagr init: {result.message}", file=sys.stderr)
+        return EXIT_FINDINGS
+    print(f"cagr init: {result.message}")
+    return EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
     root = root_of(args.repo)
-    rules = args.rules or not args.hooks
+    rules = args.rules or not (args.hooks or args.ci)
     code = _rules(root, args.force) if rules else EXIT_OK
     if args.hooks:
         code = max(code, _hooks(root, args.hooks, args.hook_command))
+    if args.ci == "github":
+        code = max(code, _ci(root, args.force))
     return code

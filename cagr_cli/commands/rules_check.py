@@ -2,7 +2,9 @@
 
 Without --committed: merge base -> working tree. With it: merge base -> HEAD, and the result is
 written as the gate record the `gh pr create` hook reads. PR-body rules are deferred in both:
-no PR description exists locally; the PR gate and CI check them.
+no PR description exists locally; the PR gate and CI check them. With --body-file, they (and
+`[review].pr_sections`) are checked against that drafted description instead; the gate record
+still keeps them deferred, since the body that counts at the gate is the one on the `gh` command.
 """
 
 from __future__ import annotations
@@ -10,7 +12,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from attrs import evolve
+
+from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
 from cagr_core.render import render_summary, render_text, report_data
+from cagr_core.review import check_pr_sections
+from cagr_repo.body_file import BodyFileError, read_body_file
 from cagr_repo.check import check
 from cagr_repo.collect import BareRepository
 
@@ -23,14 +30,31 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(opened, int):
         return opened
     checkout, config = opened
+    pr_body = None
+    if args.body_file is not None:
+        try:
+            pr_body = PrBody(read_body_file(args.body_file, MAX_BODY_BYTES))
+        except BodyFileError as error:
+            print(f"cagr rules check: {error}", file=sys.stderr)
+            return EXIT_INVALID
     try:
         result = check(
-            config, checkout, base=args.base, committed=args.committed, note_uncommitted=True
+            config,
+            checkout,
+            base=args.base,
+            committed=args.committed,
+            body=pr_body,
+            note_uncommitted=True,
         )
     except BareRepository as error:
         print(f"cagr rules check: {error}", file=sys.stderr)
         return EXIT_INVALID
     report = result.report
+    if pr_body is not None:
+        found, unknown = check_pr_sections(config.config.review.pr_sections, pr_body)
+        report = evolve(
+            report, findings=report.findings + found, unchecked=report.unchecked + unknown
+        )
     if result.record is not None and not result.record_written:
         print(
             f"cagr: the gate record could not be written to {checkout.gitdir}/cagr/ (read-only,"

@@ -273,3 +273,67 @@ class TestChanges:
     def test_unchecked_exits_3(self, project: Path, capsys: Capture) -> None:
         assert run(project, "changes", "--base", "nope") == 3
         assert "unchecked (range): cannot find the target branch nope" in capsys.readouterr().out
+
+
+class TestBodyFile:
+    """`--body-file`: test PR-body rules on a real change before the PR exists."""
+
+    @pytest.fixture
+    def dependency(self, project: Path) -> Path:
+        write(project, "package.json", '{"dependencies": {"x": "1"}}')
+        return project
+
+    def test_working_tree_form_checks_the_drafted_body(
+        self, dependency: Path, tmp_path: Path, capsys: Capture
+    ) -> None:
+        draft = tmp_path / "draft.md"
+        draft.write_text("## Risk\nNone.\n")
+        assert run(dependency, "rules", "check", "--body-file", str(draft)) == 1
+        assert (
+            "Added dependencies.x in package.json; Risk lacks `Dependency reason:`."
+            in capsys.readouterr().out
+        )
+        draft.write_text("## Risk\nDependency reason: x parses the wire format.\n")
+        assert run(dependency, "rules", "check", "--body-file", str(draft)) == 0
+        assert "Deferred" not in capsys.readouterr().out
+
+    def test_committed_form_checks_the_body_but_records_the_obligation_deferred(
+        self, dependency: Path, tmp_path: Path, capsys: Capture
+    ) -> None:
+        commit(dependency, "add dependency")
+        draft = tmp_path / "draft.md"
+        draft.write_text("")
+        assert run(dependency, "rules", "check", "--committed", "--body-file", str(draft)) == 1
+        assert "the PR body is empty" in capsys.readouterr().out
+        saved = record(dependency)["report"]
+        assert saved["status"] == "pass"
+        assert [d["rule"] for d in saved["deferred"]] == ["dependency-reason"]
+
+    def test_pr_sections_are_checked_against_the_draft_too(
+        self, project: Path, tmp_path: Path, capsys: Capture
+    ) -> None:
+        write(project, "cagr.toml", RULES + '\n[review]\npr_sections = ["Summary"]\n')
+        draft = tmp_path / "draft.md"
+        draft.write_text("## Risk\nlow\n")
+        assert run(project, "rules", "check", "--body-file", str(draft), "--format", "json") == 1
+        (finding,) = json.loads(capsys.readouterr().out)["findings"]
+        assert finding["rule"] == "review.pr_sections"
+        assert finding["message"] == "The PR description has no `## Summary` section."
+
+    def test_without_a_body_file_pr_sections_are_not_judged(self, project: Path) -> None:
+        write(project, "cagr.toml", RULES + '\n[review]\npr_sections = ["Summary"]\n')
+        assert run(project, "rules", "check") == 0
+
+    @pytest.mark.parametrize("kind", ["missing", "folder", "fifo", "too big"])
+    def test_a_body_file_cagr_will_not_read_exits_2(
+        self, dependency: Path, tmp_path: Path, capsys: Capture, kind: str
+    ) -> None:
+        path = tmp_path / "draft.md"
+        if kind == "folder":
+            path.mkdir()
+        elif kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "too big":
+            path.write_text("x" * (256 * 1024 + 1))
+        assert run(dependency, "rules", "check", "--body-file", str(path)) == 2
+        assert capsys.readouterr().err.startswith("cagr rules check: ")

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from cagr_core import Phase, PrBodyRule, RequiresRule, Side
+from cagr_core import ChangeSet, Phase, PrBody, PrBodyRule, RequiresRule, RuleSet, Side, evaluate
 from cagr_core.changes import Change
 
-from .build import SYMLINK, added, check, deleted, modified, side
+from .build import RANGE, SYMLINK, added, check, deleted, modified, side
 from .rules import DEPENDENCY_REASON, GOOD_BODY, bump, manifest
 
 
@@ -267,3 +267,40 @@ class TestPrText:
         assert check(rule, change, body="## Testing\nN/A").status == "fail"
         assert check(rule, change, body="## Testing\nRan the suite.").status == "pass"
         assert check(rule, modified("docs/a.md"), body="").status == "pass"
+
+
+def cut_check(body: str) -> tuple[str, list[str]]:
+    """A fired dependency-reason rule against a cut copy of the description."""
+    change = bump(manifest(), manifest(dependencies={"x": "1"}))
+    ruleset = RuleSet.compile([DEPENDENCY_REASON])
+    report = evaluate(ruleset, ChangeSet((change,), RANGE), PrBody(body, truncated=True), Phase.CI)
+    return report.status, [item.message for item in report.unchecked]
+
+
+class TestCutDescription:
+    """A CI system that passes only the start of a description (GitLab keeps 2,700 characters):
+    a verdict holds only where the required section ends at a next heading inside the kept text.
+    """
+
+    def test_a_section_that_ends_inside_the_text_decides(self) -> None:
+        assert cut_check(GOOD_BODY + "\n## Testing\nran it\n")[0] == "pass"
+        assert cut_check("## Risk\nNone\n## Testing\nran it\n")[0] == "fail"
+
+    def test_a_section_running_to_the_cut_is_unknown(self) -> None:
+        status, messages = cut_check(GOOD_BODY + "\nmore text that was cut")
+        assert status == "unchecked"
+        assert "the Risk section does not end inside it" in messages[0]
+        assert "--body-file" in messages[0]
+
+    def test_a_section_not_in_the_kept_text_is_unknown_not_missing(self) -> None:
+        status, messages = cut_check("## Summary\nlong text\n## Testing\n")
+        assert status == "unchecked"
+        assert "the Risk section is not in it" in messages[0]
+
+    def test_a_duplicate_inside_the_kept_text_still_fails(self) -> None:
+        assert cut_check("## Risk\nDependency reason: a\n## Risk\nDependency reason: b")[0] == (
+            "fail"
+        )
+
+    def test_a_whole_description_needs_no_next_heading(self) -> None:
+        assert body_check(GOOD_BODY) == "pass"

@@ -32,3 +32,10 @@ def test_placeholders() -> None:
         assert is_placeholder(text), text
     for text in ("None of the callers change", "TODO: rewrite the parser", "ok"):
         assert not is_placeholder(text), text
+
+
+def test_a_section_knows_whether_a_next_heading_ended_it() -> None:
+    assert Body.parse("## Risk\nlow\n# Next\n").section("Risk").ended
+    assert Body.parse("## Risk\nlow\n### Deeper\nmore\n## Next\n").section("Risk").ended
+    assert not Body.parse("## Risk\nlow\n### Deeper\nmore\n").section("Risk").ended
+    assert not Body.parse("## Other\n## Risk\nlow").section("Risk").ended

@@ -26,7 +26,8 @@ class TestOutsideText:
 
 
 class TestOrder:
-    """Reordering unrelated sections changes nothing about the one looked up."""
+    """Reordering unrelated sections changes nothing about the one looked up but whether a
+    next heading ends it."""
 
     @given(
         st.dictionaries(
@@ -41,7 +42,11 @@ class TestOrder:
         first = Body.parse("\n".join(section(n, sections[n]) for n in names))
         second = Body.parse("\n".join(section(n, sections[n]) for n in shuffled))
         for name in names:
-            assert first.section(name) == second.section(name)
+            one, other = first.section(name), second.section(name)
+            assert (one.found, one.lines) == (other.found, other.lines)
+            if one.found is Found.FOUND:  # only where it stands: no heading ends the last one
+                assert one.ended == (name != names[-1])
+                assert other.ended == (name != shuffled[-1])
 
 
 class TestFences:

@@ -212,6 +212,73 @@ class TestRange:
         assert "shallow" in item.message
         assert "git fetch --unshallow" in item.message
 
+    def test_shallow_history_that_hides_the_nearer_merge_base_is_unchecked(
+        self, branch: Path, tmp_path: Path
+    ) -> None:
+        # main: base - C - M (regenerates schema.json) - T. HEAD merges a long chain from M
+        # with a short one from C that edits the schema source. The merge base is M, so the
+        # change lacks its companion; a clone cut off below the chain only reaches C, whose
+        # diff would borrow M's schema.json edit and pass.
+        git(branch, "checkout", "-q", "main")
+        c = commit(branch, "C")
+        write(branch, "schema.json", '{"v": 2}')
+        m = commit(branch, "M")
+        write(branch, "t.txt", "t")
+        commit(branch, "T")
+        git(branch, "checkout", "-q", "-B", "work", m)
+        for number in range(5):
+            write(branch, "chain.txt", str(number))
+            commit(branch, f"chain {number}")
+        git(branch, "checkout", "-q", "-b", "short", c)
+        write(branch, "src/schema.py", "v2")
+        commit(branch, "edit the schema source")
+        git(branch, "checkout", "-q", "work")
+        git(branch, "merge", "-q", "--no-edit", "short")
+        assert status(collect(branch, committed=True)) == "fail"
+        clone = tmp_path / "shallow"
+        git(
+            tmp_path,
+            "clone",
+            "-q",
+            "--depth",
+            "3",
+            "--no-single-branch",
+            f"file://{branch}",
+            str(clone),
+        )
+        git(clone, "checkout", "-q", "work")
+        assert git(clone, "cat-file", "-t", m).strip() == b"commit"  # M is there, but cut off
+        changes = collect(clone, base="main", committed=True)
+        assert status(changes) == "unchecked"
+        (item,) = changes.unchecked
+        assert "shallow clone" in item.message
+        assert "fetch-depth: 0" in item.message
+
+    def test_shallow_history_decides_a_target_that_head_contains(
+        self, branch: Path, tmp_path: Path
+    ) -> None:
+        base = git(branch, "rev-parse", "HEAD").decode().strip()
+        for number in range(3):
+            write(branch, "w", str(number))
+            commit(branch, f"work {number}")
+        clone = tmp_path / "shallow"
+        git(
+            tmp_path,
+            "clone",
+            "-q",
+            "--depth",
+            "4",
+            "--branch",
+            "work",
+            f"file://{branch}",
+            str(clone),
+        )
+        changes = collect(clone, base=base, committed=True)
+        assert changes.unchecked == ()
+        assert changes.range is not None
+        assert changes.range.base == base
+        assert paths(changes) == {"w": "A"}
+
     def test_unborn_head_is_unchecked(self, repo: Path) -> None:
         (item,) = collect(repo).unchecked
         assert "no commit yet" in item.message

@@ -1,0 +1,107 @@
+"""GitHub Actions workflow commands: annotations, and a guard around untrusted text.
+
+One `::error` per job problem and per finding, on the finding's first path (the trigger;
+deleted paths too: GitHub lists them with the check even where it cannot show them in a diff),
+and a `::warning` per unchecked item. GitHub shows only 10 errors and 10 warnings per step, so
+findings go a rule at a time (every failing rule is shown), and past the limit the last
+annotation says how many more there are and where to read them.
+
+Paths and PR text reach the log; a line of them that looked like a workflow command would be
+run as one, so plain output is wrapped in `::stop-commands::` with a one-time token.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from cagr_core.changes import Unchecked
+from cagr_core.report import Finding
+
+from .run import CiResult, JobProblem
+
+SHOWN_PER_KIND = 10  # GitHub displays at most 10 errors and 10 warnings per step
+
+
+def escape_data(text: str) -> str:
+    """A command's message: `%`, CR and LF encoded."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A command's property value (file=, title=): also `:` and `,` encoded."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(kind: str, message: str, *, title: str, file: str | None = None) -> str:
+    """One workflow command line, e.g. `::error file=a.py,title=T::message`."""
+    properties = ([f"file={escape_property(file)}"] if file else []) + [
+        f"title={escape_property(title)}"
+    ]
+    return f"::{kind} {','.join(properties)}::{escape_data(message)}"
+
+
+def _finding(finding: Finding) -> str:
+    subject = finding.rule if finding.rule.startswith("review.") else f"change rule {finding.rule}"
+    return command(
+        "error",
+        f"{finding.message}\nInstead: {finding.fix}",
+        title=f"cagr: {subject}",
+        file=finding.paths[0] if finding.paths else None,
+    )
+
+
+def _problem(problem: JobProblem) -> str:
+    return command(
+        "error",
+        f"{problem.message}\nInstead: {problem.fix}",
+        title=f"cagr: {problem.kind.replace('_', ' ')}",
+    )
+
+
+def _unchecked(item: Unchecked) -> str:
+    subject = f"change rule {item.rule}" if item.rule else f"{item.stage.value} stage"
+    return command(
+        "warning", f"Unchecked: {item.message}", title=f"cagr: {subject}", file=item.path
+    )
+
+
+def annotation_lines(result: CiResult) -> list[str]:
+    """The run's annotations, within GitHub's display limits."""
+    errors = [_problem(p) for p in result.problems] + [
+        _finding(f) for f in _each_rule_first(result.report.findings)
+    ]
+    warnings = [_unchecked(item) for item in result.report.unchecked]
+    return _bounded(errors, "error", "finding(s) and problem(s)") + _bounded(
+        warnings, "warning", "unchecked item(s)"
+    )
+
+
+def _each_rule_first(findings: tuple[Finding, ...]) -> list[Finding]:
+    """Findings taken a rule at a time (each rule's first, then each rule's second, ...), so
+    the annotations GitHub shows cover every failing rule before any rule's tenth finding."""
+    by_rule: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_rule.setdefault(finding.rule, []).append(finding)
+    ordered: list[Finding] = []
+    for rank in range(max((len(group) for group in by_rule.values()), default=0)):
+        ordered.extend(group[rank] for group in by_rule.values() if rank < len(group))
+    return ordered
+
+
+def _bounded(lines: list[str], kind: str, what: str) -> list[str]:
+    if len(lines) <= SHOWN_PER_KIND:
+        return lines
+    rest = len(lines) - (SHOWN_PER_KIND - 1)
+    summary = command(
+        kind,
+        f"{rest} more {what} are not shown as annotations (GitHub shows {SHOWN_PER_KIND} per"
+        " step); the job log and the job summary list them all.",
+        title=f"cagr: {rest} more",
+    )
+    return [*lines[: SHOWN_PER_KIND - 1], summary]
+
+
+def guarded(text: str) -> str:
+    """`text` wrapped so that no line of it runs as a workflow command."""
+    token = secrets.token_hex(16)
+    return f"::stop-commands::{token}\n{text}\n::{token}::"

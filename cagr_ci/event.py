@@ -1,0 +1,85 @@
+"""What one CI run is about: the commit it must check, the target, and the PR's description.
+
+A provider (GitHub Actions, GitLab CI, or none) reads its own variables into a CiEvent; the
+command line's `--base` and `--body-file` then take precedence over what the event says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+from attrs import evolve, field, frozen
+
+from cagr_core.errors import CagrError
+from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
+from cagr_repo.body_file import read_body_file
+
+Provider = Literal["github", "gitlab", "none"]
+
+
+class EventError(CagrError):
+    """The CI event cannot be read or used (exit 2); `fix` says what to change in the job."""
+
+    def __init__(self, message: str, fix: str) -> None:
+        self.message = message
+        self.fix = fix
+        super().__init__(f"{message} {fix}")
+
+
+@frozen
+class CiEvent:
+    """One CI run's inputs, each with where it came from (for the report).
+
+    `head`: the commit the checkout must be at (None: whatever is checked out is checked).
+    `head_fix`: how to configure the checkout when it is not at `head`.
+    `target`: a branch name or commit id (None: `[git] protected_branch`, origin/HEAD, main).
+    `body`: the pull request's description, or unavailable. `body_note`: when unavailable, why,
+    and what to do instead. `merge_queue`: the run checks a merge queue's batch.
+    `shallow_fix`: how to get full history in this CI system.
+    """
+
+    provider: Provider
+    name: str
+    title: str
+    head: str | None = None
+    head_source: str = ""
+    head_fix: str = ""
+    target: str | None = None
+    target_source: str = ""
+    body: PrBody = field(factory=PrBody.unavailable)
+    body_source: str = ""
+    body_note: str = ""
+    merge_queue: bool = False
+    shallow_fix: str = "Fetch the full history (`git fetch --unshallow`) before `cagr ci`."
+
+
+def read_event(env: Mapping[str, str], *, base: str | None, body_file: str | None) -> CiEvent:
+    """The event of the CI system `env` shows (none: no CI variables), with --base and
+    --body-file applied on top; EventError when it cannot be read or the options do not fit."""
+    from . import github, gitlab  # noqa: PLC0415  # they import CiEvent from this module
+
+    if env.get("GITHUB_ACTIONS") == "true":
+        event = github.read_github_event(env)
+    elif env.get("GITLAB_CI") == "true":
+        event = gitlab.read_gitlab_event(env)
+    else:
+        event = CiEvent(
+            "none",
+            "",
+            "no CI system detected",
+            body_note="No CI event names a pull request here, so PR-body rules that fire cannot"
+            " be checked: pass the description with --body-file FILE.",
+        )
+    if base:
+        event = evolve(event, target=base, target_source="--base")
+    if body_file is not None:
+        if event.merge_queue:
+            raise EventError(
+                "--body-file cannot be used for a merge queue run: the batch holds several pull"
+                " requests, and one description cannot stand for all of them.",
+                "Drop --body-file; each pull request's own run checks its description.",
+            )
+        text = read_body_file(body_file, MAX_BODY_BYTES)
+        event = evolve(event, body=PrBody(text), body_source=f"--body-file {body_file}")
+    return event

@@ -1,0 +1,166 @@
+"""GitHub Actions: the event's webhook payload, read into a CiEvent.
+
+- `pull_request` / `pull_request_target`, every action (`edited` included: a changed description
+  reruns the check): the checkout must be the PR's own head (`pull_request.head.sha`), never
+  GitHub's synthetic merge commit; the target is GITHUB_BASE_REF; the body is
+  `pull_request.body` (null is an available, empty body).
+- `merge_group`: file rules for `base_sha` -> `head_sha`; the event carries no PR descriptions,
+  so PR-body obligations that fire are unchecked (never judged by one arbitrary body).
+- Anything else (push, workflow_dispatch, schedule, ...): no pull request, no body.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from cagr_core.pull_request import PrBody
+from cagr_repo.gitdir import is_sha
+
+from .event import CiEvent, EventError
+
+PR_EVENTS = ("pull_request", "pull_request_target")
+MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
+CHECKOUT_FIX = (
+    "Check out the pull request's own head with full history: in actions/checkout, set"
+    " `ref: ${{ github.event.pull_request.head.sha }}` and `fetch-depth: 0`"
+    " (`cagr init --ci github` writes a workflow that does)."
+)
+SHALLOW_FIX = "Set `fetch-depth: 0` on actions/checkout, so the clone has the history cagr needs."
+QUEUE_NOTE = (
+    "GitHub's merge_group event carries no pull-request descriptions, so this merge queue run"
+    " cannot check PR-body obligations, and one description cannot stand for a batch of pull"
+    " requests. Each pull request's own run of this check judged its description against its"
+    " own diff; merge a pull request whose change fires a PR-body rule (or that must have"
+    " `[review].pr_sections`) without the merge queue."
+)
+
+
+def read_github_event(env: Mapping[str, str]) -> CiEvent:
+    """The run's event from GITHUB_EVENT_NAME and the payload at GITHUB_EVENT_PATH."""
+    name = env.get("GITHUB_EVENT_NAME", "")
+    if not name:
+        raise EventError(
+            "GITHUB_ACTIONS is set but GITHUB_EVENT_NAME is not.",
+            "Run cagr ci as a step of a GitHub Actions job (not in a container that drops the"
+            " runner's variables), or pass --base and --body-file.",
+        )
+    if name in PR_EVENTS:
+        return _pull_request(name, env, _payload(env, name))
+    if name == "merge_group":
+        return _merge_group(_payload(env, name))
+    base = env.get("GITHUB_BASE_REF", "")
+    return CiEvent(
+        "github",
+        name,
+        f"GitHub {name}",
+        target=base or None,
+        target_source="GITHUB_BASE_REF" if base else "",
+        body_note=f"This `{name}` run has no pull request, so PR-body rules that fire cannot be"
+        " checked: run cagr ci on pull_request events, or pass the description with"
+        " --body-file FILE.",
+        shallow_fix=SHALLOW_FIX,
+    )
+
+
+def _payload(env: Mapping[str, str], name: str) -> dict[str, Any]:
+    path = env.get("GITHUB_EVENT_PATH", "")
+    fix = (
+        "Run cagr ci as a step of the workflow the event triggered, where GitHub provides"
+        " the payload file."
+    )
+    if not path:
+        raise EventError(f"GITHUB_EVENT_PATH is not set for this `{name}` run.", fix)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_PAYLOAD_BYTES + 1)
+    except OSError as error:
+        raise EventError(
+            f"cannot read the event payload {path} ({error.strerror}).", fix
+        ) from error
+    if len(data) > MAX_PAYLOAD_BYTES:
+        raise EventError(f"the event payload {path} is larger than cagr reads.", fix)
+    try:
+        payload = json.loads(data)
+    except ValueError as error:
+        raise EventError(f"the event payload {path} is not valid JSON ({error}).", fix) from error
+    if not isinstance(payload, dict):
+        raise EventError(f"the event payload {path} is not a JSON object.", fix)
+    return payload
+
+
+def _field(payload: Mapping[str, Any], dotted: str, name: str) -> Any:
+    value: Any = payload
+    for key in dotted.split("."):
+        if not isinstance(value, dict) or key not in value:
+            raise EventError(
+                f"the `{name}` event payload has no `{dotted}`; it is not shaped like GitHub's.",
+                "Run cagr ci on the event GitHub sends; do not rewrite GITHUB_EVENT_PATH.",
+            )
+        value = value[key]
+    return value
+
+
+def _sha(payload: Mapping[str, Any], dotted: str, name: str) -> str:
+    value = _field(payload, dotted, name)
+    if not isinstance(value, str) or not is_sha(value):
+        raise EventError(
+            f"`{dotted}` in the `{name}` event payload is not a commit id: {value!r}.",
+            "Run cagr ci on the event GitHub sends; do not rewrite GITHUB_EVENT_PATH.",
+        )
+    return value
+
+
+def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) -> CiEvent:
+    head = _sha(payload, "pull_request.head.sha", name)
+    body = _field(payload, "pull_request.body", name)
+    if body is not None and not isinstance(body, str):
+        raise EventError(
+            f"`pull_request.body` in the `{name}` event payload is neither text nor null.",
+            "Run cagr ci on the event GitHub sends; do not rewrite GITHUB_EVENT_PATH.",
+        )
+    base = env.get("GITHUB_BASE_REF", "")
+    source = "GITHUB_BASE_REF"
+    if not base:
+        payload_base = _field(payload, "pull_request.base.ref", name)
+        base = payload_base if isinstance(payload_base, str) else ""
+        source = "pull_request.base.ref"
+    number = payload["pull_request"].get("number")
+    action = payload.get("action")
+    title = f"GitHub {name}" + (f" ({action})" if isinstance(action, str) else "")
+    title += f" #{number}" if isinstance(number, int) else ""
+    return CiEvent(
+        "github",
+        name,
+        title,
+        head=head,
+        head_source="pull_request.head.sha",
+        head_fix=CHECKOUT_FIX,
+        target=base or None,
+        target_source=source if base else "",
+        body=PrBody(body or ""),
+        body_source="pull_request.body" + (" (null: an empty description)" if body is None else ""),
+        shallow_fix=SHALLOW_FIX,
+    )
+
+
+def _merge_group(payload: dict[str, Any]) -> CiEvent:
+    head = _sha(payload, "merge_group.head_sha", "merge_group")
+    base = _sha(payload, "merge_group.base_sha", "merge_group")
+    base_ref = payload["merge_group"].get("base_ref")
+    shown = f" ({base_ref})" if isinstance(base_ref, str) else ""
+    return CiEvent(
+        "github",
+        "merge_group",
+        "GitHub merge_group (merge queue batch)",
+        head=head,
+        head_source="merge_group.head_sha",
+        head_fix="Check out the merge queue's commit: in actions/checkout, set"
+        " `ref: ${{ github.event.merge_group.head_sha }}` and `fetch-depth: 0`.",
+        target=base,  # the queue's own base commit (GITHUB_BASE_REF is not set for it)
+        target_source=f"merge_group.base_sha{shown}",
+        body_note=QUEUE_NOTE,
+        merge_queue=True,
+        shallow_fix=SHALLOW_FIX,
+    )

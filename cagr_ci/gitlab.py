@@ -1,0 +1,123 @@
+"""GitLab CI: merge request pipelines, read from GitLab's predefined variables.
+
+- The head is the merge request's source commit: CI_COMMIT_SHA, or, in merged results
+  pipelines (where CI_COMMIT_SHA is GitLab's merge commit), CI_MERGE_REQUEST_SOURCE_BRANCH_SHA.
+- The target is CI_MERGE_REQUEST_DIFF_BASE_SHA, the commit GitLab diffs the merge request
+  against (else the target branch, CI_MERGE_REQUEST_TARGET_BRANCH_NAME).
+- The body is CI_MERGE_REQUEST_DESCRIPTION. GitLab passes only its first 2,700 characters and
+  sets CI_MERGE_REQUEST_DESCRIPTION_IS_TRUNCATED=true when it cut it: a cut description decides
+  a section only where that section ends at a next heading inside the kept text. An absent
+  variable is an unavailable description, never an empty one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from cagr_core.pull_request import PrBody
+from cagr_repo.gitdir import is_sha
+
+from .event import CiEvent, EventError
+
+DESCRIPTION_LIMIT = 2_700  # characters GitLab keeps of a description in the variable
+SHALLOW_FIX = (
+    "Set `GIT_DEPTH: 0` in the job's variables (or `git fetch --unshallow` before `cagr ci`),"
+    " so the clone has the history cagr needs."
+)
+
+
+def read_gitlab_event(env: Mapping[str, str]) -> CiEvent:
+    """The pipeline's merge request, or a pipeline without one."""
+    source = env.get("CI_PIPELINE_SOURCE", "")
+    if source != "merge_request_event":
+        return CiEvent(
+            "gitlab",
+            source,
+            f"GitLab {source or 'pipeline'} pipeline",
+            body_note=f"This GitLab pipeline (CI_PIPELINE_SOURCE={source or 'unset'}) has no"
+            " merge request, so PR-body rules that fire cannot be checked: run cagr ci in a"
+            " merge request pipeline (`rules: - if: $CI_PIPELINE_SOURCE =="
+            ' "merge_request_event"`), or pass the description with --body-file FILE.',
+            shallow_fix=SHALLOW_FIX,
+        )
+    head, head_source = _head(env)
+    target, target_source = _target(env)
+    body, body_source, note = _description(env)
+    iid = env.get("CI_MERGE_REQUEST_IID", "")
+    return CiEvent(
+        "gitlab",
+        source,
+        "GitLab merge request" + (f" !{iid}" if iid else ""),
+        head=head,
+        head_source=head_source,
+        head_fix="Check out the merge request's own commit before `cagr ci`"
+        ' (`git checkout --detach "$CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"` in a merged results'
+        " pipeline), not GitLab's merge commit.",
+        target=target,
+        target_source=target_source,
+        body=body,
+        body_source=body_source,
+        body_note=note,
+        shallow_fix=SHALLOW_FIX,
+    )
+
+
+def _head(env: Mapping[str, str]) -> tuple[str, str]:
+    for name in ("CI_MERGE_REQUEST_SOURCE_BRANCH_SHA", "CI_COMMIT_SHA"):
+        value = env.get(name, "")
+        if value:
+            if not is_sha(value):
+                raise EventError(
+                    f"{name} is not a commit id: {value!r}.",
+                    "Run cagr ci in the merge request pipeline GitLab starts; do not override"
+                    " its predefined variables.",
+                )
+            return value, name
+    raise EventError(
+        "this merge request pipeline has no CI_COMMIT_SHA.",
+        "Run cagr ci in the merge request pipeline GitLab starts; do not override its"
+        " predefined variables.",
+    )
+
+
+def _target(env: Mapping[str, str]) -> tuple[str | None, str]:
+    branch = env.get("CI_MERGE_REQUEST_TARGET_BRANCH_NAME", "")
+    diff_base = env.get("CI_MERGE_REQUEST_DIFF_BASE_SHA", "")
+    if diff_base:
+        if not is_sha(diff_base):
+            raise EventError(
+                f"CI_MERGE_REQUEST_DIFF_BASE_SHA is not a commit id: {diff_base!r}.",
+                "Run cagr ci in the merge request pipeline GitLab starts; do not override its"
+                " predefined variables.",
+            )
+        shown = f" (diff base of {branch})" if branch else ""
+        return diff_base, f"CI_MERGE_REQUEST_DIFF_BASE_SHA{shown}"
+    if branch:
+        return branch, "CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
+    return None, ""
+
+
+def _description(env: Mapping[str, str]) -> tuple[PrBody, str, str]:
+    """The description as GitLab passed it: whole, cut short, or not passed at all."""
+    if "CI_MERGE_REQUEST_DESCRIPTION" not in env:
+        return (
+            PrBody.unavailable(),
+            "",
+            "GitLab did not pass CI_MERGE_REQUEST_DESCRIPTION to this job, so PR-body rules that"
+            " fire cannot be checked: use a GitLab version that sets it, or pass the description"
+            " with --body-file FILE.",
+        )
+    text = env["CI_MERGE_REQUEST_DESCRIPTION"]
+    flag = env.get("CI_MERGE_REQUEST_DESCRIPTION_IS_TRUNCATED")
+    # Without the flag (older GitLab), a description at the limit may have been cut.
+    cut = flag == "true" if flag is not None else len(text) >= DESCRIPTION_LIMIT
+    if not cut:
+        return PrBody(text), "CI_MERGE_REQUEST_DESCRIPTION", ""
+    # The last line may end mid-word (`## Risk` of `## Risky`): only whole lines are kept.
+    kept = text[: text.rfind("\n") + 1]
+    return (
+        PrBody(kept, truncated=True),
+        f"CI_MERGE_REQUEST_DESCRIPTION (cut by GitLab after {len(text)} characters; sections"
+        " that end inside the kept text are checked)",
+        "",
+    )

@@ -1,0 +1,78 @@
+"""Whether a CI checkout can be trusted: the right commit, full history, and a clean tree.
+
+The verdict is computed from committed trees, so local dirt never changes it; a dirty checkout
+still fails the job, separately, because something in the job wrote files it should not have
+(and a formatter or generator that writes a missing companion must never look like a pass).
+"""
+
+from __future__ import annotations
+
+import os
+
+from attrs import frozen
+
+from cagr_core.changes import ChangeSet
+from cagr_core.errors import CagrError
+from cagr_core.ruleset import RuleSet
+from cagr_repo.collect import collect_working_tree
+from cagr_repo.gitdir import Checkout, read_ref
+from cagr_repo.gitrepo import open_repo
+
+Snapshot = dict[str, tuple[int, str] | None]  # path -> the working tree's (mode, id); None: gone
+
+
+class CheckoutError(CagrError):
+    """The checkout is not the commit the event names (exit 2); `fix` says how to set it up."""
+
+    def __init__(self, message: str, fix: str) -> None:
+        self.message = message
+        self.fix = fix
+        super().__init__(f"{message} {fix}")
+
+
+def head_of(checkout: Checkout) -> str | None:
+    """The commit HEAD is at, or None when HEAD has no commit."""
+    return read_ref(checkout, "HEAD")
+
+
+def is_shallow(checkout: Checkout) -> bool:
+    """Whether the clone's history is cut off (`git clone --depth`, actions/checkout's default)."""
+    try:
+        return os.path.getsize(os.path.join(checkout.commondir, "shallow")) > 0
+    except OSError:
+        return False
+
+
+@frozen
+class LocalChanges:
+    """How the working tree and index differ from HEAD: what a clean checkout has none of."""
+
+    entries: tuple[tuple[str, tuple[int, str] | None], ...]  # sorted (path, (mode, id) | None)
+    pending_staged: tuple[str, ...]
+    unknown: tuple[str, ...]  # what could not be read (so cleanliness is not known)
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """What differs from HEAD (empty: clean, as far as it could be read)."""
+        return tuple(sorted({path for path, _ in self.entries} | set(self.pending_staged)))
+
+    def since(self, before: LocalChanges) -> tuple[str, ...]:
+        """Paths whose local state differs from `before`'s: what was written in between."""
+        old = dict(before.entries)
+        new = dict(self.entries)
+        changed = {path for path in old.keys() | new.keys() if old.get(path) != new.get(path)}
+        changed |= set(self.pending_staged) ^ set(before.pending_staged)
+        return tuple(sorted(changed))
+
+
+def local_changes(checkout: Checkout, head: str) -> LocalChanges:
+    """Tracked changes, staged-only content and untracked files that are not ignored, against
+    `head` (read-only: the index is never refreshed)."""
+    with open_repo(checkout) as repo:
+        changes: ChangeSet = collect_working_tree(repo, head, RuleSet.compile([]))
+    entries = tuple(
+        (change.path, (change.new.mode, change.new.oid) if change.new else None)
+        for change in changes.changes
+    )
+    unknown = tuple(item.message for item in changes.unchecked)
+    return LocalChanges(entries, changes.pending_staged, unknown)

@@ -1,0 +1,123 @@
+"""A CI result as text (for the job log) and as JSON data (`--format json`).
+
+The text leads with what was checked (head, target and how it was chosen, merge base, where the
+description came from), then the change rules' report in the same words as `cagr rules check`,
+then the `[stack].ci` commands, the job's own problems, and what to do about anything unchecked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cagr_core.render import render_text, report_data
+
+from .run import CiResult
+
+OUTPUT_LINES = 20  # of a failed command's output tail, in the text report
+
+
+def describe_run(result: CiResult) -> list[str]:
+    """What was checked: event, head, target, merge base and body source, one line each."""
+    event, report = result.event, result.report
+    lines = [f"cagr ci: {event.title}"]
+    head_source = f" ({event.head_source})" if event.head_source else ""
+    lines.append(f"Head:   {result.head}{head_source}")
+    target = f"Target: {result.target_name} ({result.target_source})"
+    if report.range is not None:
+        target += f" = {report.range.target_ref} at {report.range.target}"
+        lines.append(target)
+        lines.append(f"Base:   {report.range.base} (the merge base)")
+    else:
+        lines.append(target + ": not resolved")
+    if event.body.available:
+        size = len(event.body.text or "")
+        lines.append(f"Body:   {event.body_source} ({size} characters)")
+    else:
+        lines.append("Body:   none (no pull-request description in this run)")
+    return lines
+
+
+def render_result(result: CiResult) -> str:
+    """The whole result for the job log."""
+    blocks = ["\n".join(describe_run(result))]
+    rules = render_text(result.report)
+    if rules:
+        blocks.append(rules)
+    if result.stack:
+        blocks.append(_stack_text(result))
+    blocks.extend(f"{p.message}\nInstead: {p.fix}" for p in result.problems)
+    blocks.extend(f"Note: {note}" for note in result.notes)
+    blocks.append(_verdict(result))
+    return "\n\n".join(blocks)
+
+
+def _stack_text(result: CiResult) -> str:
+    lines = ["[stack].ci commands:"]
+    for outcome in result.stack:
+        seconds = f"{outcome.duration_ms / 1000:.1f} s"
+        detail = {
+            "passed": seconds,
+            "failed": f"exit {outcome.exit_code}, {seconds}",
+            "timed_out": f"stopped at the deadline, {seconds}",
+            "skipped": "its paths did not change",
+            "error": "could not start",
+        }[outcome.status]
+        lines.append(f"  {outcome.status:<9} {outcome.command}  ({detail})")
+        if outcome.status in ("failed", "timed_out", "error") and outcome.output_tail.strip():
+            tail = outcome.output_tail.rstrip("\n").splitlines()[-OUTPUT_LINES:]
+            lines.extend(f"      | {line}" for line in tail)
+    return "\n".join(lines)
+
+
+def _verdict(result: CiResult) -> str:
+    report = result.report
+    if result.status == "pass":
+        return (
+            f"Passed: {len(result.changes.changes)} changed path(s) checked"
+            + (f", {len(report.deferred)} obligation(s) deferred" if report.deferred else "")
+            + "."
+        )
+    parts = []
+    if report.findings:
+        parts.append(f"{len(report.findings)} finding(s)")
+    if result.problems:
+        parts.append(f"{len(result.problems)} problem(s) with the job")
+    if report.unchecked:
+        parts.append(f"{len(report.unchecked)} item(s) unchecked")
+    word = "Failed" if result.status == "fail" else "Not a pass"
+    return f"{word}: {', '.join(parts)}."
+
+
+def result_data(result: CiResult) -> dict[str, Any]:
+    """The JSON report of `cagr rules check`, with the CI run's own keys added."""
+    data = report_data(result.report)
+    event = result.event
+    data["status"] = result.status
+    data["ci"] = {
+        "provider": event.provider,
+        "event": event.name,
+        "title": event.title,
+        "head": result.head,
+        "head_source": event.head_source or None,
+        "target_name": result.target_name,
+        "target_source": result.target_source,
+        "body_source": event.body_source if event.body.available else None,
+        "body_truncated": event.body.truncated,
+        "merge_queue": event.merge_queue,
+    }
+    data["stack"] = [
+        {
+            "command": o.command,
+            "status": o.status,
+            "exit_code": o.exit_code,
+            "output_tail": o.output_tail,
+            "duration_ms": o.duration_ms,
+        }
+        for o in result.stack
+    ]
+    data["problems"] = [
+        {"kind": p.kind, "message": p.message, "fix": p.fix, "paths": list(p.paths)}
+        for p in result.problems
+    ]
+    data["notes"] = list(result.notes)
+    return data

@@ -1,0 +1,247 @@
+"""`cagr ci` as a service: one CI event in, one CiResult out.
+
+In order: the checkout must be the event's head; the change rules judge merge base -> HEAD
+(committed trees only) with the event's PR body; `[review].pr_sections` checks the same body;
+then `[stack].ci` commands run, after the rules, so nothing they write can supply a missing
+companion; a checkout dirty before the check, or dirtied by those commands, fails the job
+separately.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Literal
+
+from attrs import evolve, frozen
+
+from cagr_core.changes import ChangeSet, Stage, Unchecked
+from cagr_core.report import Report
+from cagr_core.review import check_pr_sections
+from cagr_repo.check import check
+from cagr_repo.config import RepoConfig
+from cagr_repo.gitdir import Checkout
+from cagr_repo.stack import StackOutcome, run_stack
+from cagr_repo.target import TargetChoice, choose_target
+
+from .event import CiEvent
+from .integrity import CheckoutError, LocalChanges, head_of, is_shallow, local_changes
+
+CiStatus = Literal["pass", "fail", "unchecked"]
+STACK_SECONDS = 20 * 60  # the `[stack].ci` commands' shared deadline, from the start of the run
+
+
+@frozen
+class JobProblem:
+    """Something wrong with the job itself (not a change rule): a dirty tree, a failed command."""
+
+    kind: Literal["dirty_checkout", "dirtied_by_stack", "stack_failed"]
+    message: str
+    fix: str
+    paths: tuple[str, ...] = ()
+
+
+@frozen
+class CiResult:
+    """One CI run: the event, the resolved target, the rules' report, commands and problems.
+
+    `report` holds the change rules' findings and unchecked items and `[review].pr_sections`'s;
+    `notes` explain, for this CI system, what to do about what could not be checked.
+    """
+
+    event: CiEvent
+    head: str
+    target_name: str
+    target_source: str
+    report: Report
+    changes: ChangeSet
+    stack: tuple[StackOutcome, ...] = ()
+    problems: tuple[JobProblem, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def status(self) -> CiStatus:
+        """fail: a finding or a job problem; unchecked: something undecided; else pass."""
+        if self.report.findings or self.problems:
+            return "fail"
+        if self.report.unchecked:
+            return "unchecked"
+        return "pass"
+
+
+def run_ci(
+    config: RepoConfig, checkout: Checkout, event: CiEvent, *, started: float | None = None
+) -> CiResult:
+    """Check the event's change; CheckoutError when the checkout is not the event's head."""
+    started = time.monotonic() if started is None else started
+    head = head_of(checkout)
+    if head is None:
+        raise CheckoutError("HEAD has no commit: nothing is checked out.", event.head_fix)
+    if event.head is not None and head != event.head:
+        raise CheckoutError(
+            f"HEAD is {head[:12]}, but this run's head ({event.head_source}) is"
+            f" {event.head[:12]}; checking another commit would change what is judged.",
+            event.head_fix or "Check out the event's head commit before `cagr ci`.",
+        )
+    assert checkout.root is not None
+    name, source = _target(event, config, checkout)
+    before = local_changes(checkout, head)
+    result = check(
+        config, checkout, base=name, base_chosen_by=source, committed=True, body=event.body
+    )
+    report = result.report
+    findings, unknown = check_pr_sections(config.config.review.pr_sections, event.body)
+    report = evolve(
+        report, findings=report.findings + findings, unchecked=report.unchecked + unknown
+    )
+    stack = _run_stack(config, checkout.root, result.changes, started)
+    ran = any(outcome.status != "skipped" for outcome in stack)
+    after = local_changes(checkout, head) if ran else before  # only commands can write
+    unknown_state = (*_stack_unchecked(stack), *_unreadable(before, after))
+    report = evolve(report, unchecked=report.unchecked + unknown_state)
+    problems = [*_dirt(before), *_stack_failures(stack), *_dirtied(before, after)]
+    return CiResult(
+        event,
+        head,
+        name,
+        source,
+        report,
+        result.changes,
+        tuple(stack),
+        tuple(problems),
+        _notes(event, report, is_shallow(checkout)),
+    )
+
+
+def _target(event: CiEvent, config: RepoConfig, checkout: Checkout) -> TargetChoice:
+    """--base, then the event's target, then `[git] protected_branch`, origin/HEAD, main."""
+    if event.target:
+        return TargetChoice(event.target, event.target_source)
+    return choose_target(checkout, None, config.config.git.protected_branch)
+
+
+def _run_stack(
+    config: RepoConfig, root: str, changes: ChangeSet, started: float
+) -> list[StackOutcome]:
+    commands = config.config.stack.ci
+    if not commands:
+        return []
+    if not changes.complete or changes.range is None:
+        # The change is not known, so no command may be skipped as "not touched".
+        commands = tuple(evolve(command, paths=()) for command in commands)
+    paths = [change.path for change in changes.changes]
+    return run_stack(commands, Path(root), paths, started + STACK_SECONDS)
+
+
+def _stack_unchecked(stack: list[StackOutcome]) -> tuple[Unchecked, ...]:
+    items = []
+    for outcome in stack:
+        if outcome.status == "timed_out":
+            not_started = outcome.duration_ms == 0.0
+            why = "was not started: no time was left" if not_started else "timed out"
+            items.append(
+                Unchecked(
+                    None,
+                    Stage.STACK,
+                    f"the [stack].ci command `{outcome.command}` {why} (the commands share"
+                    f" {STACK_SECONDS // 60} minutes), so its check is unknown. Make it faster,"
+                    " or run it as a separate CI step.",
+                )
+            )
+        elif outcome.status == "error":
+            items.append(
+                Unchecked(
+                    None,
+                    Stage.STACK,
+                    f"the [stack].ci command `{outcome.command}` could not run"
+                    f" ({outcome.output_tail}). Fix the command in [stack].ci.",
+                )
+            )
+    return tuple(items)
+
+
+def _stack_failures(stack: list[StackOutcome]) -> list[JobProblem]:
+    return [
+        JobProblem(
+            "stack_failed",
+            f"The [stack].ci command `{outcome.command}` failed (exit {outcome.exit_code}).",
+            f"Fix what `{outcome.command}` reports (its output is shown above), then push again.",
+        )
+        for outcome in stack
+        if outcome.status == "failed"
+    ]
+
+
+def _dirt(before: LocalChanges) -> list[JobProblem]:
+    paths = before.paths
+    if not paths:
+        return []
+    return [
+        JobProblem(
+            "dirty_checkout",
+            "The checkout was dirty before the check (tracked changes, staged content or"
+            f" untracked files that are not ignored): {_listed(paths)}. The verdict above"
+            " judged committed trees only, but a job that edits the tree first can hide what"
+            " it changed.",
+            "Run `cagr ci` right after checking out, before any step that writes to the work"
+            " tree (or have those steps write outside it, or to ignored paths).",
+            paths,
+        )
+    ]
+
+
+def _dirtied(before: LocalChanges, after: LocalChanges) -> list[JobProblem]:
+    written = after.since(before)
+    if not written:
+        return []
+    return [
+        JobProblem(
+            "dirtied_by_stack",
+            f"The [stack].ci commands changed the work tree: {_listed(written)}. Check commands"
+            " must only read; a formatter or generator that writes could produce a companion"
+            " the change itself lacks.",
+            "Make the [stack].ci commands check without writing (e.g. `--check` modes), or"
+            " write only to ignored paths.",
+            written,
+        )
+    ]
+
+
+def _unreadable(before: LocalChanges, after: LocalChanges) -> list[Unchecked]:
+    """Whether the tree was clean, or stayed clean, when part of it could not be read."""
+    items = []
+    if before.unknown:
+        items.append(
+            Unchecked(
+                None,
+                Stage.COLLECT,
+                "whether the checkout was clean before the check is unknown: "
+                + " ".join(before.unknown),
+            )
+        )
+    new = [message for message in after.unknown if message not in before.unknown]
+    if new:
+        items.append(
+            Unchecked(
+                None,
+                Stage.STACK,
+                "whether the [stack].ci commands changed the work tree is unknown: "
+                + " ".join(new),
+            )
+        )
+    return items
+
+
+def _listed(paths: tuple[str, ...], shown: int = 10) -> str:
+    head = ", ".join(paths[:shown])
+    return head if len(paths) <= shown else f"{head} and {len(paths) - shown} more"
+
+
+def _notes(event: CiEvent, report: Report, shallow: bool) -> tuple[str, ...]:
+    notes = []
+    stages = {item.stage for item in report.unchecked}
+    if Stage.BODY in stages and event.body_note:
+        notes.append(event.body_note)
+    if Stage.RANGE in stages and shallow:
+        notes.append(f"This clone is shallow (its history is cut off). {event.shallow_fix}")
+    return tuple(notes)

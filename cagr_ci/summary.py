@@ -1,0 +1,110 @@
+"""The Markdown job summary for GitHub ($GITHUB_STEP_SUMMARY): a table of rules, verdicts and
+fixes, then the commands, the job's problems and the notes, bounded to GitHub's size limit."""
+
+from __future__ import annotations
+
+import html
+
+from cagr_repo.config import RepoConfig
+
+from .run import CiResult
+
+SUMMARY_LIMIT = 1024 * 1024  # GitHub's limit for one step's summary, in bytes
+_MARGIN = 4 * 1024  # room kept for the closing lines
+
+_VERDICT = {"pass": "✅ pass", "fail": "❌ fail", "unchecked": "⚠️ unchecked"}
+
+
+def cell(text: str) -> str:
+    """Text safe inside a Markdown table cell: HTML escaped, pipes escaped, lines joined."""
+    escaped = html.escape(text, quote=False).replace("|", "\\|")
+    return "<br>".join(line for line in escaped.splitlines() if line.strip()) or " "
+
+
+def step_summary(result: CiResult, config: RepoConfig, limit: int = SUMMARY_LIMIT) -> str:
+    """The summary, at most `limit` bytes of UTF-8; rows that do not fit are counted."""
+    report = result.report
+    title = {
+        "pass": "passed",
+        "fail": "failed",
+        "unchecked": "not a pass (something could not be checked)",
+    }[result.status]
+    range_ = report.range
+    where = (
+        f"head `{result.head[:12]}` · target `{cell(result.target_name)}`"
+        f" ({cell(result.target_source)})"
+    )
+    if range_ is not None:
+        where += f" at `{range_.target[:12]}` · merge base `{range_.base[:12]}`"
+    head = [f"## cagr: change rules {title}", "", f"{cell(result.event.title)} · {where}", ""]
+    rows = ["| Rule | Verdict | What happened | Fix |", "|---|---|---|---|"]
+    rows.extend(_rule_rows(result, config))
+    tail = _tail(result)
+    return _fit(head, rows, tail, limit)
+
+
+def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
+    report = result.report
+    whole_change_unknown = any(item.rule is None for item in report.unchecked)
+    ids = [compiled.rule.id for compiled in config.rules.rules]
+    if config.config.review.pr_sections:
+        ids.append("review.pr_sections")
+    rows = []
+    for rule in ids:
+        findings = [f for f in report.findings if f.rule == rule]
+        unknown = [u for u in report.unchecked if u.rule == rule]
+        deferred = [d for d in report.deferred if d.rule == rule]
+        if findings:
+            verdict, what, fix = "fail", " ".join(f.message for f in findings), findings[0].fix
+        elif unknown:
+            verdict, what, fix = "unchecked", " ".join(u.message for u in unknown), ""
+        elif whole_change_unknown:
+            verdict, what, fix = "unchecked", "The change itself could not be read.", ""
+        else:
+            verdict, what, fix = "pass", "", ""
+            if deferred:
+                what = " ".join(d.message for d in deferred)
+        rows.append(f"| `{cell(rule)}` | {_VERDICT[verdict]} | {cell(what)} | {cell(fix)} |")
+    return rows
+
+
+def _tail(result: CiResult) -> list[str]:
+    lines: list[str] = []
+    general = [u for u in result.report.unchecked if u.rule is None]
+    if general:
+        lines += ["", "**Unchecked**", ""]
+        lines += [f"- {cell(f'{u.stage.value}: {u.message}')}" for u in general]
+    if result.stack:
+        lines += ["", "| `[stack].ci` command | Result |", "|---|---|"]
+        for outcome in result.stack:
+            status = outcome.status + (
+                f" (exit {outcome.exit_code})" if outcome.status == "failed" else ""
+            )
+            lines.append(f"| `{cell(outcome.command)}` | {cell(status)} |")
+    if result.problems:
+        lines += ["", "**Problems with the job**", ""]
+        lines += [f"- {cell(p.message)} **Instead:** {cell(p.fix)}" for p in result.problems]
+    if result.notes:
+        lines += [""] + [f"> {cell(note)}" for note in result.notes]
+    return lines
+
+
+def _fit(head: list[str], rows: list[str], tail: list[str], limit: int) -> str:
+    budget = limit - _MARGIN
+    out = list(head)
+    used = sum(len(line.encode()) + 1 for line in out)
+    omitted = 0
+    for line in rows + tail:
+        size = len(line.encode()) + 1
+        if omitted or used + size > budget:
+            omitted += 1
+            continue
+        out.append(line)
+        used += size
+    if omitted:
+        out += [
+            "",
+            f"*{omitted} more line(s) omitted: a step summary holds at most {limit // 1024} KiB."
+            " The job log has the whole report.*",
+        ]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,110 @@
+"""`cagr ci [--base REF] [--body-file FILE] [--sarif FILE]`: the CI check.
+
+A thin translation of cagr_ci: read the CI system's event from the environment, check it, then
+print the report (text or JSON), GitHub annotations and job summary when on GitHub Actions, and
+the SARIF log when asked. Exit codes as everywhere: 0 pass, 1 a finding or a problem with the
+job, 2 invalid config or usage (or a checkout or event cagr cannot use), 3 something unchecked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from cagr_ci.annotations import annotation_lines, command, guarded
+from cagr_ci.event import EventError, read_event
+from cagr_ci.integrity import CheckoutError
+from cagr_ci.render import render_result, result_data
+from cagr_ci.run import CiResult, run_ci
+from cagr_ci.sarif import sarif_log
+from cagr_ci.summary import SUMMARY_LIMIT, step_summary
+from cagr_repo.body_file import BodyFileError
+from cagr_repo.config import RepoConfig
+from cagr_repo.files import write_atomically
+
+from ..checkout import open_checkout
+from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
+
+_EXIT = {"pass": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.monotonic()
+    on_github = os.environ.get("GITHUB_ACTIONS") == "true"
+    opened = open_checkout(args)
+    if isinstance(opened, int):  # not a checkout, or invalid config: the log says which
+        if on_github:
+            print(
+                command(
+                    "error",
+                    "cagr ci could not read this checkout's configuration; the job log lists"
+                    " every problem and its fix.",
+                    title="cagr ci could not check this run",
+                ),
+                file=sys.stderr if args.format == "json" else sys.stdout,
+            )
+        return opened
+    checkout, config = opened
+    try:
+        event = read_event(os.environ, base=args.base, body_file=args.body_file)
+        result = run_ci(config, checkout, event, started=started)
+    except (EventError, CheckoutError) as error:
+        return _fail(args, on_github, error.message, error.fix)
+    except BodyFileError as error:
+        return _fail(args, on_github, str(error), "")
+    _print(args, result, on_github)
+    if on_github:
+        _write_summary(result, config)
+    if args.sarif:
+        data = json.dumps(sarif_log(result), indent=2, ensure_ascii=True) + "\n"
+        try:
+            write_atomically(args.sarif, data.encode("utf-8"))
+        except OSError as error:
+            return _fail(args, on_github, f"cannot write {args.sarif}: {error.strerror}.", "")
+    return _EXIT[result.status]
+
+
+def _print(args: argparse.Namespace, result: CiResult, on_github: bool) -> None:
+    if args.format == "json":
+        print_json(result_data(result))
+        annotations_to = sys.stderr  # stdout holds exactly one JSON object
+    else:
+        text = render_result(result)
+        print(guarded(text) if on_github else text)
+        annotations_to = sys.stdout
+    if on_github:
+        for line in annotation_lines(result):
+            print(line, file=annotations_to)
+
+
+def _write_summary(result: CiResult, config: RepoConfig) -> None:
+    path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not path:
+        return
+    try:
+        used = os.path.getsize(path)
+    except OSError:
+        used = 0
+    text = step_summary(result, config, limit=max(0, SUMMARY_LIMIT - used))
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        print(f"cagr ci: cannot write the job summary ({error.strerror}).", file=sys.stderr)
+
+
+def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> int:
+    text = f"{message} {fix}".strip()
+    if args.format == "json":
+        print_json({"status": "error", "errors": [{"source": None, "where": "", "message": text}]})
+    else:
+        print(f"cagr ci: {text}", file=sys.stderr)
+    if on_github:
+        print(
+            command("error", text, title="cagr ci could not check this run"),
+            file=sys.stderr if args.format == "json" else sys.stdout,
+        )
+    return EXIT_INVALID

@@ -1,0 +1,161 @@
+"""GitHub webhook payloads shaped like GitHub's own, and a way to run `cagr ci` as a CI job does.
+
+Payloads follow GitHub's webhook documentation for `pull_request` (opened, synchronize, edited
+with `changes.body.from`) and `merge_group` (`checks_requested`), trimmed of fields cagr never
+reads but keeping the structure around the ones it does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..conftest import GIT_ENV
+
+REPOSITORY = {
+    "id": 1296269,
+    "node_id": "MDEwOlJlcG9zaXRvcnkxMjk2MjY5",
+    "name": "app",
+    "full_name": "octo-org/app",
+    "private": False,
+    "owner": {"login": "octo-org", "id": 6811672, "type": "Organization"},
+    "default_branch": "main",
+}
+SENDER = {"login": "octocat", "id": 583231, "type": "User"}
+
+
+def pull_request(
+    action: str,
+    head: str,
+    body: str | None,
+    *,
+    base_ref: str = "main",
+    base_sha: str = "0" * 40,
+    number: int = 7,
+    old_body: str | None = None,
+) -> dict[str, Any]:
+    """A `pull_request` webhook payload."""
+    payload: dict[str, Any] = {
+        "action": action,
+        "number": number,
+        "pull_request": {
+            "url": f"https://api.github.com/repos/octo-org/app/pulls/{number}",
+            "id": 2_000_000 + number,
+            "number": number,
+            "state": "open",
+            "locked": False,
+            "title": "Add a dependency",
+            "user": SENDER,
+            "body": body,
+            "draft": False,
+            "head": {
+                "label": "octocat:work",
+                "ref": "work",
+                "sha": head,
+                "user": SENDER,
+                "repo": REPOSITORY,
+            },
+            "base": {
+                "label": f"octo-org:{base_ref}",
+                "ref": base_ref,
+                "sha": base_sha,
+                "user": REPOSITORY["owner"],
+                "repo": REPOSITORY,
+            },
+            "merged": False,
+            "mergeable": None,
+        },
+        "repository": REPOSITORY,
+        "sender": SENDER,
+    }
+    if action == "edited":
+        payload["changes"] = {"body": {"from": old_body or ""}}
+    return payload
+
+
+def merge_group(head: str, base: str, *, base_ref: str = "main", number: int = 7) -> dict[str, Any]:
+    """A `merge_group` webhook payload (`checks_requested`)."""
+    return {
+        "action": "checks_requested",
+        "merge_group": {
+            "head_sha": head,
+            "head_ref": f"refs/heads/gh-readonly-queue/{base_ref}/pr-{number}-{base}",
+            "base_sha": base,
+            "base_ref": f"refs/heads/{base_ref}",
+            "head_commit": {
+                "id": head,
+                "tree_id": "f" * 40,
+                "message": f"Merge pull request #{number} from octocat/work",
+                "timestamp": "2026-01-01T00:00:00Z",
+                "author": {"name": "Octo Cat", "email": "octocat@example.invalid"},
+                "committer": {"name": "GitHub", "email": "noreply@example.invalid"},
+            },
+        },
+        "repository": REPOSITORY,
+        "sender": SENDER,
+    }
+
+
+def push(after: str, before: str) -> dict[str, Any]:
+    """A `push` webhook payload."""
+    return {
+        "ref": "refs/heads/main",
+        "before": before,
+        "after": after,
+        "created": False,
+        "deleted": False,
+        "forced": False,
+        "commits": [],
+        "repository": REPOSITORY,
+        "sender": SENDER,
+    }
+
+
+def github_env(
+    tmp: Path, name: str, payload: dict[str, Any] | None, **extra: str
+) -> dict[str, str]:
+    """The variables GitHub Actions sets for a step, with the payload written to a file."""
+    env = {
+        "GITHUB_ACTIONS": "true",
+        "CI": "true",
+        "GITHUB_EVENT_NAME": name,
+        "GITHUB_REPOSITORY": "octo-org/app",
+        "GITHUB_STEP_SUMMARY": str(tmp / "step_summary.md"),
+        "RUNNER_TEMP": str(tmp),
+    }
+    if payload is not None:
+        path = tmp / "event.json"
+        path.write_text(json.dumps(payload))
+        env["GITHUB_EVENT_PATH"] = str(path)
+    if name in ("pull_request", "pull_request_target") and payload is not None:
+        env["GITHUB_BASE_REF"] = payload["pull_request"]["base"]["ref"]
+        env["GITHUB_HEAD_REF"] = payload["pull_request"]["head"]["ref"]
+    env.update(extra)
+    return env
+
+
+def _clean_environment() -> dict[str, str]:
+    """This process's environment without any CI system's variables (tests may run in CI)."""
+    prefixes = ("GITHUB_", "GITLAB_", "CI_", "RUNNER_", "CAGR_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(prefixes) and k != "CI"}
+    env.update(GIT_ENV)
+    return env
+
+
+def cagr_ci(
+    checkout: Path, env: dict[str, str] | None = None, *args: str
+) -> subprocess.CompletedProcess[str]:
+    """`cagr ci ARGS` run as a CI step runs it: a process in the checkout, with `env` set."""
+    return subprocess.run(
+        [sys.executable, "-m", "cagr_cli", "ci", *args],
+        cwd=checkout,
+        env={**_clean_environment(), **(env or {})},
+        capture_output=True,
+        text=True,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )

