@@ -216,12 +216,9 @@ def _body_problems(
     body: str, obligations: list[dict[str, object]], headings: list[str]
 ) -> list[str]:
     # Imported here: parsing Markdown costs more than the rest of the gate together.
-    from cagr_core.sections import (  # noqa: PLC0415
-        Body,
-        Found,
-        check_section,
-        describe_problem,
-    )
+    from cagr_core.pull_request import PrBody  # noqa: PLC0415
+    from cagr_core.review import check_pr_sections  # noqa: PLC0415
+    from cagr_core.sections import Body, check_section, describe_problem  # noqa: PLC0415
 
     parsed = Body.parse(body)
     problems = []
@@ -235,12 +232,6 @@ def _body_problems(
         problems.append(
             f"Change rule {item['rule']} failed.\n{item['trigger']}; {gap}.\nInstead: {item['fix']}"
         )
-    for heading in headings:
-        found = parsed.section(heading).found
-        if found is not Found.FOUND:
-            what = "has no" if found is Found.MISSING else "has more than one"
-            problems.append(
-                f"[review] pr_sections: the PR body {what} `## {heading}` section.\n"
-                f"Instead: write one `## {heading}` section in the description."
-            )
+    findings, _ = check_pr_sections(headings, PrBody(body))  # the body is available here
+    problems.extend(f"[review] pr_sections: {f.message}\nInstead: {f.fix}" for f in findings)
     return problems
