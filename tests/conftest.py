@@ -22,6 +22,9 @@ GIT_ENV = {
     "GIT_CONFIG_NOSYSTEM": "1",
     "GIT_CONFIG_GLOBAL": "/dev/null",
 }
+# Every git the tests start, in any fixture or subprocess, gets the same identity and clock and
+# ignores the machine's own git settings (a CI image may have no identity at all).
+os.environ.update(GIT_ENV)
 
 
 @pytest.fixture
