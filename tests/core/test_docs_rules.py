@@ -1,0 +1,31 @@
+"""docs/rules.md's worked examples are valid rules whose own examples pass."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from cagr_core.example_runner import run_examples
+from cagr_core.ruleset import RuleSet
+from cagr_core.validate import structure_config
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+BLOCKS = re.findall(r"```toml\n(.*?)```", DOC.read_text(), re.DOTALL)
+
+
+def test_there_is_one_worked_example_per_kind() -> None:
+    kinds = [tomllib.loads(block)["changes"]["rules"][0]["kind"] for block in BLOCKS]
+    assert sorted(kinds) == ["add_only", "pr_body", "requires", "sibling"]
+
+
+@pytest.mark.parametrize("block", BLOCKS)
+def test_each_worked_example_passes_its_examples(block: str) -> None:
+    config, issues = structure_config(tomllib.loads(block), "docs/rules.md")
+    assert issues == []
+    assert config is not None
+    results = run_examples(RuleSet.compile(config.changes.rules))
+    assert results
+    assert all(result.ok for result in results), [r.said for r in results if not r.ok]
