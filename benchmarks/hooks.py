@@ -142,12 +142,8 @@ def turn_end_rows(where: Path, sizes: list[int], runs: int) -> None:
             check(config, checkout)
             return time.perf_counter() - started
 
-        hook = _process([CAGR, "hook"], payload(root, "UserPromptSubmit"), root)
-        stop = _process([CAGR, "hook"], payload(root, "Stop", stop_hook_active=False), root)
-
-        def turn_end(prompt=hook, stop=stop) -> float:  # type: ignore[no-untyped-def]
-            prompt()  # the person's prompt first: every stop is the turn's first (no escape)
-            return stop()
+        # The rule here is a PR-body rule: it defers, never blocks, so every stop is alike.
+        turn_end = _process([CAGR, "hook"], payload(root, "Stop", stop_hook_active=False), root)
 
         git_working = _process(
             ["bash", "-c", f"git diff --raw --no-renames -z {base} >/dev/null && "
