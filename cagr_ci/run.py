@@ -84,7 +84,8 @@ def run_ci(
             event.head_fix or "Check out the event's head commit before `cagr ci`.",
         )
     assert checkout.root is not None
-    name, source = _target(event, config, checkout)
+    target = _target(event, config, checkout)
+    name, source = target.name, target.chosen_by
     before = local_changes(checkout, head)
     result = check(
         config, checkout, base=name, base_chosen_by=source, committed=True, body=event.body

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import re
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TextIO
+
+from cagr_core.safe_text import terminal_safe
 
 if TYPE_CHECKING:
     from cagr_core.report import Report
@@ -37,28 +38,6 @@ def exit_code(report: Report) -> int:
 
 
 # Anything but printable ASCII, newline and tab is looked at one character at a time.
-_NOT_PLAIN = re.compile(r"[^\t\n\x20-\x7e]")
-
-
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
-    if char.isprintable():
-        return char
-    code = ord(char)
-    if 0xDC80 <= code <= 0xDCFF:
-        return f"\\x{code - 0xDC00:02x}"  # a byte that was not UTF-8 (surrogateescape)
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def terminal_safe(text: str) -> str:
-    """`text` with control characters (ESC, CR, C1, bidirectional overrides...) and undecodable
-    bytes written as escapes, so a file name can never drive the terminal; JSON output is ASCII
-    with its own escapes and passes through unchanged."""
-    return _NOT_PLAIN.sub(_escape, text)
-
-
 class _TerminalSafe:
     """A text stream that escapes what it is given (terminal_safe) and never fails to encode."""
 

@@ -16,7 +16,13 @@ import re
 
 from cagr_core.version import VERSION
 from cagr_repo.config_files import PYPROJECT, find_config_files
-from cagr_repo.gate_record import GateRecord, Observed, read_gate_record, stale_reasons
+from cagr_repo.gate_record import (
+    GateRecord,
+    Observed,
+    default_ref_now,
+    read_gate_record,
+    stale_reasons,
+)
 from cagr_repo.gitdir import Checkout, NotARepository, branch_ref, find_checkout, read_ref
 
 from .protocols import NONE, Decision
@@ -27,16 +33,10 @@ _LET_THROUGH = "This call was let through; no passing result was recorded, and C
 
 def decide(command: str, cwd: str) -> Decision:
     """The decision for one shell command that mentions a PR command."""
-    found, nested = find_pr_commands(command, cwd)
-    decisions = [_decide_one(pr) for pr in found]
-    if nested:
-        decisions.append(
-            Decision(
-                "notice",
-                "cagr: this command runs `gh pr` inside another shell or program, which cagr"
-                f" does not look into. {_LET_THROUGH}",
-            )
-        )
+    found = find_pr_commands(command, cwd)
+    decisions = [_decide_one(pr, command) for pr in found.commands]
+    if found.unreadable:
+        decisions.append(Decision("notice", f"cagr: unchecked: {found.unreadable}. {_LET_THROUGH}"))
     for kind in ("deny", "notice"):
         texts = [d.text for d in decisions if d.kind == kind]
         if texts:
@@ -53,9 +53,9 @@ def _configured(root: str) -> tuple[bool, str]:
     return configured, files.digest()
 
 
-def _decide_one(pr: PrCommand) -> Decision:
-    if pr.undo:
-        return NONE  # back to draft: nothing is being opened
+def _decide_one(pr: PrCommand, command: str) -> Decision:
+    if pr.undo or pr.dry_run:
+        return NONE  # back to draft, or a dry run: nothing is being opened
     if pr.cwd is None:
         return _notice(
             "which folder the PR command runs in is unknown (a `cd` cagr cannot follow)."
@@ -80,12 +80,16 @@ def _decide_one(pr: PrCommand) -> Decision:
     record = read_gate_record(checkout.gitdir)
     target_ref = branch_ref(checkout, pr.base) if pr.base else None
     if pr.base and target_ref is None:
-        return _notice(
-            f"the target branch {pr.base} is not in this clone (fetch it first).",
-            base=pr.base,
+        hint = (
+            f" (`-B` takes the branch's name on GitHub: {pr.base.removeprefix('origin/')})"
+            if pr.base.startswith("origin/")
+            else " (fetch it first)"
         )
+        return _notice(f"the target branch {pr.base} is not in this clone{hint}.", base=pr.base)
     if record is None:
         return _notice("there is no prepared change-rule result for this checkout.", base=pr.base)
+    if target_ref is None:  # gh's default: the repository's default branch, as cagr's is now
+        target_ref = default_ref_now(checkout, record)
     now = Observed(
         checkout,
         head=head,
@@ -112,7 +116,7 @@ def _decide_one(pr: PrCommand) -> Decision:
             base=pr.base,
             record=record,
         )
-    return _body_decision(pr, record)
+    return _body_decision(pr, record, command)
 
 
 def _check_command(base: str | None, record: GateRecord | None) -> str:
@@ -132,7 +136,11 @@ def _head(checkout: Checkout, pr: PrCommand) -> str | Decision:
     """The commit the PR would propose: the `--head` branch, or HEAD."""
     if pr.verb == "ready" and pr.target is not None:
         if read_ref(checkout, f"refs/heads/{pr.target}") is None:
-            return _notice(f"which local branch PR {pr.target} is cannot be told here.")
+            return Decision(
+                "notice",
+                f"cagr: unchecked: cagr cannot tell which local branch PR {pr.target} is."
+                f" {_LET_THROUGH}",
+            )
         branch = pr.target
     elif pr.head is not None:
         owner, _, branch = pr.head.rpartition(":")
@@ -182,7 +190,7 @@ def _foreign(checkout: Checkout, pr: PrCommand) -> str | None:
     return None
 
 
-def _body_decision(pr: PrCommand, record: GateRecord) -> Decision:
+def _body_decision(pr: PrCommand, record: GateRecord, command: str) -> Decision:
     """A current record that passed: check the body obligations against the command's body."""
     obligations = record.deferred
     headings = record.pr_sections
@@ -192,16 +200,21 @@ def _body_decision(pr: PrCommand, record: GateRecord) -> Decision:
     why = pr.body_unavailable
     if body is None and pr.body_file is not None:
         assert pr.cwd is not None
-        body, why = read_body_file(pr.body_file, pr.cwd)
+        if command.count(pr.body_file) > 1:
+            why = f"the command also names {pr.body_file} elsewhere, and may write it first"
+        else:
+            body, why = read_body_file(pr.body_file, pr.cwd)
     if body is None:
         owed = [f"the {o['section']} section ({o['rule']})" for o in obligations] + [
             f"a `## {h}` heading" for h in headings
         ]
+        advice = (
+            "" if pr.verb == "ready" else " Give it with `--body-file FILE` to have it checked now."
+        )
         return Decision(
             "notice",
             f"cagr: this PR's description must have {', '.join(owed)}, but cagr cannot see the"
-            f" body here: {why}. Give it with `--body-file FILE` to have it checked now."
-            f" {_LET_THROUGH}",
+            f" body here: {why}.{advice} {_LET_THROUGH}",
         )
     problems = _body_problems(body, obligations, headings)
     if not problems:

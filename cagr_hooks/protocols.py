@@ -8,6 +8,8 @@ Standard library only: this runs on every shell command an agent makes.
 
 from __future__ import annotations
 
+from cagr_core.safe_text import terminal_safe
+
 AGENTS = ("claude", "codex", "cursor", "gemini")
 
 # The moments cagr acts on.
@@ -110,7 +112,7 @@ class Decision:
 
     def __init__(self, kind: str, text: str = "") -> None:
         self.kind = kind
-        self.text = cap(text)
+        self.text = cap(terminal_safe(text))  # file names and command output never drive a terminal
 
     def __repr__(self) -> str:
         return f"Decision({self.kind!r}, {self.text[:60]!r})"

@@ -1,11 +1,13 @@
 """`gh pr create` and `gh pr ready` in a shell command line, parsed as data and never run.
 
-The command is split into simple commands and words (`shell_words`). For each
-`gh pr create|ready`, cagr learns the folder
-it runs in (`cd DIR &&` before it), the repository (`-R`, `GH_REPO=`), the base and head branches
-and the body. Nothing is executed or expanded: a body that would need the shell (`$(...)`,
-backticks, variables, `-F -`, an editor, `--fill`, `--web`) is *unavailable*, with one exception
-that is plain data: `--body "$(cat <<'EOF' ... EOF)"`, a quoted here-document, is its own text.
+The command is split into simple commands and words (`shell_words`). A `gh pr create` (or its
+alias `new`) or `gh pr ready` is found after assignments, reserved words (`{`, `!`, `if`, `then`,
+`do`, ...) and wrappers that run their command as it is (`env`, `command`, `sudo`, `timeout`,
+`nice`, `nohup`, `time`, `exec`, `stdbuf`). For each, cagr learns the folder it runs in (`cd DIR`,
+`pushd`/`popd`, `env -C`, subshells), the repository (`-R`, `GH_REPO`), the base and head
+branches and the body. Nothing is executed or expanded: a body that would need the shell
+(`$(...)`, backticks, variables, `-F -`, an editor, `--fill`, `--web`) is *unavailable*, with one
+exception that is plain data: `--body "$(cat <<'EOF' ... EOF)"`, a quoted here-document.
 """
 
 from __future__ import annotations
@@ -15,11 +17,27 @@ import re
 
 from .shell_words import Unbalanced, Word, split_commands
 
-PR_VERBS = ("create", "ready")
+VERBS = {"create": "create", "new": "create", "ready": "ready"}  # `new` is gh's alias
 MAX_BODY_FILE = 256 * 1024
-_WRAPPERS = frozenset({"command", "exec", "time", "nohup", "builtin"})
+MAX_COMMAND = 256 * 1024  # characters of one command line cagr reads
+MAX_PR_COMMANDS = 16  # PR commands in one line; more is not something to decide quickly
+# Wrappers that run the rest of their words as a command, with the options that take a value.
+_WRAPPERS = {
+    "env": {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"},
+    "command": set(), "builtin": set(), "exec": {"-a"}, "nohup": set(), "time": {"-f", "-o"},
+    "nice": {"-n", "--adjustment"}, "stdbuf": {"-i", "-o", "-e"},
+    "timeout": {"-s", "--signal", "-k", "--kill-after"},
+    "sudo": {"-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C",
+             "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user"},
+    "xargs": {"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args",
+              "-P", "--max-procs", "-s", "--max-chars"},
+}  # fmt: skip
+_RESERVED = frozenset({"{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while",
+                       "until", "time"})  # fmt: skip
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "ssh", "su"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-_NESTED = re.compile(r"\bgh\s+pr\s+(create|ready)\b")
+_NESTED = re.compile(r"\bgh\s+pr\s+(create|new|ready)\b")
+_FALSE = frozenset({"false", "f", "0"})
 
 # gh pr create flags: those that take a value, and the boolean ones (short and long forms).
 _VALUE_FLAGS = {
@@ -33,7 +51,7 @@ _VALUE_FLAGS = {
 _BOOLEAN_FLAGS = {
     "-f": "fill", "--fill": "fill", "--fill-first": "fill", "--fill-verbose": "fill",
     "-w": "web", "--web": "web", "-e": "editor", "--editor": "editor", "-d": "",
-    "--draft": "", "--dry-run": "", "--no-maintainer-edit": "", "--undo": "undo",
+    "--draft": "", "--dry-run": "dry_run", "--no-maintainer-edit": "", "--undo": "undo",
 }  # fmt: skip
 
 
@@ -51,6 +69,7 @@ class PrCommand:
         "body_file",
         "body_unavailable",
         "cwd",
+        "dry_run",
         "head",
         "problem",
         "repo",
@@ -71,63 +90,144 @@ class PrCommand:
         self.problem: str | None = None
         self.target: str | None = None  # `gh pr ready <number|url|branch>`
         self.undo = False
+        self.dry_run = False
 
 
 def mentions_pr_command(command: str) -> bool:
     """A cheap test that lets every other shell command through at once."""
-    return "gh" in command and "pr" in command and ("create" in command or "ready" in command)
+    return "gh" in command and "pr" in command and any(v in command for v in VERBS)
 
 
-def _change_directory(cwd: str | None, words: list[str | None]) -> str | None:
-    """`cd DIR` / `pushd DIR` followed as data; None when the folder cannot be known."""
+def _cd(cwd: str | None, words: list[str | None]) -> str | None:
+    """The folder after `cd DIR` / `pushd DIR`, followed as data; None when it cannot be known.
+
+    A folder that does not exist leaves the shell where it was (`cd x; gh ...` runs gh there,
+    and `cd x && gh ...` does not run gh at all)."""
     if cwd is None or len(words) > 2:
         return None
     target = words[1] if len(words) == 2 else "~"
     if target is None or target == "-":
         return None
-    return os.path.normpath(os.path.join(cwd, os.path.expanduser(target)))
+    folder = os.path.normpath(os.path.join(cwd, os.path.expanduser(target)))
+    return folder if os.path.isdir(folder) else cwd
 
 
-def find_pr_commands(command: str, cwd: str) -> tuple[list[PrCommand], bool]:
-    """Every `gh pr create|ready` run directly by `command` in `cwd`, and whether the command
-    also mentions one inside a nested shell or another program cagr cannot look into."""
-    found: list[PrCommand] = []
-    nested = False
-    here: str | None = cwd
+class Found:
+    """What one command line holds: its PR commands, and why it may hold more than cagr sees."""
+
+    __slots__ = ("commands", "unreadable")
+
+    def __init__(self) -> None:
+        self.commands: list[PrCommand] = []
+        self.unreadable: str | None = None  # a PR command may be there, out of cagr's sight
+
+
+def find_pr_commands(command: str, cwd: str) -> Found:
+    """Every `gh pr create|new|ready` that `command`, run in `cwd`, would run directly."""
+    found = Found()
+    if len(command) > MAX_COMMAND:
+        found.unreadable = f"the command is longer than the {MAX_COMMAND} characters cagr reads"
+        return found
     try:
         simple = split_commands(command)
-    except Unbalanced:  # the shell would refuse the line too
-        return [], bool(_NESTED.search(command))
+    except (Unbalanced, RecursionError) as error:
+        if _NESTED.search(command):
+            trouble = (
+                "has an unclosed quote or `$(`"
+                if isinstance(error, Unbalanced)
+                else "nests too deeply"
+            )
+            found.unreadable = f"the command line {trouble}, so cagr cannot read it"
+        return found
+    folders: list[str | None] = [cwd]  # the folder at each subshell depth
+    pushed: list[str | None] = []
     for simple_command in simple:
+        del folders[simple_command.depth + 1 :]
+        while len(folders) <= simple_command.depth:
+            folders.append(folders[-1])
+        here: str | None = folders[-1]
         env: dict[str, str | None] = {}
-        words = _without_prefixes(simple_command, env)
+        words, here, why = _unwrap(simple_command.words, env, here)
         texts = [word.text for word in words]
-        if not words or texts[0] is None:
-            nested = nested or any(_NESTED.search(word.raw) for word in words)
-            continue
-        program = os.path.basename(texts[0])
-        if program in ("cd", "pushd"):
-            here = _change_directory(here, texts)
-        elif program == "gh" and texts[1:3] in (["pr", "create"], ["pr", "ready"]):
-            found.append(_parse_gh(str(texts[2]), texts[3:], here, env))
-        elif any(_NESTED.search(word.raw) for word in words):
-            nested = True
-    return found, nested
+        first = texts[0] if texts else None
+        program = os.path.basename(first) if first is not None else ""
+        if program in ("cd", "pushd", "popd"):
+            if program == "pushd":
+                pushed.append(here)
+            folders[-1] = (
+                (pushed.pop() if pushed else None) if program == "popd" else _cd(here, texts)
+            )
+        elif program == "gh" and (gh := _gh_invocation(texts)) is not None:
+            verb, args = gh
+            pr = _parse_gh(verb, args, here, env)
+            pr.problem = pr.problem or why
+            found.commands.append(pr)
+        elif program in _SHELLS and any(_NESTED.search(word.raw) for word in words[1:]):
+            found.unreadable = f"it runs `gh pr` through `{program}`, which cagr does not look into"
+        if len(found.commands) > MAX_PR_COMMANDS:
+            found.unreadable = f"it runs more than {MAX_PR_COMMANDS} PR commands"
+            found.commands = []
+            return found
+    return found
 
 
-def _without_prefixes(words: list[Word], env: dict[str, str | None]) -> list[Word]:
-    """The words after `NAME=value` assignments (kept in `env`; None: computed by the shell)
-    and `env`/`command` wrappers."""
+def _unwrap(
+    words: list[Word], env: dict[str, str | None], here: str | None
+) -> tuple[list[Word], str | None, str | None]:
+    """The words of the command a simple command runs: past `NAME=value` assignments (kept in
+    `env`; None: computed by the shell), reserved words and wrappers with their options. Also
+    the folder it runs in (`env -C`), and why its arguments cannot all be seen (`xargs`)."""
+    why = None
     index = 0
     while index < len(words):
         raw, text = words[index].raw, words[index].text
         if _ASSIGNMENT.match(raw):
             name = raw.partition("=")[0]
             env[name] = text.partition("=")[2] if text is not None else None
-        elif text not in _WRAPPERS and text != "env":
+            index += 1
+        elif text in _RESERVED:
+            index += 1
+        elif text is not None and os.path.basename(text) in _WRAPPERS:
+            wrapper = os.path.basename(text)
+            takes_value = _WRAPPERS[wrapper]
+            index += 1
+            while index < len(words) and (words[index].text or "").startswith("-"):
+                option = (words[index].text or "").partition("=")
+                if option[0] in ("-C", "--chdir") and wrapper == "env":
+                    value = option[2] or (words[index + 1].text if index + 1 < len(words) else None)
+                    here = _cd(here, ["cd", value])
+                index += 2 if option[0] in takes_value and not option[1] else 1
+            if wrapper == "timeout" and index < len(words):
+                index += 1  # its duration
+            if wrapper == "xargs":
+                why = "`xargs` adds arguments cagr cannot see"
+        else:
             break
-        index += 1
-    return words[index:]
+    return words[index:], here, why
+
+
+def _gh_invocation(texts: list[str | None]) -> tuple[str, list[str | None]] | None:
+    """(verb, the verb's arguments) when these words run `gh pr VERB`; `-R REPO` given before
+    the verb (`gh -R x pr create`, `gh pr -R x create`) is kept with the arguments."""
+    moved: list[str | None] = []
+    index = 1
+    seen_pr = False
+    while index < len(texts):
+        word = texts[index]
+        if word in ("-R", "--repo") and index + 1 < len(texts):
+            moved += [word, texts[index + 1]]
+            index += 2
+        elif word is not None and word.startswith("--repo="):
+            moved.append(word)
+            index += 1
+        elif word == "pr" and not seen_pr:
+            seen_pr = True
+            index += 1
+        elif seen_pr and word in VERBS:
+            return VERBS[word], [*moved, *texts[index + 1 :]]
+        else:
+            return None
+    return None
 
 
 def _parse_gh(
@@ -137,8 +237,10 @@ def _parse_gh(
     pr = PrCommand(verb, cwd)
     values: dict[str, str | None] = {}  # None: given, but computed by the shell
     flags: set[str] = set()
-    if "GH_REPO" in env:
+    if "GH_REPO" in env:  # set on the command itself (None: computed by the shell)
         values["repo"] = env["GH_REPO"]
+    elif os.environ.get("GH_REPO"):  # or in the agent's environment, which gh inherits
+        values["repo"] = os.environ["GH_REPO"]
     index = 0
     while index < len(args):
         arg = args[index]
@@ -161,7 +263,8 @@ def _parse_gh(
             if _VALUE_FLAGS[name]:
                 values[_VALUE_FLAGS[name]] = value
         elif name in _BOOLEAN_FLAGS:
-            flags.add(_BOOLEAN_FLAGS[name])
+            if not (has_value and inline.lower() in _FALSE):  # `--undo=false` is not --undo
+                flags.add(_BOOLEAN_FLAGS[name])
         elif arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
             consumed = _short_cluster(arg, args[index : index + 1], values, flags, pr)
             if pr.problem:
@@ -172,11 +275,14 @@ def _parse_gh(
             return pr
         else:
             pr.target = arg
+    if values.get("repo") == "":
+        del values["repo"]  # gh reads an empty repository as none given
     for key in ("repo", "base", "head"):
         if key in values and values[key] is None:
             pr.problem = f"its `{key}` comes from the shell, which cagr does not run"
         setattr(pr, key, values.get(key))
     pr.undo = "undo" in flags
+    pr.dry_run = "dry_run" in flags
     _body(pr, values, flags)
     return pr
 
@@ -199,6 +305,7 @@ def _short_cluster(
             pr.problem = f"cagr does not know the gh option `{flag}` in `{arg}`"
             return 0
         rest = arg[position + 1 :]
+        rest = rest[1:] if rest.startswith("=") else rest  # `-b=TEXT`, as gh's parser reads it
         if not rest and not following:
             pr.problem = f"`{arg}` has no value"
             return 0

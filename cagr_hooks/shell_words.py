@@ -3,7 +3,9 @@
 A small scanner finds where each word and operator begins and ends the way a POSIX shell reads
 them: quotes, backslashes, `$(...)` and backticks with everything they hold, comments, and
 here-document bodies (which are data, not commands). `shlex` then removes each word's quotes.
-Words whose value the shell would compute (`$x`, `$(...)`, backticks) are marked dynamic.
+Words whose value the shell would compute (`$x`, `$(...)`, backticks, `<(...)`) are marked
+dynamic. Each simple command carries its subshell depth, so a `cd` inside `( ... )` is known
+not to outlive it.
 """
 
 from __future__ import annotations
@@ -15,14 +17,24 @@ _REDIRECTION = re.compile(r"\d*(?:<<<|<<-|<<|<>|>&|<&|>\||>>|[<>])|&>>?")
 _OPERATOR = re.compile(r"&&|\|\||;;|\|&|[;|&()\n]")
 _DELIMITER = re.compile(r"[ \t]*(['\"]?)([^\s'\"<>|&;()]+)\1")
 _QUOTED_HEREDOC = re.compile(
-    r"\A\"\$\(cat <<-?[ \t]*(?P<q>['\"]?)(?P<delim>\w+)(?P=q)\n"
-    r"(?P<text>.*?)\n(?P=delim)\n\s*\)\"\Z",
+    r"\A\"\$\(cat <<(?P<dash>-?)[ \t]*(?P<q>['\"]?)(?P<delim>\w+)(?P=q)\n"
+    r"(?P<text>.*?)\n\t*(?P=delim)\n\s*\)\"\Z",
     re.DOTALL,
 )
 
 
 class Unbalanced(ValueError):
     """A quote, `$(` or backtick that is never closed: the shell would refuse the line too."""
+
+
+class Command:
+    """One simple command: its words and how many `( ... )` subshells it is inside."""
+
+    __slots__ = ("depth", "words")
+
+    def __init__(self, depth: int) -> None:
+        self.depth = depth
+        self.words: list[Word] = []
 
 
 class Word:
@@ -45,16 +57,46 @@ class Word:
 def _value(raw: str) -> str | None:
     heredoc = _QUOTED_HEREDOC.match(raw)
     if heredoc:
-        text = heredoc.group("text")
-        expands = not heredoc.group("q") and any(c in text for c in "$`\\")
-        return None if expands else text.rstrip("\n")  # as `$(...)` drops trailing newlines
-    if "$" in raw or "`" in raw:
+        return _heredoc_text(heredoc)
+    if _expands(raw):
         return None
     try:
-        parts = shlex.split(raw, comments=False, posix=True)
+        parts = shlex.split(raw.replace("\\\n", ""), comments=False, posix=True)
     except ValueError:
         return None
     return parts[0] if len(parts) == 1 else "" if raw in ("''", '""') else None
+
+
+def _heredoc_text(heredoc: re.Match[str]) -> str | None:
+    """A here-document's text as `cat` prints it, or None when the shell would change it."""
+    delimiter, strip_tabs = heredoc.group("delim"), heredoc.group("dash") == "-"
+    lines = heredoc.group("text").split("\n")
+    if strip_tabs:
+        lines = [line.lstrip("\t") for line in lines]
+    if delimiter in lines:
+        return None  # the here-document ends earlier than it seems: the rest is shell code
+    text = "\n".join(lines)
+    if not heredoc.group("q") and any(c in text for c in "$`\\"):
+        return None  # an unquoted delimiter: the shell expands the text
+    return text.rstrip("\n")  # as `$(...)` drops trailing newlines
+
+
+def _expands(raw: str) -> bool:
+    """Whether the shell would compute part of this word: `$`, a backtick or `<(`/`>(` outside
+    single quotes (inside them everything is literal)."""
+    index, quote = 0, ""
+    while index < len(raw):
+        char = raw[index]
+        if quote == "'":
+            quote = "" if char == "'" else quote
+        elif char == "\\":
+            index += 1  # the next character is literal (inside double quotes too, near enough)
+        elif char in "'\"" and (not quote or quote == char):
+            quote = "" if quote else char
+        elif char in "$`" or (not quote and raw.startswith(("<(", ">("), index)):
+            return True
+        index += 1
+    return False
 
 
 def _end_of_single(line: str, index: int) -> int:
@@ -155,7 +197,7 @@ def _end_of_part(line: str, index: int) -> int:
         return _end_of_double(line, index)
     if char == "`":
         return _end_of_backticks(line, index)
-    if line.startswith("$(", index):
+    if line.startswith(("$(", "<(", ">("), index):  # a substitution, or a process substitution
         return _end_of_substitution(line, index + 1)
     return index + 1
 
@@ -165,7 +207,8 @@ class _Splitter:
 
     def __init__(self, line: str) -> None:
         self.line = line
-        self.commands: list[list[Word]] = [[]]
+        self.depth = 0  # subshells open here
+        self.commands: list[Command] = [Command(0)]
         self.pending: list[tuple[str, bool]] = []  # here-documents whose bodies come next
         self.start: int | None = None  # where the current word began
         self.skip_target = False  # the next word is a redirection's target, not an argument
@@ -175,12 +218,14 @@ class _Splitter:
             if self.skip_target:
                 self.skip_target = False
             else:
-                self.commands[-1].append(Word(self.line[self.start : at]))
+                self.commands[-1].words.append(Word(self.line[self.start : at]))
             self.start = None
 
     def operator(self, index: int) -> int | None:
         """The index after an operator or redirection at `index`; None when there is none."""
         line, char = self.line, self.line[index]
+        if line.startswith(("<(", ">("), index):
+            return None  # a process substitution is a word, not a redirection
         # A redirection starts a new word (`a>b` is `a` and `>b`); `2>&1` starts with digits.
         redirection = (
             _REDIRECTION.match(line, index) if self.start is None or char in "<>" else None
@@ -197,16 +242,19 @@ class _Splitter:
             return None
         self.end_word(index)
         self.skip_target = False
-        self.commands.append([])
+        self.depth += {"(": 1, ")": -1}.get(operator.group(), 0)
+        self.commands.append(Command(max(self.depth, 0)))
         if operator.group() == "\n" and self.pending:
             return _skip_heredoc_bodies(line, operator.end(), self.pending)
         return operator.end()
 
-    def run(self) -> list[list[Word]]:
+    def run(self) -> list[Command]:
         line, index = self.line, 0
         while index < len(line):
             char = line[index]
-            if char in " \t\r":
+            if self.start is None and line.startswith("\\\n", index):  # a line continuation
+                index += 2
+            elif char in " \t\r":
                 self.end_word(index)
                 index += 1
             elif self.start is None and char == "#":  # a comment, up to the line's end
@@ -219,10 +267,10 @@ class _Splitter:
                     self.start = index
                 index = _end_of_part(line, index)
         self.end_word(len(line))
-        return [words for words in self.commands if words]
+        return [command for command in self.commands if command.words]
 
 
-def split_commands(line: str) -> list[list[Word]]:
+def split_commands(line: str) -> list[Command]:
     """The simple commands of `line`: their words, without operators, redirections (and their
     targets), comments or here-document bodies. Unbalanced for a line the shell would refuse."""
     return _Splitter(line).run()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 
 from cagr_repo.state import HOOK_TIMINGS, load, save, state_path
@@ -27,19 +28,26 @@ def record(gitdir: str, moment: str, total_ms: float, stages: dict[str, float]) 
         }
     )
     path = state_path(gitdir, HOOK_TIMINGS)
+    if os.path.islink(os.path.dirname(path)):
+        return  # a linked state folder could lead anywhere
     try:
-        if os.path.islink(os.path.dirname(path)) or os.path.islink(path):
-            return
         if os.path.getsize(path) > _MAX_BYTES:
             _trim(gitdir)
     except OSError:
         pass
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
+        fd = os.open(path, flags, 0o666)
     except OSError:
-        return
+        return  # absent folder it cannot make, a link, a FIFO with no reader: the timing is lost
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.write(fd, (line + "\n").encode())
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _trim(gitdir: str) -> None:

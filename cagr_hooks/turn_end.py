@@ -21,7 +21,7 @@ from cagr_core.report import Report
 from cagr_core.version import VERSION
 from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
-from cagr_repo.gate_record import Observed, read_gate_record, stale_reasons
+from cagr_repo.gate_record import Observed, default_ref_now, read_gate_record, stale_reasons
 from cagr_repo.gitdir import Checkout, read_ref
 from cagr_repo.stack import StackOutcome, run_stack
 
@@ -196,7 +196,7 @@ def _refresh_gate_record(
         now = Observed(
             checkout,
             head=read_ref(checkout, "HEAD"),
-            target_ref=None,
+            target_ref=default_ref_now(checkout, record),
             target_ref_value=read_ref(checkout, record.target_ref),
             config_digest=config.raw_digest,
             version=VERSION,

@@ -102,6 +102,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         target_ref=changes.range.target_ref,
         target_ref_value=_ref_value(checkout, changes.range.target_ref, changes.range.target),
         default_target_ref=branch_ref(checkout, default.name),
+        default_chosen_by=default.chosen_by,
         target=changes.range.target,
         base=changes.range.base,
         cagr_version=VERSION,

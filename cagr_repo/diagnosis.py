@@ -14,7 +14,7 @@ from cagr_core.ruleset import RuleSet
 from cagr_core.templates import RenderError
 from cagr_core.version import VERSION
 
-from .gate_record import GateRecord, Observed, read_gate_record, stale_reasons
+from .gate_record import GateRecord, Observed, default_ref_now, read_gate_record, stale_reasons
 from .gitdir import Checkout, read_ref
 
 
@@ -26,7 +26,7 @@ def record_state(checkout: Checkout, config_digest: str) -> tuple[GateRecord | N
     now = Observed(
         checkout,
         head=read_ref(checkout, "HEAD"),
-        target_ref=None,
+        target_ref=default_ref_now(checkout, record),
         target_ref_value=read_ref(checkout, record.target_ref),
         config_digest=config_digest,
         version=VERSION,

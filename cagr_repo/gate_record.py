@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import os
 
-from .gitdir import Checkout, is_sha
+from .gitdir import Checkout, branch_ref, is_sha
 from .state import GATE_RECORD, load, remove, save
+from .target import BY_PROTECTED_BRANCH, choose_target
 
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 _TEXT_FIELDS = (
     "repository",
     "worktree",
@@ -29,7 +30,7 @@ _TEXT_FIELDS = (
     "rules_digest",
     "text",
 )
-_OPTIONAL_TEXT_FIELDS = ("target_ref_value", "default_target_ref")
+_OPTIONAL_TEXT_FIELDS = ("target_ref_value", "default_target_ref", "default_chosen_by")
 _SHA_FIELDS = ("head", "target", "base")
 _STATUSES = ("pass", "fail", "unchecked")
 
@@ -71,6 +72,7 @@ class GateRecord:
     pr_sections: list[str]
     target_ref_value: str | None
     default_target_ref: str | None
+    default_chosen_by: str | None
     report: dict[str, object]
 
     @property
@@ -202,3 +204,15 @@ def _split_revision(target_ref: str) -> tuple[str, str]:
     commit id or a pseudo-ref such as `FETCH_HEAD`."""
     cut = min((i for i in (target_ref.find("~"), target_ref.find("^")) if i >= 0), default=None)
     return (target_ref, "") if cut is None else (target_ref[:cut], target_ref[cut:])
+
+
+def default_ref_now(checkout: Checkout, record: GateRecord) -> str | None:
+    """The ref cagr's default target names now, for a PR command that gives no base.
+
+    When the configuration chose it, it is the record's own (an unchanged config digest says the
+    configuration is the same); otherwise origin/HEAD or main is looked up again, so a moved
+    origin/HEAD makes the record stale.
+    """
+    if record.default_chosen_by == BY_PROTECTED_BRANCH:
+        return record.default_target_ref
+    return branch_ref(checkout, choose_target(checkout, None, None).name)

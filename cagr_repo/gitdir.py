@@ -14,6 +14,8 @@ import os
 
 from cagr_core.errors import CagrError
 
+from .files import read_regular
+
 _HEX = frozenset("0123456789abcdef")
 # Refs kept per worktree (in the worktree's own git directory); all others live in the common one.
 _PER_WORKTREE = ("HEAD", "refs/bisect/", "refs/worktree/", "refs/rewritten/")
@@ -42,17 +44,22 @@ class Checkout:
         return f"Checkout(root={self.root!r}, gitdir={self.gitdir!r})"
 
 
+def _text(path: str, limit: int) -> str | None:
+    """A small git file's text, stripped; None when it is not a regular file one can read."""
+    data = read_regular(path, limit)
+    return None if data is None else data.decode("utf-8", "surrogateescape").strip()
+
+
 def is_sha(text: str) -> bool:
     """A full SHA-1 object id in lower-case hex."""
     return len(text) == 40 and _HEX.issuperset(text)
 
 
 def _common_dir(gitdir: str) -> str:
-    try:
-        with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as handle:
-            pointer = handle.read().strip()
-    except OSError:
+    data = read_regular(os.path.join(gitdir, "commondir"), 4096)
+    if data is None:
         return gitdir
+    pointer = data.decode("utf-8", "surrogateescape").strip()
     return os.path.normpath(os.path.join(gitdir, pointer))
 
 
@@ -66,21 +73,15 @@ def is_git_directory(path: str) -> bool:
     head = os.path.join(path, "HEAD")
     if os.path.islink(head):
         return os.readlink(head).startswith("refs/")
-    try:
-        with open(head, "rb") as handle:
-            text = handle.read(256).decode("ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        return False
-    return text.startswith("ref: refs/") or is_sha(text)
+    text = _text(head, 256)
+    return text is not None and (text.startswith("ref: refs/") or is_sha(text))
 
 
 def _gitfile_target(dotgit: str) -> str:
     """The git directory a `.git` file points at (`gitdir: PATH`, relative to the file)."""
-    try:
-        with open(dotgit, "rb") as handle:
-            text = handle.read(4096).decode("utf-8", "surrogateescape")
-    except OSError as error:
-        raise NotARepository(f"cannot read {dotgit} ({error.strerror})") from error
+    text = _text(dotgit, 4096)
+    if text is None:
+        raise NotARepository(f"cannot read {dotgit} as a .git file")
     if not text.startswith("gitdir: "):
         raise NotARepository(f"{dotgit} is not a valid .git file (no `gitdir:` line)")
     target = os.path.join(os.path.dirname(dotgit), text[len("gitdir: ") :].strip())
@@ -138,12 +139,7 @@ def unsupported(checkout: Checkout) -> str | None:
     """Why cagr cannot read this repository exactly, or None: a SHA-256 repository (its object
     ids are not the 40-character ones cagr reads)."""
     section = ""
-    try:
-        with open(os.path.join(checkout.commondir, "config"), "rb") as handle:
-            lines = handle.read(1024 * 1024).decode("utf-8", "replace").splitlines()
-    except OSError:
-        return None
-    for line in lines:
+    for line in (_text(os.path.join(checkout.commondir, "config"), 1024 * 1024) or "").splitlines():
         text = line.strip().lower()
         if text.startswith("["):
             section = text.strip("[]").strip()
@@ -164,15 +160,18 @@ def _ref_dir(checkout: Checkout, name: str) -> str:
 
 
 def _packed_ref(commondir: str, name: str) -> str | None:
-    wanted = b" " + name.encode("utf-8", "surrogateescape") + b"\n"
-    try:
-        with open(os.path.join(commondir, "packed-refs"), "rb") as handle:
-            for line in handle:
-                if line.endswith(wanted) and not line.startswith((b"#", b"^")):
-                    return line[:40].decode("ascii")
-    except OSError:
-        return None
+    wanted = b" " + name.encode("utf-8", "surrogateescape")
+    data = read_regular(os.path.join(commondir, "packed-refs"), 256 * 1024 * 1024) or b""
+    for line in data.splitlines():
+        if line.endswith(wanted) and not line.startswith((b"#", b"^")):
+            return line[:40].decode("ascii", "replace")
     return None
+
+
+def _safe_ref_name(name: str) -> bool:
+    """A ref name that stays inside the git directory (no `..`, empty or absolute parts)."""
+    parts = name.split("/")
+    return bool(name) and not name.startswith("/") and all(p not in ("", ".", "..") for p in parts)
 
 
 def read_ref(checkout: Checkout, name: str) -> str | None:
@@ -182,13 +181,12 @@ def read_ref(checkout: Checkout, name: str) -> str | None:
     reftable are not read here (None): callers then take their slower, complete path.
     """
     for _ in range(6):  # git follows at most five levels of symbolic refs
-        try:
-            with open(os.path.join(_ref_dir(checkout, name), name), "rb") as handle:
-                text = handle.read(4096).decode("utf-8", "surrogateescape").strip()
-        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-            text = ""
-        except OSError:
+        if not _safe_ref_name(name):
             return None
+        path = os.path.join(_ref_dir(checkout, name), name)
+        text = _text(path, 4096) if os.path.lexists(path) else ""
+        if text is None:
+            return None  # a ref that is not a regular file: unknown, never followed
         if text.startswith("ref: "):
             name = text[len("ref: ") :]
             continue
@@ -202,12 +200,8 @@ def read_ref(checkout: Checkout, name: str) -> str | None:
 
 def head_ref(checkout: Checkout) -> str | None:
     """The branch HEAD is on (`refs/heads/NAME`), or None when HEAD is detached or unreadable."""
-    try:
-        with open(os.path.join(checkout.gitdir, "HEAD"), "rb") as handle:
-            text = handle.read(4096).decode("utf-8", "surrogateescape").strip()
-    except OSError:
-        return None
-    return text[len("ref: ") :] if text.startswith("ref: ") else None
+    text = _text(os.path.join(checkout.gitdir, "HEAD"), 4096)
+    return text[len("ref: ") :] if text and text.startswith("ref: ") else None
 
 
 def branch_ref(checkout: Checkout, name: str) -> str | None:
@@ -224,12 +218,8 @@ def remote_default_branch(checkout: Checkout) -> str | None:
     `git clone` sets it to the remote's default branch; `git remote set-head origin --auto`
     sets it in a clone that lacks it. A symbolic ref is always a loose file.
     """
-    try:
-        with open(os.path.join(checkout.commondir, "refs/remotes/origin/HEAD"), "rb") as handle:
-            text = handle.read(4096).decode("utf-8", "surrogateescape").strip()
-    except OSError:
-        return None
+    text = _text(os.path.join(checkout.commondir, "refs/remotes/origin/HEAD"), 4096)
     prefix = "ref: refs/remotes/origin/"
-    if not text.startswith(prefix):
+    if text is None or not text.startswith(prefix):
         return None
     return text[len(prefix) :] or None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from .files import write_atomically
+from .files import read_regular, write_atomically
 
 STATE_FOLDER = "cagr"
 GATE_RECORD = "gate.json"  # the committed check's result, for the `gh pr create` gate
@@ -28,28 +28,34 @@ def state_path(gitdir: str, name: str) -> str:
     return os.path.join(gitdir, STATE_FOLDER, name)
 
 
+def _linked(gitdir: str, name: str) -> bool:
+    """Whether the state folder, a folder within it on the way to `name`, or `name` itself is a
+    symlink: it could lead anywhere, so cagr neither writes nor reads through it."""
+    path = state_dir(gitdir)
+    for part in [".", *name.split("/")]:
+        path = os.path.join(path, part) if part != "." else path
+        if os.path.islink(path):
+            return True
+    return False
+
+
 def save(gitdir: str, name: str, data: bytes) -> bool:
     """Write one state file; False (and nothing half-written) when it cannot be written."""
-    folder = state_dir(gitdir)
-    if os.path.islink(folder):
-        return False  # a linked state folder could lead anywhere: never write through it
+    if _linked(gitdir, name):
+        return False
     try:
-        write_atomically(os.path.join(folder, name), data)
+        write_atomically(state_path(gitdir, name), data)
     except OSError:
         return False
     return True
 
 
 def load(gitdir: str, name: str, limit: int = 64 * 1024 * 1024) -> bytes | None:
-    """One state file's bytes, or None when it is absent, unreadable or a symlink."""
-    path = state_path(gitdir, name)
-    try:
-        if os.path.islink(os.path.dirname(path)) or os.path.islink(path):
-            return None
-        with open(path, "rb") as handle:
-            return handle.read(limit)
-    except OSError:
+    """One state file's bytes, or None when it is absent, unreadable, a symlink or not a
+    regular file (a FIFO must never block a hook)."""
+    if _linked(gitdir, name):
         return None
+    return read_regular(state_path(gitdir, name), limit)
 
 
 def remove(gitdir: str, name: str) -> bool:

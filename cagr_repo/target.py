@@ -7,8 +7,6 @@ Precedence: the caller's base (`--base`, or CI's pull-request target), then the 
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from .gitdir import Checkout, remote_default_branch
 
 DEFAULT_TARGET = "main"
@@ -18,11 +16,28 @@ BY_ORIGIN_HEAD = "origin/HEAD"
 BY_DEFAULT = f"default {DEFAULT_TARGET}"
 
 
-class TargetChoice(NamedTuple):
-    """The target's name (a branch name or any revision) and the rule that chose it."""
+class TargetChoice:
+    """The target's name (a branch name or any revision) and the rule that chose it.
 
-    name: str
-    chosen_by: str
+    A plain class, not a NamedTuple: the PR gate imports this module, and typing costs it time.
+    """
+
+    __slots__ = ("chosen_by", "name")
+
+    def __init__(self, name: str, chosen_by: str) -> None:
+        self.name = name
+        self.chosen_by = chosen_by
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TargetChoice):
+            return NotImplemented
+        return (self.name, self.chosen_by) == (other.name, other.chosen_by)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.chosen_by))
+
+    def __repr__(self) -> str:
+        return f"TargetChoice({self.name!r}, {self.chosen_by!r})"
 
 
 def choose_target(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import subprocess
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,9 +14,9 @@ from cagr_hooks.shell_command import find_pr_commands, mentions_pr_command
 
 
 def one(command: str, cwd: str = "/repo"):  # type: ignore[no-untyped-def]
-    found, nested = find_pr_commands(command, cwd)
-    assert not nested
-    (pr,) = found
+    found = find_pr_commands(command, cwd)
+    assert found.unreadable is None
+    (pr,) = found.commands
     return pr
 
 
@@ -28,21 +29,86 @@ class TestCommands:
         pr = one("gh pr create -dBmain -btext")
         assert (pr.base, pr.body) == ("main", "text")
 
-    def test_cd_env_and_wrappers(self) -> None:
-        pr = one("cd web && GH_REPO=acme/app command gh pr create -b x")
-        assert (pr.cwd, pr.repo) == ("/repo/web", "acme/app")
-        assert one("cd /abs; env A=1 gh pr ready").cwd == "/abs"
+    def test_cd_env_and_wrappers(self, tmp_path: Path) -> None:
+        (tmp_path / "web").mkdir()
+        pr = one("cd web && GH_REPO=acme/app command gh pr create -b x", str(tmp_path))
+        assert (pr.cwd, pr.repo) == (str(tmp_path / "web"), "acme/app")
+        assert one(f"cd {tmp_path}; env A=1 gh pr ready").cwd == str(tmp_path)
         assert one("cd $DIR && gh pr create -b x").cwd is None
 
+    def test_a_cd_into_nothing_leaves_the_shell_where_it_was(self, tmp_path: Path) -> None:
+        assert one("cd /nonexistent; gh pr create -b x", str(tmp_path)).cwd == str(tmp_path)
+
+    def test_folders_in_subshells_and_the_directory_stack(self, tmp_path: Path) -> None:
+        (tmp_path / "a").mkdir()
+        here = str(tmp_path)
+        assert one("(cd a); gh pr create -b x", here).cwd == here
+        assert one("(cd a && gh pr create -b x)", here).cwd == str(tmp_path / "a")
+        assert one("pushd a; popd; gh pr create -b x", here).cwd == here
+        assert one("env -C a gh pr create -b x", here).cwd == str(tmp_path / "a")
+
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "{ gh pr create -b x; }",
+            "if true; then gh pr create -b x; fi",
+            "for i in 1; do gh pr create -b x; done",
+            "! gh pr create -b x",
+            "f() { gh pr create -b x; }; f",
+            "gh pr new -b x",
+            "gh -R acme/app pr create -b x",
+            "gh pr -R acme/app create -b x",
+            "gh \\\n  pr create -b x",
+            "env -u GH_TOKEN gh pr create -b x",
+            "env -i PATH=/bin gh pr create -b x",
+            "command -p gh pr create -b x",
+            "timeout 60 gh pr create -b x",
+            "timeout -s KILL 1m gh pr create -b x",
+            "sudo -u me gh pr create -b x",
+            "nice -n 5 nohup gh pr create -b x",
+        ],
+    )
+    def test_gh_behind_reserved_words_wrappers_and_aliases(self, command: str) -> None:
+        pr = one(command)
+        assert pr.verb == "create"
+        assert pr.body == "x"
+        assert pr.problem is None
+
+    def test_xargs_adds_arguments_cagr_cannot_see(self) -> None:
+        assert "xargs" in one("echo 1 | xargs gh pr create -b x").problem
+
+    def test_flags_as_gh_reads_them(self) -> None:
+        assert one("gh pr ready --undo=false").undo is False
+        assert one("gh pr ready --undo").undo is True
+        assert one("gh pr create --dry-run -b x").dry_run is True
+        pr = one('gh pr create -b="## Risk" -B=main -R=acme/app')
+        assert (pr.body, pr.base, pr.repo) == ("## Risk", "main", "acme/app")
+        assert one("GH_REPO= gh pr create -b x").repo is None
+        assert one("gh pr create --repo '' -b x").repo is None
+
+    def test_quotes_and_heredocs_as_the_shell_reads_them(self) -> None:
+        assert one("gh pr create -b 'costs $5 and `x`'").body == "costs $5 and `x`"
+        tabbed = "gh pr create --body \"$(cat <<-'EOF'\n\t## Risk\n\tLow.\n\tEOF\n)\""
+        assert one(tabbed).body == "## Risk\nLow."
+        early = "gh pr create --body \"$(cat <<'EOF'\nintro\nEOF\n## Risk\nEOF\n)\""
+        assert one(early).body is None
+        assert "comes from the shell" in one("gh pr create -F <(echo hi)").body_unavailable
+
+    @pytest.mark.parametrize(
+        "command", ['echo "gh pr create"', 'git commit -m "then gh pr create"', "grep gh pr"]
+    )
+    def test_words_that_only_mention_gh_are_no_pr_command(self, command: str) -> None:
+        found = find_pr_commands(command, "/r")
+        assert (found.commands, found.unreadable) == ([], None)
+
     def test_several_commands_and_operators(self) -> None:
-        found, _ = find_pr_commands("git push && gh pr create -b x || gh pr ready\nls", "/r")
-        assert [pr.verb for pr in found] == ["create", "ready"]
+        found = find_pr_commands("git push && gh pr create -b x || gh pr ready\nls", "/r")
+        assert [pr.verb for pr in found.commands] == ["create", "ready"]
 
     def test_comments_and_heredocs_are_not_commands(self) -> None:
-        found, _ = find_pr_commands(
-            "echo hi # gh pr create -b x\ncat <<EOF\ngh pr ready\nEOF", "/r"
-        )
-        assert found == []
+        found = find_pr_commands("echo hi # gh pr create -b x\ncat <<EOF\ngh pr ready\nEOF", "/r")
+        assert found.commands == []
+        assert found.unreadable is None
 
     def test_a_quoted_heredoc_body_is_text(self) -> None:
         pr = one("gh pr create --body \"$(cat <<'EOF'\n## Risk\nWhy: $x `y`\nEOF\n)\"")
@@ -76,12 +142,17 @@ class TestCommands:
         assert "comes from the shell" in one('gh pr create -B "$BASE" -b x').problem
 
     def test_nested_shells_are_reported(self) -> None:
-        found, nested = find_pr_commands("bash -c 'gh pr create -b x'", "/r")
-        assert found == []
-        assert nested
+        found = find_pr_commands("bash -c 'gh pr create -b x'", "/r")
+        assert found.commands == []
+        assert found.unreadable == "it runs `gh pr` through `bash`, which cagr does not look into"
 
     def test_unbalanced_quotes_find_nothing(self) -> None:
-        assert find_pr_commands("gh pr create -b 'x", "/r") == ([], True)
+        found = find_pr_commands("gh pr create -b 'x", "/r")
+        assert found.commands == []
+        assert (
+            found.unreadable
+            == "the command line has an unclosed quote or `$(`, so cagr cannot read it"
+        )
 
     def test_the_fast_test(self) -> None:
         assert not mentions_pr_command("ls -la")
@@ -92,8 +163,8 @@ class TestCommands:
 class TestProperties:
     @given(st.text(max_size=300))
     def test_any_text_parses_without_error(self, command: str) -> None:
-        found, _ = find_pr_commands(command, "/r")
-        assert all(pr.verb in ("create", "ready") for pr in found)
+        found = find_pr_commands(command, "/r")
+        assert all(pr.verb in ("create", "ready") for pr in found.commands)
 
     @given(st.text(st.characters(blacklist_characters="$`\0"), max_size=200))
     def test_a_quoted_literal_body_comes_back_exactly(self, body: str) -> None:

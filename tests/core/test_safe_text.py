@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cagr_cli.output import terminal_safe
+from cagr_core.safe_text import terminal_safe
 
 
 @pytest.mark.parametrize(
