@@ -130,8 +130,8 @@ def _parser() -> argparse.ArgumentParser:
     init_parser.add_argument(
         "--hook-command",
         metavar="CMD",
-        default="cagr hook",
-        help="how the agent runs cagr (default: `cagr hook`; e.g. `.venv/bin/cagr hook`)",
+        help="how the agent runs cagr's hook (default: what the settings file already uses,"
+        ' else `cagr hook`; e.g. `"$CLAUDE_PROJECT_DIR"/.venv/bin/cagr hook`)',
     )
     init_parser.set_defaults(command_module="init")
 

@@ -63,34 +63,39 @@ def _other_lines(report: Report) -> list[str]:
 
 
 def render_text(report: Report, limit: int | None = None) -> str:
-    """The report as text. With `limit` (characters), whole blocks are dropped and counted.
+    """The report as text. With `limit` (characters), what does not fit is counted, not shown.
 
-    The first failing rule always keeps its header and its complete `Instead:` line, even when
-    its message lines must be cut; a fix is never shortened.
+    Every failing rule that fits keeps its header, its first line and its complete `Instead:`
+    line before any rule gets a second line, so one rule with many findings cannot hide the
+    others; the first rule always appears, and a fix is never shortened.
     """
     blocks = _finding_blocks(report)
     others = _other_lines(report)
     if limit is None:
         pieces = ["\n".join([head, *lines, fix]) for head, lines, fix in blocks] + others
         return "\n\n".join(pieces)
-
-    pieces = []
+    shown: list[list[str]] = []  # the message lines each shown block keeps
     used = 0
-    omitted_findings = 0
-    omitted_other = 0
-    for index, (head, lines, fix) in enumerate(blocks):
-        whole = "\n".join([head, *lines, fix])
-        if used + len(whole) + 2 <= limit:
-            pieces.append(whole)
-            used += len(whole) + 2
-        elif index == 0:
-            kept = _cut_lines(lines, limit - len(head) - len(fix) - 2)
-            omitted_findings += len(lines) - len(kept)
-            whole = "\n".join([head, *kept, fix])
-            pieces.append(whole)
-            used += len(whole) + 2
+    for index, (head, lines, fix) in enumerate(blocks):  # first: every rule, one line each
+        frame = len(head) + len(fix) + 3
+        if index == 0 and used + frame + len(lines[0]) + 1 > limit:
+            shown.append([])  # the first rule shows its header and fix, whatever the limit
+        elif used + frame + len(lines[0]) + 1 <= limit:
+            shown.append(lines[:1])
         else:
-            omitted_findings += len(lines)
+            break
+        used += frame + sum(len(line) + 1 for line in shown[-1])
+    for (_, lines, _), kept in zip(blocks, shown, strict=False):  # then more lines, in order
+        for line in lines[len(kept) :]:
+            if used + len(line) + 1 > limit:
+                break
+            kept.append(line)
+            used += len(line) + 1
+    pieces = [
+        "\n".join([head, *kept, fix]) for (head, _, fix), kept in zip(blocks, shown, strict=False)
+    ]
+    omitted_findings = sum(len(lines) for _, lines, _ in blocks) - sum(map(len, shown))
+    omitted_other = 0
     for line in others:
         if used + len(line) + 2 <= limit:
             pieces.append(line)
@@ -119,16 +124,6 @@ def render_summary(report: Report) -> str:
         chosen = f", chosen by {range_.chosen_by}" if range_.chosen_by else ""
         where = f"Range: {range_.label}; target {range_.target_ref} at {range_.target[:7]}{chosen}."
     return f"Change rules {_OUTCOME[report.status]}: {counts} {where}"
-
-
-def _cut_lines(lines: list[str], room: int) -> list[str]:
-    kept: list[str] = []
-    for line in lines:
-        if len(line) + 1 > room:
-            break
-        kept.append(line)
-        room -= len(line) + 1
-    return kept
 
 
 def range_data(range_: Range | None) -> dict[str, Any] | None:

@@ -23,15 +23,19 @@ USAGE = "usage: cagr hook [--agent claude|codex|cursor|gemini] [--deadline SECON
 
 
 class _Options:
-    __slots__ = ("agent", "deadline", "problem")
+    __slots__ = ("agent", "deadline", "help", "problems")
 
     def __init__(self, argv: list[str]) -> None:
         self.agent: str | None = None
         self.deadline = DEFAULT_DEADLINE
-        self.problem: str | None = None
+        self.help = False
+        self.problems: list[str] = []
         args = list(argv)
         while args:
             name, _, value = args.pop(0).partition("=")
+            if name in ("-h", "--help"):
+                self.help = True
+                continue
             if name in ("--agent", "--deadline") and not value:
                 value = args.pop(0) if args else ""
             if name == "--agent" and value in AGENTS:
@@ -39,9 +43,7 @@ class _Options:
             elif name == "--deadline" and _seconds(value) is not None:
                 self.deadline = _seconds(value) or 0.0
             else:
-                self.problem = (
-                    f"cagr hook: ignoring `{name}{'=' + value if value else ''}`. {USAGE}"
-                )
+                self.problems.append(f"`{name}={value}`" if value else f"`{name}`")
 
 
 def _seconds(text: str) -> float | None:
@@ -56,8 +58,20 @@ def main(argv: list[str]) -> int:
     """Run one hook call; always exit 0 (an agent reads other codes as errors or blocks)."""
     started = time.monotonic()
     options = _Options(argv)
-    if options.problem:
-        print(options.problem, file=sys.stderr)
+    if options.help or sys.stdin.isatty():
+        print(f"{USAGE}\nReads one agent hook call, as JSON, on stdin.", file=sys.stderr)
+        return 0
+    if options.problems:
+        print(f"cagr hook: ignoring {', '.join(options.problems)}. {USAGE}", file=sys.stderr)
+    try:
+        return _call(options, started)
+    except Exception as error:  # a hook never fails the agent's call
+        print(f"cagr hook: {type(error).__name__}: {error}; let through.", file=sys.stderr)
+        return 0
+
+
+def _call(options: _Options, started: float) -> int:
+    """Read the payload, decide and answer."""
     try:
         data = sys.stdin.buffer.read(MAX_INPUT + 1)
         if len(data) > MAX_INPUT:
@@ -130,6 +144,8 @@ def _decide(hook: HookInput, deadline: float) -> tuple[Decision, dict[str, float
 
             turn_state.forget_old_sessions(gitdir)
             return brief(checkout), stages, gitdir
+        if hook.stopped:
+            return NONE, stages, gitdir  # the person stopped the turn: no follow-up to send
         stage = "the turn-end check"
         from .turn_end import decide as turn_end  # noqa: PLC0415
 

@@ -16,6 +16,7 @@ import re
 
 from cagr_core.version import VERSION
 from cagr_repo.config_files import PYPROJECT, find_config_files
+from cagr_repo.files import read_regular
 from cagr_repo.gate_record import (
     GateRecord,
     Observed,
@@ -155,37 +156,46 @@ def _head(checkout: Checkout, pr: PrCommand) -> str | Decision:
     return head
 
 
-_URL_PATH = re.compile(r"[:/]([^/:]+)/([^/]+?)(?:\.git)?/?$")
+# A repository in a remote URL or a gh `-R` value: [scheme://][user@]host[:/]owner/name[.git]
+_REPOSITORY = re.compile(
+    r"(?:^|[@/])(?P<host>[^/@:]+\.[^/@:]+)(?::\d+)?[:/](?P<owner>[^/:]+)/(?P<name>[^/]+?)(?:\.git)?/?$"
+    r"|^(?P<owner2>[^/:]+)/(?P<name2>[^/]+?)/?$"
+)
+_GH_DEFAULT_HOST = "github.com"
 
 
-def _remotes(checkout: Checkout) -> list[tuple[str, str]]:
-    """(owner, name) of every remote URL in the repository's config, lower-cased."""
-    try:
-        with open(os.path.join(checkout.commondir, "config"), encoding="utf-8") as handle:
-            text = handle.read(1024 * 1024)
-    except (OSError, UnicodeDecodeError):
-        return []
+def _repository(text: str) -> tuple[str, str, str] | None:
+    """(host, owner, name), lower-cased, of a remote URL or a gh `-R` value (`owner/name`
+    means github.com, as gh reads it)."""
+    match = _REPOSITORY.search(text.strip())
+    if match is None:
+        return None
+    if match.group("owner2"):
+        return (_GH_DEFAULT_HOST, match.group("owner2").lower(), match.group("name2").lower())
+    return (match.group("host").lower(), match.group("owner").lower(), match.group("name").lower())
+
+
+def _remotes(checkout: Checkout) -> list[tuple[str, str, str]]:
+    """(host, owner, name) of every remote URL in the repository's config."""
+    data = read_regular(os.path.join(checkout.commondir, "config"), 1024 * 1024) or b""
     found = []
-    for line in text.splitlines():
+    for line in data.decode("utf-8", "replace").splitlines():
         key, _, value = line.strip().partition("=")
-        if key.strip() == "url":
-            match = _URL_PATH.search(value.strip())
-            if match:
-                found.append((match.group(1).lower(), match.group(2).lower()))
+        repository = _repository(value) if key.strip() == "url" else None
+        if repository is not None:
+            found.append(repository)
     return found
 
 
 def _remote_owners(checkout: Checkout) -> set[str]:
-    return {owner for owner, _ in _remotes(checkout)}
+    return {owner for _, owner, _ in _remotes(checkout)}
 
 
 def _foreign(checkout: Checkout, pr: PrCommand) -> str | None:
     """Why `-R/--repo` (or GH_REPO) names a repository this checkout is not a clone of."""
     if pr.repo is None:
         return None
-    match = _URL_PATH.search("/" + pr.repo.strip())
-    wanted = (match.group(1).lower(), match.group(2).lower()) if match else None
-    if wanted is None or wanted not in _remotes(checkout):
+    if _repository(pr.repo) not in _remotes(checkout):
         return f"the PR is for {pr.repo}, which is not a remote of this checkout."
     return None
 

@@ -8,6 +8,7 @@ settings file that is not a JSON object is refused, not overwritten.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ SETTINGS_FILES = {
 DEFAULT_COMMAND = "cagr hook"
 TURN_END_TIMEOUT = 90  # seconds: above the hook's own 60 s deadline, so cagr always answers
 OTHER_TIMEOUT = 30
-OURS = re.compile(r"\bcagr\b.*\bhook\b")
+OURS = re.compile(r"(?:^|[\s/\\\"'])cagr\"?\s+hook(?:\s|$)")  # `cagr hook`, `.venv/bin/cagr hook`
 NOTES = {
     "claude": "Claude Code reads .claude/settings.json at session start; commit it to share.",
     "codex": "Codex runs project hooks only in trusted projects and asks you to review a new"
@@ -48,6 +49,7 @@ class Installed:
     path: Path
     changes: tuple[str, ...]
     written: bool
+    command: str
 
 
 def _command_hook(command: str, timeout: int) -> dict[str, Any]:
@@ -138,15 +140,34 @@ def _load(path: Path) -> dict[str, Any]:
     return data
 
 
-def install(root: Path, agent: str, command: str = DEFAULT_COMMAND) -> Installed:
-    """Merge cagr's entries for `agent` into its settings file under `root`."""
+def installed_command(hooks: dict[str, object]) -> str | None:
+    """How a settings file runs cagr's hook (`cagr hook`, `.venv/bin/cagr hook`), if it does."""
+    for listed in hooks.values():
+        for entry in listed if isinstance(listed, list) else []:
+            inner = entry.get("hooks", [entry]) if isinstance(entry, dict) else []
+            for hook in inner if isinstance(inner, list) else []:
+                command = hook.get("command") if isinstance(hook, dict) else None
+                if isinstance(command, str) and OURS.search(command):
+                    return command.split(" --agent")[0]
+    return None
+
+
+def install(root: Path, agent: str, command: str | None = None) -> Installed:
+    """Merge cagr's entries for `agent` into its settings file under `root`.
+
+    `command` runs cagr's hook; by default the one the file already uses, else `cagr hook`. A
+    settings file that is a symlink is written where it points (it is the person's file).
+    """
     path = root / SETTINGS_FILES[agent]
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     data = _load(path)
     if agent == "cursor":
         data.setdefault("version", 1)
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise InstallError(f"{path}: `hooks` is not a JSON object; it was left as it was")
+    command = command or installed_command(hooks) or DEFAULT_COMMAND
     changes = []
     for event, wanted in entries(agent, command).items():
         listed = hooks.setdefault(event, [])
@@ -158,4 +179,4 @@ def install(root: Path, agent: str, command: str = DEFAULT_COMMAND) -> Installed
     if changes:
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
         write_atomically(str(path), text.encode("utf-8"))
-    return Installed(path, tuple(changes), bool(changes))
+    return Installed(path, tuple(changes), bool(changes), command)

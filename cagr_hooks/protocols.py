@@ -8,6 +8,8 @@ Standard library only: this runs on every shell command an agent makes.
 
 from __future__ import annotations
 
+import shlex
+
 from cagr_core.safe_text import terminal_safe
 
 AGENTS = ("claude", "codex", "cursor", "gemini")
@@ -46,7 +48,7 @@ NOTICE_LIMIT = 10_000  # agents cap systemMessage and additionalContext at 10,00
 class HookInput:
     """One hook call, normalized: the agent, the moment, and what cagr reads from the payload."""
 
-    __slots__ = ("agent", "command", "cwd", "event", "moment", "prompt", "session")
+    __slots__ = ("agent", "command", "cwd", "event", "moment", "prompt", "session", "stopped")
 
     def __init__(self, agent: str, payload: dict[str, object]) -> None:
         event = payload.get("hook_event_name")
@@ -56,7 +58,9 @@ class HookInput:
         self.session = _text(payload.get("conversation_id" if agent == "cursor" else "session_id"))
         self.prompt = _text(payload.get("prompt"))
         self.cwd = _cwd(agent, payload)
-        self.command = _command(payload)
+        self.command = _command(payload) if _runs_a_shell(payload) else None
+        # Cursor says how the turn ended: a person's abort (or an error) is not a turn to extend.
+        self.stopped = payload.get("status") in ("aborted", "error")
 
 
 def _text(value: object) -> str | None:
@@ -72,11 +76,24 @@ def _cwd(agent: str, payload: dict[str, object]) -> str | None:
     return cwd
 
 
+_SHELL_TOOLS = frozenset({"Bash", "bash", "shell", "run_shell_command", "local_shell"})
+
+
+def _runs_a_shell(payload: dict[str, object]) -> bool:
+    """Whether the tool call runs a shell command (not an edit or a patch that mentions one)."""
+    tool = payload.get("tool_name")
+    return tool is None or tool in _SHELL_TOOLS
+
+
 def _command(payload: dict[str, object]) -> str | None:
     tool_input = payload.get("tool_input")
-    if isinstance(tool_input, dict):
-        return _text(tool_input.get("command"))
-    return _text(payload.get("command"))  # Cursor's beforeShellExecution
+    command = tool_input.get("command") if isinstance(tool_input, dict) else payload.get("command")
+    if isinstance(command, list) and all(isinstance(word, str) for word in command):
+        # An argv list (Codex's shell tool): `bash -lc SCRIPT` runs SCRIPT; else join it.
+        if len(command) == 3 and command[1] in ("-c", "-lc") and command[0].endswith("sh"):
+            return _text(command[2])
+        return _text(shlex.join(command))
+    return _text(command)
 
 
 def detect_agent(payload: dict[str, object]) -> str:
@@ -84,7 +101,7 @@ def detect_agent(payload: dict[str, object]) -> str:
     event = payload.get("hook_event_name")
     if "conversation_id" in payload or "workspace_roots" in payload:
         return "cursor"
-    if event in _GEMINI_ONLY or "prompt_response" in payload:
+    if (isinstance(event, str) and event in _GEMINI_ONLY) or "prompt_response" in payload:
         return "gemini"
     if "turn_id" in payload:
         return "codex"

@@ -68,7 +68,7 @@ def brief(checkout: Checkout) -> Decision:
     used = len(head) + 200
     for line in lines:
         if used + len(line) + 1 > NOTICE_LIMIT:
-            break
+            continue  # a line too long for what is left: the shorter ones after it still fit
         kept.append(line)
         used += len(line) + 1
     if len(kept) < len(lines):

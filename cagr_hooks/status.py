@@ -9,7 +9,7 @@ from pathlib import Path
 
 from attrs import frozen
 
-from .install import OURS, SETTINGS_FILES, entries, merge_entry
+from .install import DEFAULT_COMMAND, SETTINGS_FILES, entries, installed_command, merge_entry
 from .timings import recent
 
 BUDGETS_MS = {"turn_end": 60_000.0, "command": 50.0}  # the hook's deadline; the gate's target
@@ -38,18 +38,6 @@ class AgentStatus:
         return "installed"
 
 
-def _command(hooks: dict[str, object]) -> str | None:
-    """How this file runs cagr's hook (`cagr hook`, `.venv/bin/cagr hook`), from its entries."""
-    for listed in hooks.values():
-        for entry in listed if isinstance(listed, list) else []:
-            inner = entry.get("hooks", [entry]) if isinstance(entry, dict) else []
-            for hook in inner if isinstance(inner, list) else []:
-                command = hook.get("command") if isinstance(hook, dict) else None
-                if isinstance(command, str) and OURS.search(command):
-                    return command.split(" --agent")[0]
-    return None
-
-
 def agent_status(root: Path, agent: str) -> AgentStatus:
     relative = SETTINGS_FILES[agent]
     path = root / relative
@@ -62,7 +50,7 @@ def agent_status(root: Path, agent: str) -> AgentStatus:
             raise ValueError("no `hooks` object")
     except (OSError, UnicodeDecodeError, ValueError) as error:
         return AgentStatus(agent, relative, exists=True, problem=str(error))
-    command = _command(hooks) or "cagr hook"
+    command = installed_command(hooks) or DEFAULT_COMMAND
     found: dict[str | None, list[str]] = {"added": [], "updated": [], None: []}
     for event, wanted in entries(agent, command).items():
         listed = hooks.get(event, [])

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from attrs import evolve
+
 from cagr_core.render import render_text
 from cagr_core.report import Report
 from cagr_core.version import VERSION
@@ -68,6 +70,8 @@ def decide(
     """The turn-end decision and the time each stage took (milliseconds)."""
     stages: dict[str, float] = {}
     assert checkout.root is not None
+    # The last stage must end this much before the deadline: rendering, state and output.
+    end = deadline - min(_RESERVE, max(0.0, deadline - time.monotonic()) / 4)
     try:
         config = load_config(Path(checkout.root))
     except ConfigErrors as errors:
@@ -80,8 +84,8 @@ def decide(
         return NONE, stages
     started = time.monotonic()
     try:
-        expired = lambda: time.monotonic() > deadline - _RESERVE  # noqa: E731
-        result = within(deadline - _RESERVE, lambda: check(config, checkout, expired=expired))
+        expired = lambda: time.monotonic() > end  # noqa: E731
+        result = within(end, lambda: check(config, checkout, expired=expired))
     except DeadlinePassed:
         return _unchecked(
             "the time for this turn-end check ran out before the change rules were decided."
@@ -95,13 +99,12 @@ def decide(
         config.config.stack.on_turn_end,
         Path(checkout.root),
         (change.path for change in result.changes.changes),
-        deadline - _RESERVE,
+        end,
     )
     if stack:
         stages["stack"] = (time.monotonic() - started) * 1000
     decision = _decision(result.report, stack, checkout, session)
-    if decision.kind != "block":
-        _refresh_gate_record(config, checkout, deadline, stages)
+    _refresh_gate_record(config, checkout, deadline, stages)  # so `gh pr create` sees this state
     return decision, stages
 
 
@@ -132,6 +135,12 @@ def _stack_text(outcomes: list[StackOutcome], statuses: tuple[str, ...]) -> str:
     return "\n\n".join(blocks)
 
 
+def _text(report: Report) -> str:
+    """The report for the agent and the person, without the note on cagr's own config edits:
+    every report says that, and at every turn end it would only repeat itself."""
+    return render_text(evolve(report, config_changes=None), limit=_TEXT_LIMIT)
+
+
 def _decision(
     report: Report, stack: list[StackOutcome], checkout: Checkout, session: str | None
 ) -> Decision:
@@ -141,9 +150,7 @@ def _decision(
         return _failing(report, failed, checkout, session)
     if session is not None:
         turn_state.reset(checkout.gitdir, session)
-    text = "\n\n".join(
-        part for part in (render_text(report, limit=_TEXT_LIMIT), incomplete) if part
-    )
+    text = "\n\n".join(part for part in (_text(report), incomplete) if part)
     if report.status == "unchecked" or incomplete:
         return Decision(
             "notice",
@@ -160,7 +167,7 @@ def _decision(
 
 
 def _failing(report: Report, stack: str, checkout: Checkout, session: str | None) -> Decision:
-    text = "\n\n".join(part for part in (render_text(report, limit=_TEXT_LIMIT), stack) if part)
+    text = "\n\n".join(part for part in (_text(report), stack) if part)
     blocked = turn_state.blocked_stops(checkout.gitdir, session) if session else 0
     if blocked >= turn_state.BLOCKED_STOPS:
         return Decision(
@@ -189,7 +196,7 @@ def _refresh_gate_record(
     """Write the committed record when it is not current and enough time is left; this only
     warms the PR gate, so any failure here is silent (the gate then asks for a check)."""
     left = deadline - time.monotonic()
-    if left < _RESERVE * 2:
+    if left < 1.0:
         return
     record = read_gate_record(checkout.gitdir)
     if record is not None:
@@ -205,7 +212,7 @@ def _refresh_gate_record(
             return
     started = time.monotonic()
     try:
-        within(deadline - _RESERVE, lambda: check(config, checkout, committed=True))
+        within(deadline, lambda: check(config, checkout, committed=True))
     except Exception:  # DeadlinePassed or any fault: the gate will ask instead
         return
     stages["gate_record"] = (time.monotonic() - started) * 1000

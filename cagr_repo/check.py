@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from attrs import evolve, frozen
 
-from cagr_core.changes import ChangeSet
+from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.render import render_text, report_data
@@ -19,11 +19,12 @@ from cagr_core.report import Report, Timings
 from cagr_core.version import VERSION
 
 from .collect import collect_committed, collect_working_tree, count_uncommitted
-from .config import RepoConfig
-from .config_changes import config_changes, self_target
+from .config import ConfigErrors, RepoConfig
+from .config_changes import committed_config, config_changes, self_target
 from .gate_record import GateRecord, identity, write_gate_record
 from .gitdir import Checkout, branch_ref, read_ref
 from .gitrepo import open_repo
+from .objects import DamagedObject
 from .state import GATE_RECORD, remove
 from .target import BY_BASE_OPTION, choose_target
 
@@ -38,6 +39,7 @@ class CheckResult:
     changes: ChangeSet
     record: GateRecord | None = None
     record_written: bool = False
+    config_from_head: bool = False  # a committed check judged by HEAD's (different) config
 
 
 def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a default
@@ -62,6 +64,21 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     verdict left out; a clean checkout, as in CI, has nothing to count. `expired` is the
     caller's deadline: rules not decided when it says yes are unchecked.
     """
+    head_config = None
+    if committed:
+        try:
+            head_config = _committed_config(config, checkout)
+        except ConfigErrors as errors:
+            remove(checkout.gitdir, GATE_RECORD)  # an older record must not stand in
+            listed = "; ".join(str(issue) for issue in errors.issues[:5])
+            message = (
+                f"the configuration committed at HEAD is invalid ({listed}), so HEAD cannot be"
+                " judged by its own rules. Commit a valid configuration, then check again."
+            )
+            return CheckResult(
+                Report(unchecked=(Unchecked(None, Stage.CONFIG, message),)), ChangeSet()
+            )
+    config = head_config or config
     protected = config.config.git.protected_branch
     target = choose_target(checkout, base, protected, base_chosen_by)
     default = choose_target(checkout, None, protected)
@@ -90,9 +107,10 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     report = evolve(report, timings=timings, uncommitted=uncommitted, config_changes=edits)
     if not committed:
         return CheckResult(report, changes)
+    from_head = head_config is not None
     if changes.range is None or changes.range.head is None:
         remove(checkout.gitdir, GATE_RECORD)  # an older record must not stand in for this one
-        return CheckResult(report, changes)
+        return CheckResult(report, changes, config_from_head=from_head)
     repository, worktree = identity(checkout)
     record = GateRecord(
         repository=repository,
@@ -114,7 +132,20 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
             evolve(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)
         ),
     )
-    return CheckResult(report, changes, record, write_gate_record(checkout.gitdir, record))
+    written = write_gate_record(checkout.gitdir, record)
+    return CheckResult(report, changes, record, written, config_from_head=from_head)
+
+
+def _committed_config(config: RepoConfig, checkout: Checkout) -> RepoConfig | None:
+    """HEAD's configuration when the working tree's differs (None: the same, or no HEAD)."""
+    with open_repo(checkout) as repo:
+        head = read_ref(checkout, "HEAD")
+        if head is None:
+            return None  # no commit yet: the collection says so
+        try:
+            return committed_config(repo, config, head)
+        except (KeyError, DamagedObject):
+            return None  # the collection reports unreadable objects itself
 
 
 def _ref_value(checkout: Checkout, ref: str, target: str) -> str | None:

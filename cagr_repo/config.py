@@ -17,7 +17,7 @@ from cagr_core.errors import CagrError, RuleError
 from cagr_core.ruleset import RuleSet
 from cagr_core.validate import rules_digest, structure_config
 
-from .config_files import PYPROJECT, find_config_files
+from .config_files import PYPROJECT, ConfigFiles, find_config_files
 
 
 class ConfigErrors(CagrError):
@@ -98,7 +98,11 @@ def combine_sources(
 
 def load_config(root: Path) -> RepoConfig:
     """Read, validate, combine and compile every source; ConfigErrors lists every problem."""
-    files = find_config_files(str(root))
+    return config_from(root, find_config_files(str(root)))
+
+
+def config_from(root: Path, files: ConfigFiles) -> RepoConfig:
+    """The configuration these sources make (read from disk, or from a commit's tree)."""
     loaded, issues = combine_sources(files.read, files.problems)
     if issues:
         raise ConfigErrors(issues)

@@ -21,12 +21,13 @@ from cagr_core.report import ConfigChanges
 from cagr_core.rules import Rule
 from cagr_core.validate import unstructure_rule
 
-from .config import RepoConfig, combine_sources
+from .config import RepoConfig, combine_sources, config_from
 from .config_files import (
     FRAGMENTS,
     NOT_CONFIG,
     PYPROJECT,
     ROOT_FILE,
+    ConfigFiles,
     fragment_order,
     is_config_source,
 )
@@ -82,6 +83,19 @@ def _digests(rules: Sequence[Rule]) -> dict[str, str]:
 def _value(config: Config, key: str) -> object:
     table, _, name = key.partition(".")
     return getattr(getattr(config, table), name)
+
+
+def committed_config(repo: Repo, config: RepoConfig, head: str) -> RepoConfig | None:
+    """The configuration committed at `head` when the working tree's differs (None: the same).
+
+    A committed check is judged by HEAD's rules, as CI will judge the pull request; ConfigErrors
+    when HEAD's configuration is invalid.
+    """
+    files = ConfigFiles()
+    files.read, files.problems = _sources_at(repo, head)
+    if files.digest() == config.raw_digest:
+        return None
+    return config_from(config.root, files)
 
 
 def _sources_at(repo: Repo, commit: str) -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:

@@ -16,7 +16,8 @@ from typing import Any
 import tomlkit
 from attrs import frozen
 
-SCHEMA_LINE = "#:schema ../schema/cagr.schema.json"
+SCHEMA_FILE = ".cagr/cagr.schema.json"  # beside the rules: init adds no top-level folder
+SCHEMA_LINE = "#:schema ./cagr.schema.json"  # relative to .cagr/changes.toml
 _MIGRATION_FOLDERS = ("db/migrate", "alembic/versions", "migrations")
 _LOCK_FILES = (
     "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock",
@@ -149,6 +150,33 @@ def _dependencies(paths: Sequence[str]) -> list[Suggestion]:
             )
         )
     return suggestions
+
+
+def _rails_schema(paths: Sequence[str]) -> list[Suggestion]:
+    """Rails: a new migration changes db/schema.rb (or db/structure.sql) when it runs."""
+    tracked = set(paths)
+    dump = next((d for d in ("db/schema.rb", "db/structure.sql") if d in tracked), None)
+    if dump is None or not any(p.startswith("db/migrate/") for p in paths):
+        return []
+    migration = "db/migrate/20260101000000_example.rb"
+    return [
+        Suggestion(
+            f"db/migrate/ beside {dump}",
+            {
+                "id": "migrations-update-schema",
+                "kind": "requires",
+                "paths": ["/db/migrate/**"],
+                "require": [f"/{dump}"],
+                "reason": f"Run `bin/rails db:migrate` and include {dump} in this change.",
+                "examples": {
+                    "invalid": [_example({"path": migration, "status": "A"})],
+                    "valid": [
+                        _example({"path": migration, "status": "A"}, {"path": dump, "status": "M"})
+                    ],
+                },
+            },
+        )
+    ]
 
 
 def _prisma(paths: Sequence[str]) -> list[Suggestion]:
@@ -319,6 +347,7 @@ def suggest(paths: Iterable[str]) -> list[Suggestion]:
     found = [
         *_migrations(ordered),
         *_dependencies(ordered),
+        *_rails_schema(ordered),
         *_prisma(ordered),
         *_openapi(ordered),
         *_script_tests(ordered),

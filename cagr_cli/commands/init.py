@@ -9,6 +9,9 @@ Nothing existing is overwritten without `--force` or lost.
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -17,11 +20,11 @@ from cagr_hooks.install import NOTES, InstallError, install
 from cagr_repo.files import write_atomically
 from cagr_repo.gitdir import NotARepository, find_checkout
 from cagr_repo.index import tracked_paths
-from cagr_repo.suggest import render, suggest
+from cagr_repo.suggest import SCHEMA_FILE, render, suggest
 
 from ..checkout import root_of
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK
-from .schema import SCHEMA_FILE, schema_text
+from .schema import schema_text
 
 RULES_FILE = ".cagr/changes.toml"
 
@@ -47,7 +50,10 @@ def _rules(root: Path, force: bool) -> int:
     schema = root / SCHEMA_FILE
     if not schema.exists():
         write_atomically(str(schema), schema_text().encode("utf-8"))
-        print(f"{SCHEMA_FILE}: the editor schema its `#:schema` line points at")
+        print(
+            f"{SCHEMA_FILE}: the editor schema its `#:schema` line points at"
+            f" (`cagr schema --check {SCHEMA_FILE}` keeps it current)"
+        )
     return EXIT_OK
 
 
@@ -58,13 +64,29 @@ def _hooks(root: Path, agents: list[str], command: str) -> int:
         except InstallError as error:
             print(f"cagr init: {error}", file=sys.stderr)
             return EXIT_INVALID
-        name = done.path.relative_to(root)
+        name = done.path.relative_to(root) if done.path.is_relative_to(root) else done.path
         if done.written:
             print(f"{name}: {', '.join(done.changes)} (cagr's hooks for {agent})")
         else:
             print(f"{name}: cagr's hooks for {agent} are already there; nothing changed")
         print(f"  {NOTES[agent]}")
+        program = shlex.split(done.command)[0]
+        if "$" not in program and not _findable(root, program):
+            print(
+                f"  Warning: `{program}` is not found from here, so the agent may not find it"
+                " either and would run without cagr. Give the command with --hook-command"
+                " (for example the virtualenv's cagr).",
+                file=sys.stderr,
+            )
     return EXIT_OK
+
+
+def _findable(root: Path, program: str) -> bool:
+    """Whether the hook's program can be found: on the PATH, or (a path) from the root, where
+    agents run project hooks."""
+    if "/" in program:
+        return os.access(root / program, os.X_OK)  # an absolute program ignores the root
+    return shutil.which(program) is not None
 
 
 def _ci(root: Path, force: bool) -> int:

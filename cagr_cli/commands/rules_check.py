@@ -63,10 +63,18 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if args.format == "json":
-        print_json(report_data(report))
+        data = report_data(report)
+        if args.committed:
+            data["config_from"] = "HEAD" if result.config_from_head else "working tree"
+        print_json(data)
         return exit_code(report)
     body = render_text(report)
     if body:
         print(f"{body}\n")
+    if result.config_from_head:
+        print(
+            "Judged by cagr's configuration as committed at HEAD, as CI will judge it: the"
+            " working tree's differs and was not used (commit it to have it count).\n"
+        )
     print(render_summary(report))
     return exit_code(report)

@@ -62,15 +62,18 @@ def _many_findings(count: int) -> Report:
     return check([rule, other], *(modified(f"m/{i:04}.sql") for i in range(count)))
 
 
-def test_limit_keeps_one_complete_fix_and_counts_the_rest() -> None:
+def test_limit_keeps_every_rules_fix_and_counts_the_rest() -> None:
+    """One rule with 200 findings cannot hide another rule: each keeps a line and its fix."""
     report = _many_findings(200)
     text = render_text(report, limit=1000)
     assert len(text) <= 1200
     assert "Instead: Restore it; add a new file instead." in text
-    assert "Touch x as well." not in text
+    assert "Change rule zz-other failed" in text
+    assert "Instead: Touch x as well." in text
     kept = text.count("existed at the baseline")
+    assert kept > 1  # the room left after every rule's first line goes to more lines
     assert text.rstrip().endswith(
-        f"({200 - kept + 1} more finding(s) and 0 more notice(s) omitted;"
+        f"({200 - kept} more finding(s) and 0 more notice(s) omitted;"
         " run `cagr rules check` to see all.)"
     )
 

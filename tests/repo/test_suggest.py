@@ -18,7 +18,7 @@ Capture = pytest.CaptureFixture[str]
 ROOT = Path(__file__).resolve().parents[2]
 
 LAYOUTS = {
-    "rails": ["db/migrate/20240101_create_users.rb", "db/migrate/20240202_add_email.rb", "app/x.rb"],
+    "rails": ["db/migrate/20240101_create_users.rb", "db/migrate/20240202_add_email.rb", "db/schema.rb", "app/x.rb"],
     "django": [f"app{i}/migrations/0001_initial.py" for i in range(5)] + ["manage.py"],
     "alembic": ["alembic/versions/abc_first.py", "alembic/env.py"],
     "prisma": ["prisma/schema.prisma", "prisma/migrations/2024_init/migration.sql"],
@@ -28,7 +28,7 @@ LAYOUTS = {
     "py-tests": ["pkg/one.py", "pkg/two.py", "pkg/__init__.py", "tests/test_one.py", "tests/test_two.py"],
 }  # fmt: skip
 EXPECTED = {
-    "rails": {"immutable-migrations": ["/db/migrate/**"]},
+    "rails": {"immutable-migrations": ["/db/migrate/**"], "migrations-update-schema": ["/db/migrate/**"]},
     "django": {"immutable-migrations": ["**/migrations/**"]},
     "alembic": {"immutable-migrations": ["/alembic/versions/**"]},
     "prisma": {"immutable-migrations": ["/prisma/migrations/**"], "prisma-migration": ["/prisma/schema.prisma"]},
@@ -70,7 +70,8 @@ def test_init_writes_commented_rules_that_pass_once_uncommented(
     text = (repo / ".cagr" / "changes.toml").read_text()
     assert text.startswith(SCHEMA_LINE + "\n")
     assert tomllib.loads(text) == {}  # nothing is active until a person says so
-    assert (repo / "schema" / "cagr.schema.json").exists()
+    assert (repo / ".cagr" / "cagr.schema.json").exists()
+    assert not (repo / "schema").exists()  # init adds no top-level folder
     (repo / ".cagr" / "changes.toml").write_text(uncomment(text))
     capsys.readouterr()
     assert main(["--repo", str(repo), "rules", "test"]) == 0, capsys.readouterr().out
