@@ -6,29 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from ..repo.configs import TWO_RULES as RULES
 from ..repo.gitutil import commit, git, write
 
-RULES = """
-[[changes.rules]]
-id = "schema-companion"
-kind = "requires"
-paths = ["src/schema.py"]
-require = ["schema.json"]
-reason = "Run `make schema` and include schema.json in this change."
-examples.invalid = [{ changes = [{ path = "src/schema.py", status = "M" }] }]
-examples.valid = [{ changes = [{ path = "src/schema.py", status = "M" }, { path = "schema.json", status = "M" }] }]
-
-[[changes.rules]]
-id = "dependency-reason"
-kind = "pr_body"
-paths = ["package.json"]
-when = "dependency_added"
-section = "Risk"
-contains = "Dependency reason:"
-reason = "In the PR body's Risk section, write `Dependency reason:` and explain the dependency."
-examples.invalid = [{ changes = [{ path = "package.json", status = "M", before = "{}", after = '{"dependencies":{"x":"1"}}' }], pr_body = "" }]
-examples.valid = [{ changes = [{ path = "package.json", status = "M", before = '{"dependencies":{"x":"1"}}', after = '{"dependencies":{"x":"2"}}' }], pr_body = "" }]
-"""
 GOOD_BODY = "## Summary\nAdds x.\n\n## Risk\nDependency reason: x parses the wire format.\n"
 DEPENDENCY = '{"dependencies": {"x": "1"}}'
 

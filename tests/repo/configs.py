@@ -17,3 +17,27 @@ examples.valid = [{{ changes = [{{ path = "src/schema.py", status = "M" }}, {{ p
 def rule(rule_id: str = "schema", prefix: str = "") -> str:
     """One valid requires rule with this id (prefix `tool.cagr.` for pyproject.toml)."""
     return RULE.format(id=rule_id, prefix=prefix)
+
+
+# Two rules most end-to-end tests share: a requires rule and a dependency-reason pr_body rule.
+TWO_RULES = """
+[[changes.rules]]
+id = "schema-companion"
+kind = "requires"
+paths = ["src/schema.py"]
+require = ["schema.json"]
+reason = "Run `make schema` and include schema.json in this change."
+examples.invalid = [{ changes = [{ path = "src/schema.py", status = "M" }] }]
+examples.valid = [{ changes = [{ path = "src/schema.py", status = "M" }, { path = "schema.json", status = "M" }] }]
+
+[[changes.rules]]
+id = "dependency-reason"
+kind = "pr_body"
+paths = ["package.json"]
+when = "dependency_added"
+section = "Risk"
+contains = "Dependency reason:"
+reason = "In the PR body's Risk section, write `Dependency reason:` and explain the dependency."
+examples.invalid = [{ changes = [{ path = "package.json", status = "M", before = "{}", after = '{"dependencies":{"x":"1"}}' }], pr_body = "" }]
+examples.valid = [{ changes = [{ path = "package.json", status = "M", before = '{"dependencies":{"x":"1"}}', after = '{"dependencies":{"x":"2"}}' }], pr_body = "" }]
+"""
