@@ -1,6 +1,6 @@
 """Evaluation speed: the indexed evaluator against the naive per-rule scan, side by side.
 
-The workload is issue 14's mix, in a monorepo of 400 packages: per package, a `requires` rule
+The workload is a mix of rules in a monorepo of 400 packages: per package, a `requires` rule
 on a folder glob (`packages/pNNN/src/**` needs `packages/pNNN/CHANGELOG.md`), a `sibling` rule
 (`packages/pNNN/src/**/*.ts`, ignoring `*.test.ts`, needs `{dir}/{name}.test.{ext}`) and an
 `add_only` rule (`/packages/pNNN/migrations/**`); rules go to packages in order, three each.

@@ -1,4 +1,4 @@
-"""The issue's further items: a BOM, impossible fixture paths, and a branch that edits cagr's own
+"""Further hardening: a BOM, impossible fixture paths, and a branch that edits cagr's own
 configuration."""
 
 from __future__ import annotations
