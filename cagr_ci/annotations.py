@@ -40,13 +40,21 @@ def command(kind: str, message: str, *, title: str, file: str | None = None) -> 
     return f"::{kind} {','.join(properties)}::{escape_data(message)}"
 
 
+def _attachable(path: str | None) -> str | None:
+    """A path GitHub can attach an annotation to: None for a name that is not valid UTF-8
+    (cagr carries its bytes as U+DC80..U+DCFF surrogates; the message still names it)."""
+    if path is None or any("\udc80" <= char <= "\udcff" for char in path):
+        return None
+    return path
+
+
 def _finding(finding: Finding) -> str:
     subject = finding.rule if finding.rule.startswith("review.") else f"change rule {finding.rule}"
     return command(
         "error",
         f"{finding.message}\nInstead: {finding.fix}",
         title=f"cagr: {subject}",
-        file=finding.paths[0] if finding.paths else None,
+        file=_attachable(finding.paths[0] if finding.paths else None),
     )
 
 
@@ -61,7 +69,10 @@ def _problem(problem: JobProblem) -> str:
 def _unchecked(item: Unchecked) -> str:
     subject = f"change rule {item.rule}" if item.rule else f"{item.stage.value} stage"
     return command(
-        "warning", f"Unchecked: {item.message}", title=f"cagr: {subject}", file=item.path
+        "warning",
+        f"Unchecked: {item.message}",
+        title=f"cagr: {subject}",
+        file=_attachable(item.path),
     )
 
 
@@ -71,6 +82,9 @@ def annotation_lines(result: CiResult) -> list[str]:
         _finding(f) for f in _each_rule_first(result.report.findings)
     ]
     warnings = [_unchecked(item) for item in result.report.unchecked]
+    edits = result.report.config_changes
+    if edits is not None:  # rules the pull request changed judged it: say so where people look
+        warnings.insert(0, command("warning", edits.describe(), title="cagr: configuration"))
     return _bounded(errors, "error", "finding(s) and problem(s)") + _bounded(
         warnings, "warning", "unchecked item(s)"
     )

@@ -51,6 +51,8 @@ class CiEvent:
     body_source: str = ""
     body_note: str = ""
     merge_queue: bool = False
+    default_branch: str = ""  # the payload's repository.default_branch, after protected_branch
+    pull_request: bool = False  # the run is about pull requests (a PR, an MR, a merge queue)
     shallow_fix: str = "Fetch the full history (`git fetch --unshallow`) before `cagr ci`."
 
 
@@ -59,7 +61,8 @@ def read_event(env: Mapping[str, str], *, base: str | None, body_file: str | Non
     --body-file applied on top; EventError when it cannot be read or the options do not fit."""
     from . import github, gitlab  # noqa: PLC0415  # they import CiEvent from this module
 
-    if env.get("GITHUB_ACTIONS") == "true":
+    explicit = bool(base) and body_file is not None  # enough to run anywhere, as in any CI
+    if env.get("GITHUB_ACTIONS") == "true" and (env.get("GITHUB_EVENT_NAME") or not explicit):
         event = github.read_github_event(env)
     elif env.get("GITLAB_CI") == "true":
         event = gitlab.read_gitlab_event(env)
@@ -81,5 +84,7 @@ def read_event(env: Mapping[str, str], *, base: str | None, body_file: str | Non
                 "Drop --body-file; each pull request's own run checks its description.",
             )
         text = read_body_file(body_file, MAX_BODY_BYTES)
-        event = evolve(event, body=PrBody(text), body_source=f"--body-file {body_file}")
+        event = evolve(
+            event, body=PrBody(text), body_source=f"--body-file {body_file}", pull_request=True
+        )
     return event

@@ -57,11 +57,23 @@ def read_github_event(env: Mapping[str, str]) -> CiEvent:
         f"GitHub {name}",
         target=base or None,
         target_source="GITHUB_BASE_REF" if base else "",
+        default_branch=_default_branch(env),  # a push: checkouts in Actions have no origin/HEAD
         body_note=f"This `{name}` run has no pull request, so PR-body rules that fire cannot be"
         " checked: run cagr ci on pull_request events, or pass the description with"
         " --body-file FILE.",
         shallow_fix=SHALLOW_FIX,
     )
+
+
+def _default_branch(env: Mapping[str, str]) -> str:
+    """`repository.default_branch` from the event payload, when there is one to read."""
+    try:
+        payload = _payload(env, env.get("GITHUB_EVENT_NAME", ""))
+    except EventError:
+        return ""  # not every run has a payload; the usual precedence then applies
+    repository = payload.get("repository")
+    branch = repository.get("default_branch") if isinstance(repository, dict) else None
+    return branch if isinstance(branch, str) else ""
 
 
 def _payload(env: Mapping[str, str], name: str) -> dict[str, Any]:
@@ -141,6 +153,7 @@ def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) ->
         target_source=source if base else "",
         body=PrBody(body or ""),
         body_source="pull_request.body" + (" (null: an empty description)" if body is None else ""),
+        pull_request=True,
         shallow_fix=SHALLOW_FIX,
     )
 
@@ -162,5 +175,6 @@ def _merge_group(payload: dict[str, Any]) -> CiEvent:
         target_source=f"merge_group.base_sha{shown}",
         body_note=QUEUE_NOTE,
         merge_queue=True,
+        pull_request=True,
         shallow_fix=SHALLOW_FIX,
     )

@@ -58,6 +58,7 @@ def read_gitlab_event(env: Mapping[str, str]) -> CiEvent:
         body=body,
         body_source=body_source,
         body_note=note,
+        pull_request=True,
         shallow_fix=SHALLOW_FIX,
     )
 

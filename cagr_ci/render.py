@@ -28,7 +28,10 @@ def describe_run(result: CiResult) -> list[str]:
         lines.append(target)
         lines.append(f"Base:   {report.range.base} (the merge base)")
     else:
-        lines.append(target + ": not resolved")
+        lines.append(
+            target + ": no range (the target or the merge base could not be resolved;"
+            " the Unchecked line below says which)"
+        )
     if event.body.available:
         size = len(event.body.text or "")
         lines.append(f"Body:   {event.body_source} ({size} characters)")

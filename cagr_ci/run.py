@@ -88,10 +88,18 @@ def run_ci(
     name, source = target.name, target.chosen_by
     before = local_changes(checkout, head)
     result = check(
-        config, checkout, base=name, base_chosen_by=source, committed=True, body=event.body
+        config,
+        checkout,
+        base=name,
+        base_chosen_by=source,
+        committed=True,
+        body=event.body,
+        write_record=False,  # CI never reads a gate record; it rebuilds the change every time
     )
     report = result.report
-    findings, unknown = check_pr_sections(config.config.review.pr_sections, event.body)
+    # Every pull request's description needs the headings; a push or a schedule has none.
+    sections = config.config.review.pr_sections if event.pull_request else ()
+    findings, unknown = check_pr_sections(sections, event.body)
     report = evolve(
         report, findings=report.findings + findings, unchecked=report.unchecked + unknown
     )
@@ -115,10 +123,14 @@ def run_ci(
 
 
 def _target(event: CiEvent, config: RepoConfig, checkout: Checkout) -> TargetChoice:
-    """--base, then the event's target, then `[git] protected_branch`, origin/HEAD, main."""
+    """--base, then the event's target, then `[git] protected_branch`, then the payload's
+    default branch, origin/HEAD, main."""
     if event.target:
         return TargetChoice(event.target, event.target_source)
-    return choose_target(checkout, None, config.config.git.protected_branch)
+    protected = config.config.git.protected_branch
+    if event.default_branch and not protected:
+        return TargetChoice(event.default_branch, "repository.default_branch")
+    return choose_target(checkout, None, protected)
 
 
 def _run_stack(
@@ -166,7 +178,8 @@ def _stack_failures(stack: list[StackOutcome]) -> list[JobProblem]:
         JobProblem(
             "stack_failed",
             f"The [stack].ci command `{outcome.command}` failed (exit {outcome.exit_code}).",
-            f"Fix what `{outcome.command}` reports (its output is shown above), then push again.",
+            f"Fix what `{outcome.command}` reports (the job log shows its output), then push"
+            " again.",
         )
         for outcome in stack
         if outcome.status == "failed"
@@ -217,7 +230,7 @@ def _unreadable(before: LocalChanges, after: LocalChanges) -> list[Unchecked]:
                 None,
                 Stage.COLLECT,
                 "whether the checkout was clean before the check is unknown: "
-                + " ".join(before.unknown),
+                + _sentences(before.unknown),
             )
         )
     new = [message for message in after.unknown if message not in before.unknown]
@@ -227,10 +240,15 @@ def _unreadable(before: LocalChanges, after: LocalChanges) -> list[Unchecked]:
                 None,
                 Stage.STACK,
                 "whether the [stack].ci commands changed the work tree is unknown: "
-                + " ".join(new),
+                + _sentences(tuple(new)),
             )
         )
     return items
+
+
+def _sentences(messages: tuple[str, ...], shown: int = 10) -> str:
+    head = " ".join(messages[:shown])
+    return head if len(messages) <= shown else f"{head} And {len(messages) - shown} more."
 
 
 def _listed(paths: tuple[str, ...], shown: int = 10) -> str:

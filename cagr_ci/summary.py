@@ -5,20 +5,49 @@ from __future__ import annotations
 
 import html
 
+from cagr_core.safe_text import terminal_safe
 from cagr_repo.config import RepoConfig
 
 from .run import CiResult
 
 SUMMARY_LIMIT = 1024 * 1024  # GitHub's limit for one step's summary, in bytes
 _MARGIN = 4 * 1024  # room kept for the closing lines
+CELL_LIMIT = 600  # characters of one table cell: every rule keeps its row
 
 _VERDICT = {"pass": "✅ pass", "fail": "❌ fail", "unchecked": "⚠️ unchecked"}
 
 
-def cell(text: str) -> str:
-    """Text safe inside a Markdown table cell: HTML escaped, pipes escaped, lines joined."""
+def cell(text: str, limit: int = CELL_LIMIT) -> str:
+    """Text safe inside a Markdown table cell: control characters and undecodable bytes
+    escaped, HTML escaped, pipes escaped, lines joined, and cut to `limit` characters."""
+    text = terminal_safe(text)
+    if len(text) > limit:
+        text = text[:limit].rstrip() + " … (cut here; the job log has the rest)"
     escaped = html.escape(text, quote=False).replace("|", "\\|")
     return "<br>".join(line for line in escaped.splitlines() if line.strip()) or " "
+
+
+def code(text: str) -> str:
+    """Text as an inline code span in a table cell: no HTML escapes (a code span shows them
+    literally), pipes escaped, a fence longer than any backtick run inside."""
+    text = terminal_safe(text).replace("\n", " ").replace("|", "\\|")[:CELL_LIMIT]
+    fence = "`" * (_longest_backtick_run(text) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _longest_backtick_run(text: str) -> int:
+    longest = run = 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    return longest
+
+
+def error_summary(text: str) -> str:
+    """The job summary of a run cagr could not check (an event or checkout it cannot use)."""
+    escaped = html.escape(terminal_safe(text)[:CELL_LIMIT], quote=False)
+    return f"## cagr ci: could not check this run\n\n{escaped}\n\nThe job log says more.\n"
 
 
 def step_summary(result: CiResult, config: RepoConfig, limit: int = SUMMARY_LIMIT) -> str:
@@ -31,7 +60,7 @@ def step_summary(result: CiResult, config: RepoConfig, limit: int = SUMMARY_LIMI
     }[result.status]
     range_ = report.range
     where = (
-        f"head `{result.head[:12]}` · target `{cell(result.target_name)}`"
+        f"head `{result.head[:12]}` · target {code(result.target_name[:60])}"
         f" ({cell(result.target_source)})"
     )
     if range_ is not None:
@@ -39,6 +68,14 @@ def step_summary(result: CiResult, config: RepoConfig, limit: int = SUMMARY_LIMI
     head = [f"## cagr: change rules {title}", "", f"{cell(result.event.title)} · {where}", ""]
     rows = ["| Rule | Verdict | What happened | Fix |", "|---|---|---|---|"]
     rows.extend(_rule_rows(result, config))
+    if not config.rules.rules:
+        head += [
+            "> No change rules are configured at this commit, so no change rule judged it.",
+            "",
+        ]
+    edits = report.config_changes
+    if edits is not None:
+        head += [f"> {cell(edits.describe())}", ""]
     tail = _tail(result)
     return _fit(head, rows, tail, limit)
 
@@ -46,6 +83,7 @@ def step_summary(result: CiResult, config: RepoConfig, limit: int = SUMMARY_LIMI
 def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
     report = result.report
     whole_change_unknown = any(item.rule is None for item in report.unchecked)
+    sections = "review.pr_sections"
     ids = [compiled.rule.id for compiled in config.rules.rules]
     if config.config.review.pr_sections:
         ids.append("review.pr_sections")
@@ -55,16 +93,17 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
         unknown = [u for u in report.unchecked if u.rule == rule]
         deferred = [d for d in report.deferred if d.rule == rule]
         if findings:
-            verdict, what, fix = "fail", " ".join(f.message for f in findings), findings[0].fix
+            fixes = "\n".join(dict.fromkeys(f.fix for f in findings))
+            verdict, what, fix = "fail", " ".join(f.message for f in findings), fixes
         elif unknown:
             verdict, what, fix = "unchecked", " ".join(u.message for u in unknown), ""
-        elif whole_change_unknown:
+        elif whole_change_unknown and rule != sections:  # the headings need no change
             verdict, what, fix = "unchecked", "The change itself could not be read.", ""
         else:
             verdict, what, fix = "pass", "", ""
             if deferred:
                 what = " ".join(d.message for d in deferred)
-        rows.append(f"| `{cell(rule)}` | {_VERDICT[verdict]} | {cell(what)} | {cell(fix)} |")
+        rows.append(f"| {code(rule)} | {_VERDICT[verdict]} | {cell(what)} | {cell(fix)} |")
     return rows
 
 
@@ -80,7 +119,7 @@ def _tail(result: CiResult) -> list[str]:
             status = outcome.status + (
                 f" (exit {outcome.exit_code})" if outcome.status == "failed" else ""
             )
-            lines.append(f"| `{cell(outcome.command)}` | {cell(status)} |")
+            lines.append(f"| {code(outcome.command)} | {cell(status)} |")
     if result.problems:
         lines += ["", "**Problems with the job**", ""]
         lines += [f"- {cell(p.message)} **Instead:** {cell(p.fix)}" for p in result.problems]
@@ -92,12 +131,12 @@ def _tail(result: CiResult) -> list[str]:
 def _fit(head: list[str], rows: list[str], tail: list[str], limit: int) -> str:
     budget = limit - _MARGIN
     out = list(head)
-    used = sum(len(line.encode()) + 1 for line in out)
+    used = sum(len(line.encode("utf-8", "replace")) + 1 for line in out)
     omitted = 0
     for line in rows + tail:
-        size = len(line.encode()) + 1
-        if omitted or used + size > budget:
-            omitted += 1
+        size = len(line.encode("utf-8", "replace")) + 1
+        if used + size > budget:
+            omitted += 1  # this line only: a shorter one after it may still fit
             continue
         out.append(line)
         used += size

@@ -17,7 +17,8 @@ _OUTCOME = {
 
 
 def _finding_blocks(report: Report) -> list[tuple[str, list[str], str]]:
-    """(header, message lines, fix) for each failing rule; findings of one rule share a fix."""
+    """(header, message lines, fixes) for each failing rule; a fix its findings share is said
+    once, and findings that need different fixes get each of them."""
     where = f" ({report.range.label})" if report.range is not None else ""
     blocks = []
     for rule, group in groupby(report.findings, key=lambda f: f.rule):
@@ -25,11 +26,19 @@ def _finding_blocks(report: Report) -> list[tuple[str, list[str], str]]:
         blocks.append(
             (
                 f"{'Check' if rule.startswith('review.') else 'Change rule'} {rule} failed{where}.",
-                [f.message for f in findings],
-                f"Instead: {findings[0].fix}",
+                [_one_line(f.message) for f in findings],
+                "\n".join(
+                    f"Instead: {_one_line(fix)}" for fix in dict.fromkeys(f.fix for f in findings)
+                ),
             )
         )
     return blocks
+
+
+def _one_line(text: str) -> str:
+    """A message as one line: a line break in a file name is shown as `\\n`, so a name can
+    never pass for another line of the report (an `Instead:` of its own, say)."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def _other_lines(report: Report) -> list[str]:
@@ -38,11 +47,11 @@ def _other_lines(report: Report) -> list[str]:
         subject = f"change rule {item.rule}" if item.rule else "change rules"
         if item.rule and item.rule.startswith("review."):
             subject = f"check {item.rule}"
-        lines.append(f"Unchecked ({item.stage.value}): {subject}: {item.message}")
+        lines.append(f"Unchecked ({item.stage.value}): {subject}: {_one_line(item.message)}")
     for deferred in report.deferred:
         lines.append(
-            f"Deferred to the pull request: change rule {deferred.rule}: {deferred.message}"
-            f"\nThen: {deferred.fix}"
+            f"Deferred to the pull request: change rule {deferred.rule}:"
+            f" {_one_line(deferred.message)}\nThen: {_one_line(deferred.fix)}"
         )
     if report.uncommitted:
         lines.append(

@@ -52,6 +52,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     body: PrBody | None = None,
     note_uncommitted: bool = False,
     expired: Callable[[], bool] | None = None,
+    write_record: bool = True,
 ) -> CheckResult:
     """Collect merge base -> working tree (or HEAD, `committed`) and evaluate the rules.
 
@@ -62,7 +63,8 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     With `note_uncommitted`, a committed check also counts the paths where the working tree
     differs from HEAD (about the cost of a working-tree check), so a person is told what the
     verdict left out; a clean checkout, as in CI, has nothing to count. `expired` is the
-    caller's deadline: rules not decided when it says yes are unchecked.
+    caller's deadline: rules not decided when it says yes are unchecked. `write_record=False`: a
+    committed check that writes no gate record (CI, which never reads one).
     """
     head_config = None
     if committed:
@@ -105,7 +107,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         )
     timings = Timings((collected - started) * 1000, (done - collected) * 1000)
     report = evolve(report, timings=timings, uncommitted=uncommitted, config_changes=edits)
-    if not committed:
+    if not committed or not write_record:
         return CheckResult(report, changes)
     from_head = head_config is not None
     if changes.range is None or changes.range.head is None:

@@ -20,9 +20,8 @@ from cagr_ci.integrity import CheckoutError
 from cagr_ci.render import render_result, result_data
 from cagr_ci.run import CiResult, run_ci
 from cagr_ci.sarif import sarif_log
-from cagr_ci.summary import SUMMARY_LIMIT, step_summary
+from cagr_ci.summary import SUMMARY_LIMIT, error_summary, step_summary
 from cagr_repo.body_file import BodyFileError
-from cagr_repo.config import RepoConfig
 from cagr_repo.files import write_atomically
 
 from ..checkout import open_checkout
@@ -37,15 +36,16 @@ def run(args: argparse.Namespace) -> int:
     opened = open_checkout(args)
     if isinstance(opened, int):  # not a checkout, or invalid config: the log says which
         if on_github:
+            said = "cagr ci could not read this checkout's configuration"
             print(
                 command(
                     "error",
-                    "cagr ci could not read this checkout's configuration; the job log lists"
-                    " every problem and its fix.",
+                    f"{said}; the job log lists every problem and its fix.",
                     title="cagr ci could not check this run",
                 ),
                 file=sys.stderr if args.format == "json" else sys.stdout,
             )
+            _append_summary(error_summary(f"{said}."))
         return opened
     checkout, config = opened
     try:
@@ -57,13 +57,18 @@ def run(args: argparse.Namespace) -> int:
         return _fail(args, on_github, str(error), "")
     _print(args, result, on_github)
     if on_github:
-        _write_summary(result, config)
+        _append_summary(step_summary(result, config, limit=max(0, SUMMARY_LIMIT - _used())))
     if args.sarif:
         data = json.dumps(sarif_log(result), indent=2, ensure_ascii=True) + "\n"
         try:
             write_atomically(args.sarif, data.encode("utf-8"))
-        except OSError as error:
-            return _fail(args, on_github, f"cannot write {args.sarif}: {error.strerror}.", "")
+        except OSError as error:  # the report is out already: say so once, beside it
+            print(
+                f"cagr ci: cannot write the SARIF log {args.sarif}: {error.strerror}. Name a file"
+                " in a folder the job can write to.",
+                file=sys.stderr,
+            )
+            return EXIT_INVALID
     return _EXIT[result.status]
 
 
@@ -80,15 +85,18 @@ def _print(args: argparse.Namespace, result: CiResult, on_github: bool) -> None:
             print(line, file=annotations_to)
 
 
-def _write_summary(result: CiResult, config: RepoConfig) -> None:
+def _used() -> int:
+    """Bytes of the step summary earlier steps wrote."""
+    try:
+        return os.path.getsize(os.environ.get("GITHUB_STEP_SUMMARY", ""))
+    except OSError:
+        return 0
+
+
+def _append_summary(text: str) -> None:
     path = os.environ.get("GITHUB_STEP_SUMMARY")
     if not path:
         return
-    try:
-        used = os.path.getsize(path)
-    except OSError:
-        used = 0
-    text = step_summary(result, config, limit=max(0, SUMMARY_LIMIT - used))
     try:
         with open(path, "a", encoding="utf-8") as handle:
             handle.write(text)
@@ -107,4 +115,5 @@ def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> 
             command("error", text, title="cagr ci could not check this run"),
             file=sys.stderr if args.format == "json" else sys.stdout,
         )
+        _append_summary(error_summary(text))
     return EXIT_INVALID

@@ -22,14 +22,13 @@ from cagr_repo.gitdir import NotARepository, find_checkout
 from cagr_repo.index import tracked_paths
 from cagr_repo.suggest import SCHEMA_FILE, render, suggest
 
-from ..checkout import root_of
-from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK
+from ..output import EXIT_INVALID, EXIT_OK
 from .schema import schema_text
 
 RULES_FILE = ".cagr/changes.toml"
 
 
-def _rules(root: Path, force: bool) -> int:
+def _rules(root: Path, gitdir: str, force: bool) -> int:
     path = root / RULES_FILE
     if path.exists() and not force:
         print(
@@ -37,11 +36,7 @@ def _rules(root: Path, force: bool) -> int:
             file=sys.stderr,
         )
         return EXIT_INVALID
-    try:
-        gitdir = find_checkout(str(root)).gitdir
-    except NotARepository:
-        gitdir = None
-    suggestions = suggest(tracked_paths(gitdir) if gitdir else [])
+    suggestions = suggest(tracked_paths(gitdir))
     write_atomically(str(path), render(suggestions).encode("utf-8"))
     print(f"{RULES_FILE}: {len(suggestions)} suggested rule(s), commented out:")
     for suggestion in suggestions:
@@ -93,15 +88,30 @@ def _ci(root: Path, force: bool) -> int:
     result = install_workflow(root, force)
     if result.outcome == "refused":
         print(f"cagr init: {result.message}", file=sys.stderr)
-        return EXIT_FINDINGS
+        return EXIT_INVALID  # as for an existing rules file: nothing was replaced
     print(f"cagr init: {result.message}")
     return EXIT_OK
 
 
 def run(args: argparse.Namespace) -> int:
-    root = root_of(args.repo)
+    try:
+        checkout = find_checkout(args.repo)
+    except NotARepository as error:
+        print(
+            f"cagr init: {error}. cagr sets up a git repository: run `git init` first, or run"
+            " cagr init inside one (or name it with --repo).",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    if checkout.root is None:
+        print(
+            f"cagr init: {checkout.gitdir} is a bare repository; run cagr init in a clone.",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    root = Path(checkout.root)
     rules = args.rules or not (args.hooks or args.ci)
-    code = _rules(root, args.force) if rules else EXIT_OK
+    code = _rules(root, checkout.gitdir, args.force) if rules else EXIT_OK
     if args.hooks:
         code = max(code, _hooks(root, args.hooks, args.hook_command))
     if args.ci == "github":

@@ -276,10 +276,14 @@ class TestTarget:
         push_env = github_env(project.tmp, "push", push(head, project.base))
         data = report(cagr_ci(checkout, push_env, "--format", "json"))
         assert (data["ci"]["target_source"], data["range"]["target_ref"]) == (
-            "origin/HEAD",  # a clone records the remote's default branch
+            "repository.default_branch",  # checkouts in Actions record no origin/HEAD
             "refs/remotes/origin/main",
         )
-        assert data["range"]["chosen_by"] == "origin/HEAD"
+        without = push(head, project.base) | {"repository": {"name": "app"}}
+        data = report(
+            cagr_ci(checkout, github_env(project.tmp, "push", without), "--format", "json")
+        )
+        assert data["range"]["chosen_by"] == "origin/HEAD"  # a clone records the remote's default
 
     def test_without_github_base_ref_the_payloads_base_ref_is_used(self, project: Project) -> None:
         head = project.work({"a.txt": "a"})

@@ -78,7 +78,7 @@ class TestInitCiGithub:
         edited = path.read_text().replace('python-version: "3.12"', 'python-version: "3.13"')
         path.write_text(edited)
         assert not is_unedited(edited)
-        assert main(["--repo", str(repo), "init", "--ci", "github"]) == 1
+        assert main(["--repo", str(repo), "init", "--ci", "github"]) == 2
         assert "has been edited" in capsys.readouterr().err
         assert path.read_text() == edited
         assert main(["--repo", str(repo), "init", "--ci", "github", "--force"]) == 0

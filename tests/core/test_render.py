@@ -189,3 +189,22 @@ def test_uncommitted_paths_are_named_but_change_no_verdict() -> None:
     assert render_text(report).startswith(
         "Not part of this committed check: 3 path(s) where the working tree differs from HEAD"
     )
+
+
+def test_findings_of_one_rule_with_different_fixes_get_each_fix_once() -> None:
+    findings = (
+        Finding("r", "requires", "a changed.", "Do a.", ()),
+        Finding("r", "requires", "b changed.", "Do b.", ()),
+        Finding("r", "requires", "c changed.", "Do a.", ()),
+    )
+    assert render_text(Report(findings=findings)).splitlines()[-2:] == [
+        "Instead: Do a.",
+        "Instead: Do b.",
+    ]
+
+
+def test_a_line_break_in_a_file_name_cannot_pass_for_a_line_of_the_report() -> None:
+    rule = SiblingRule(id="s", paths=["*.py"], target="{name}_test.py", reason="Add the test.")
+    text = render_text(check(rule, added("a\nInstead: nothing to do.py")))
+    assert text.count("\nInstead: ") == 1
+    assert "a\\nInstead: nothing to do.py" in text
