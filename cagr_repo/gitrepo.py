@@ -12,14 +12,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from attrs import frozen
+from dulwich.objects import Commit
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from cagr_core.errors import CagrError
 
 from .gitdir import Checkout, is_sha, unsupported
-from .history import History, merge_bases
-from .objects import DamagedObject
+from .history import CommitGraph, History, merge_bases
+from .objects import DamagedObject, read_raw
 from .revisions import RevisionProblem, resolve_revision
 
 
@@ -94,7 +95,9 @@ def merge_base(repo: Repo, target: Target, head: str) -> str:
     and a wrong one (written by hand, say) would hide the branch's commits.
     """
     shallow = {bytes.fromhex(s.decode("ascii")) for s in repo.get_shallow()}
-    history = History(repo.object_store, Path(repo.commondir()) / "objects", shallow)
+    history = History(
+        lambda oid: read_raw(repo.object_store, oid, Commit.type_num), _commit_graph(repo), shallow
+    )
     try:
         bases = merge_bases(history, bytes.fromhex(target.sha), bytes.fromhex(head))
     except KeyError as error:
@@ -133,3 +136,16 @@ def merge_base(repo: Repo, target: Target, head: str) -> str:
             f"Merge or rebase onto {target.name} so there is one merge base.",
         )
     return bases[0].hex()
+
+
+def _commit_graph(repo: Repo) -> CommitGraph | None:
+    """The commit-graph, read as git's settings say (`core.commitGraph`, and
+    `commitGraph.generationVersion`: corrected commit dates from version 2, git's default)."""
+    config = repo.get_config_stack()
+    if not config.get_boolean((b"core",), b"commitGraph", True):
+        return None
+    try:
+        version = int(config.get((b"commitGraph",), b"generationVersion"))
+    except (KeyError, ValueError):
+        version = 2
+    return CommitGraph.load(Path(repo.commondir()) / "objects", corrected_dates=version >= 2)
