@@ -14,18 +14,16 @@ from pathlib import Path
 from attrs import evolve
 from dulwich.config import StackedConfig
 from dulwich.ignore import IgnoreFilterManager
-from dulwich.objects import Blob
 from dulwich.refs import Ref
-from dulwich.repo import Repo
 
 from cagr_core.changes import Change, ChangeSet, Range, Side, Stage, Unchecked
 from cagr_core.errors import CagrError
 from cagr_core.ruleset import RuleSet
 
 from .attributes import Attributes
-from .gitrepo import RangeProblem, head_commit, merge_base, resolve_target
+from .gitrepo import RangeProblem, Repository, head_commit, merge_base, resolve_target
 from .index import IndexEntry, UnreadableIndex, read_index
-from .objects import DamagedObject, commit_tree, read_raw
+from .objects import BLOB, DamagedObject, commit_tree, read_raw
 from .target import missing_target_advice
 from .trees import TreeEntry, diff_trees, flatten_cached
 from .worktree import Unreadable, WorkTree
@@ -42,9 +40,9 @@ def decode(path: bytes) -> str:
     return path.decode("utf-8", "surrogateescape")
 
 
-def _tree_of(repo: Repo, commit: str) -> bytes:
+def _tree_of(repo: Repository, commit: str) -> bytes:
     """The raw id of a commit's tree."""
-    return commit_tree(repo.object_store, commit)
+    return commit_tree(repo.objects, commit)
 
 
 def _incomplete(range_: Range | None, stage: Stage, message: str) -> ChangeSet:
@@ -69,7 +67,7 @@ def _missing_object(error: KeyError) -> ChangeSet:
     )
 
 
-def _resolve(repo: Repo, name: str, committed: bool, chosen_by: str | None) -> Range:
+def _resolve(repo: Repository, name: str, committed: bool, chosen_by: str | None) -> Range:
     head = head_commit(repo)
     try:
         target = resolve_target(repo, name)
@@ -83,7 +81,7 @@ def _resolve(repo: Repo, name: str, committed: bool, chosen_by: str | None) -> R
 
 
 def collect_committed(
-    repo: Repo,
+    repo: Repository,
     name: str,
     rules: RuleSet,
     max_content_bytes: int = MAX_CONTENT_BYTES,
@@ -97,9 +95,7 @@ def collect_committed(
         return _problem_set(problem)
     assert range_.head is not None
     try:
-        raw = diff_trees(
-            repo.object_store, _tree_of(repo, range_.base), _tree_of(repo, range_.head)
-        )
+        raw = diff_trees(repo.objects, _tree_of(repo, range_.base), _tree_of(repo, range_.head))
     except KeyError as error:
         return _missing_object(error)
     except DamagedObject as error:
@@ -109,7 +105,7 @@ def collect_committed(
 
 
 def collect_working_tree(
-    repo: Repo,
+    repo: Repository,
     name: str,
     rules: RuleSet,
     max_content_bytes: int = MAX_CONTENT_BYTES,
@@ -127,7 +123,7 @@ def collect_working_tree(
 
 
 def _read_working_tree(
-    repo: Repo, range_: Range, rules: RuleSet, max_content_bytes: int
+    repo: Repository, range_: Range, rules: RuleSet, max_content_bytes: int
 ) -> ChangeSet:
     """The base -> working tree change set of a resolved range, read again if it moved."""
     for _ in range(2):
@@ -151,7 +147,7 @@ def _read_working_tree(
     )
 
 
-def count_uncommitted(repo: Repo, committed: ChangeSet) -> int | None:
+def count_uncommitted(repo: Repository, committed: ChangeSet) -> int | None:
     """How many paths the working tree holds otherwise than HEAD (edited, staged or not,
     deleted, or untracked and not ignored), next to a committed change set: what a committed
     check left out. None when there is no working tree or it cannot be read exactly.
@@ -182,7 +178,7 @@ def count_uncommitted(repo: Repo, committed: ChangeSet) -> int | None:
     )
 
 
-def _index_signature(repo: Repo) -> tuple[int, int, int, bytes | None]:
+def _index_signature(repo: Repository) -> tuple[int, int, int, bytes | None]:
     try:
         st = os.stat(repo.index_path())
         signature = (st.st_size, st.st_mtime_ns, st.st_ino)
@@ -195,7 +191,7 @@ def _index_signature(repo: Repo) -> tuple[int, int, int, bytes | None]:
     return (*signature, head)
 
 
-def _read_index(repo: Repo) -> tuple[tuple[IndexEntry, ...], int]:
+def _read_index(repo: Repository) -> tuple[tuple[IndexEntry, ...], int]:
     """The index entries and the index file's mtime (none: an empty index)."""
     index_path = Path(repo.index_path())
     try:
@@ -216,7 +212,7 @@ def _conflict_message(entries: tuple[IndexEntry, ...]) -> str | None:
     )
 
 
-def _work_tree(repo: Repo, entries: tuple[IndexEntry, ...]) -> WorkTree:
+def _work_tree(repo: Repository, entries: tuple[IndexEntry, ...]) -> WorkTree:
     """The work tree, read with this repository's file-mode and line-ending settings."""
     config = repo.get_config_stack()
     filemode = config.get_boolean((b"core",), b"filemode", True)
@@ -246,7 +242,7 @@ def _untracked_changes(
 
 
 def _working_tree_once(
-    repo: Repo, range_: Range, rules: RuleSet, max_content_bytes: int
+    repo: Repository, range_: Range, rules: RuleSet, max_content_bytes: int
 ) -> tuple[ChangeSet, WorkTree] | ChangeSet:
     """One read of W; a ChangeSet alone when W cannot be read at all."""
     try:
@@ -257,7 +253,7 @@ def _working_tree_once(
     if conflicts is not None:
         return _incomplete(range_, Stage.COLLECT, conflicts)
     tree = _work_tree(repo, entries)
-    base = flatten_cached(repo.object_store, _tree_of(repo, range_.base), repo.controldir())
+    base = flatten_cached(repo.objects, _tree_of(repo, range_.base), repo.controldir())
     index_paths = {entry.path for entry in entries}
     ignores = IgnoreFilterManager.from_repo(repo)
     try:
@@ -292,7 +288,7 @@ def _autocrlf_input(config: StackedConfig) -> bool:
 
 
 def _to_changes(
-    repo: Repo,
+    repo: Repository,
     raw: list[RawChange],
     rules: RuleSet,
     worktree: WorkTree | None,
@@ -330,8 +326,8 @@ def _side(entry: TreeEntry | None, content: bytes | None) -> Side | None:
     return Side(entry[0], entry[1].hex(), content)
 
 
-def _blob(repo: Repo, sha: bytes, limit: int) -> bytes:
-    return read_raw(repo.object_store, sha, Blob.type_num)[:limit]
+def _blob(repo: Repository, sha: bytes, limit: int) -> bytes:
+    return read_raw(repo.objects, sha, BLOB)[:limit]
 
 
 def _file(tree: WorkTree, path: bytes, entry: TreeEntry, limit: int) -> bytes | None:

@@ -1,7 +1,7 @@
 """Tree objects: flattening a commit's tree (cached by tree id) and diffing two trees.
 
-Both read objects through dulwich and compare entries by mode and object id, never by content,
-with no rename or copy detection: a rename is a deletion plus an addition.
+Both read objects through cagr's object reader and compare entries by mode and object id,
+never by content, with no rename or copy detection: a rename is a deletion plus an addition.
 """
 
 from __future__ import annotations
@@ -11,10 +11,8 @@ import re
 import struct
 from collections.abc import Callable
 
-from dulwich.object_store import BaseObjectStore
-from dulwich.objects import Tree
-
-from .objects import DamagedObject, read_raw
+from .objects import TREE as TREE_TYPE
+from .objects import DamagedObject, ObjectReader, read_raw
 from .state import BASE_TREE, load, save
 
 TREE_MODE = 0o040000
@@ -35,19 +33,19 @@ def normal_mode(mode: int) -> int:
     return mode
 
 
-def read_tree(store: BaseObjectStore, sha: bytes) -> dict[bytes, TreeEntry]:
+def read_tree(store: ObjectReader, sha: bytes) -> dict[bytes, TreeEntry]:
     """One tree object's entries by name: (mode, raw 20-byte id)."""
     return {name: (_MODES[octal], child) for octal, name, child in _entries(store, sha)}
 
 
-def _raw_tree(store: BaseObjectStore, sha: bytes) -> bytes:
-    return read_raw(store, sha, Tree.type_num)
+def _raw_tree(store: ObjectReader, sha: bytes) -> bytes:
+    return read_raw(store, sha, TREE_TYPE)
 
 
-def _entries(read: BaseObjectStore | Callable[[bytes], bytes], sha: bytes) -> list[_Entry]:
+def _entries(read: ObjectReader | Callable[[bytes], bytes], sha: bytes) -> list[_Entry]:
     """(octal mode, name, raw id) of each entry of tree `sha`, parsed by one regular expression:
     dulwich's Tree objects sort and re-wrap every entry, and a loop per entry was 3x slower."""
-    raw = _raw_tree(read, sha) if isinstance(read, BaseObjectStore) else read(sha)
+    raw = _raw_tree(read, sha) if isinstance(read, ObjectReader) else read(sha)
     if _WHOLE_TREE.fullmatch(raw) is None:
         raise DamagedObject(sha.hex(), "not a well-formed tree")
     return _TREE_ENTRY.findall(raw)
@@ -70,7 +68,7 @@ _MODES = _Modes(normal=False)
 _NORMAL_MODES = _Modes(normal=True)
 
 
-def flatten(store: BaseObjectStore, tree_id: bytes) -> dict[bytes, TreeEntry]:
+def flatten(store: ObjectReader, tree_id: bytes) -> dict[bytes, TreeEntry]:
     """Every non-tree entry of the tree, by full path (submodules are entries, not descended)."""
     return _flatten(lambda sha: _raw_tree(store, sha), tree_id)
 
@@ -96,7 +94,7 @@ def _flatten(read: Callable[[bytes], bytes], tree_id: bytes) -> dict[bytes, Tree
     return out
 
 
-def flatten_cached(store: BaseObjectStore, tree_id: bytes, gitdir: str) -> dict[bytes, TreeEntry]:
+def flatten_cached(store: ObjectReader, tree_id: bytes, gitdir: str) -> dict[bytes, TreeEntry]:
     """`flatten`, from tree objects kept in one cache file under cagr's state folder.
 
     The cache holds raw tree objects, each checked against its id (a hash of its bytes) before
@@ -159,20 +157,31 @@ def _from_cache(data: bytes, tree_id: bytes) -> dict[bytes, TreeEntry] | None:
 
 
 def diff_trees(
-    store: BaseObjectStore, old_id: bytes | None, new_id: bytes | None
+    store: ObjectReader, old_id: bytes | None, new_id: bytes | None
 ) -> list[tuple[bytes, TreeEntry | None, TreeEntry | None]]:
-    """Changed non-tree entries between two trees (raw ids), descending only where they differ."""
+    """Changed non-tree entries between two trees (raw ids), descending only where they differ.
+
+    Per pair of trees, the entries both have byte for byte are set aside in one set difference;
+    only the others are looked at one by one.
+    """
     out: list[tuple[bytes, TreeEntry | None, TreeEntry | None]] = []
     stack: list[tuple[bytes, bytes | None, bytes | None]] = [(b"", old_id, new_id)]
+    modes = _MODES
     while stack:
         prefix, old, new = stack.pop()
-        olds = read_tree(store, old) if old else {}
-        news = read_tree(store, new) if new else {}
-        for name in olds.keys() | news.keys():
-            o = olds.get(name)
-            n = news.get(name)
+        olds = _entries(store, old) if old else []
+        news = _entries(store, new) if new else []
+        if olds and news:
+            kept = set(olds).intersection(news)
+            olds = [entry for entry in olds if entry not in kept]
+            news = [entry for entry in news if entry not in kept]
+        before = {name: (modes[octal], child) for octal, name, child in olds}
+        after = {name: (modes[octal], child) for octal, name, child in news}
+        for name in before.keys() | after.keys():
+            o = before.get(name)
+            n = after.get(name)
             if o == n:
-                continue
+                continue  # the same mode and id, written differently ("040000")
             path = prefix + name
             o_tree = o is not None and o[0] == TREE_MODE
             n_tree = n is not None and n[0] == TREE_MODE

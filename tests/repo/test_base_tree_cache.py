@@ -37,7 +37,7 @@ def _raw(repo: Path, tree: bytes) -> bytes:
 def _flattened(repo: Path, tree: bytes) -> dict:
     checkout = find_checkout(str(repo))
     with open_repo(checkout) as opened:
-        return flatten_cached(opened.object_store, tree, checkout.gitdir)
+        return flatten_cached(opened.objects, tree, checkout.gitdir)
 
 
 def test_a_written_cache_is_used(trees: tuple[Path, bytes, bytes]) -> None:
@@ -59,7 +59,7 @@ def test_a_cache_that_cannot_vouch_is_read_again(
     repo, base, head = trees
     checkout = find_checkout(str(repo))
     with open_repo(checkout) as opened:
-        truth = flatten(opened.object_store, base)
+        truth = flatten(opened.objects, base)
     records = {
         "other-tree": struct.pack(">20sL", base, len(_raw(repo, head))) + _raw(repo, head),
         "truncated": struct.pack(">20sL", base, 500) + _raw(repo, base)[:10],

@@ -8,12 +8,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from dulwich.repo import Repo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cagr_repo.history import CommitGraph, History, merge_bases
-from cagr_repo.objects import read_raw
+from cagr_repo.objects import COMMIT, ObjectReader, read_raw
 
 from .gitutil import git
 
@@ -98,9 +97,9 @@ def _build(root: Path, commits: list[tuple[int, list[int]]]) -> list[str]:
 
 
 def _cagr(root: Path, one: str, two: str) -> set[str]:
-    with Repo(str(root)) as repo:
+    with ObjectReader(str(root / ".git" / "objects")) as objects:
         graph = CommitGraph.load(root / ".git" / "objects")
-        history = History(lambda oid: read_raw(repo.object_store, oid, 1), graph, set())
+        history = History(lambda oid: read_raw(objects, oid, COMMIT), graph, set())
         return {b.hex() for b in merge_bases(history, bytes.fromhex(one), bytes.fromhex(two))}
 
 

@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from dulwich.repo import Repo
 
+from cagr_repo.gitrepo import Repository
 from cagr_repo.revisions import Resolved, RevisionProblem, resolve_revision
 
 from .gitutil import commit, git, write
@@ -25,7 +25,7 @@ def rev_parse(root: Path, text: str) -> str | None:
 
 
 def resolve(root: Path, text: str) -> Resolved:
-    with Repo(str(root)) as repo:
+    with Repository(str(root)) as repo:
         return resolve_revision(repo, text)
 
 
