@@ -1,9 +1,10 @@
 """Collecting a ChangeSet from a checkout: merge base -> HEAD, or merge base -> working tree.
 
-Nothing here writes to the index, refs, objects or working tree; the only files written are
-cagr's caches under `<gitdir>/cagr/` (the flattened base tree, the last merge base). Whatever
-cannot be read exactly is returned as an unchecked item on the ChangeSet, which the evaluator
-never turns into a pass.
+Nothing here writes anything: not the index, refs, objects or working tree, nor any cache. A
+working-tree change is the baseline's tree against the trees the index would write (compared
+where their ids differ), then the index against the files on disk. Whatever cannot be read
+exactly is returned as an unchecked item on the ChangeSet, which the evaluator never turns
+into a pass.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from cagr_core.ruleset import RuleSet
 from .attributes import Attributes
 from .gitrepo import RangeProblem, Repository, head_commit, merge_base, resolve_target
 from .index import IndexEntry, UnreadableIndex, read_index
-from .objects import BLOB, DamagedObject, commit_tree, read_raw
+from .objects import BLOB, TREE, DamagedObject, commit_tree, read_raw
 from .target import missing_target_advice
-from .trees import TreeEntry, diff_trees, flatten_cached
+from .trees import IndexTree, TreeEntry, diff_trees, index_tree
 from .worktree import Unreadable, WorkTree
 
 RawChange = tuple[bytes, TreeEntry | None, TreeEntry | None]
@@ -212,28 +213,28 @@ def _conflict_message(entries: tuple[IndexEntry, ...]) -> str | None:
     )
 
 
-def _work_tree(repo: Repository, entries: tuple[IndexEntry, ...]) -> WorkTree:
+def _work_tree(repo: Repository, index: IndexTree) -> WorkTree:
     """The work tree, read with this repository's file-mode and line-ending settings."""
     config = repo.get_config_stack()
     filemode = config.get_boolean((b"core",), b"filemode", True)
     autocrlf = config.get_boolean((b"core",), b"autocrlf", False) or _autocrlf_input(config)
-    attribute_files = [
-        e.path
-        for e in entries
-        if e.path == b".gitattributes" or e.path.endswith(b"/.gitattributes")
-    ]
+    attribute_files = sorted(
+        folder + b"/.gitattributes" if folder else b".gitattributes"
+        for folder, names in index.files.items()
+        if b".gitattributes" in names
+    )
     info = Path(repo.commondir()) / "info" / "attributes"
     attributes = Attributes(Path(repo.path), attribute_files, info, autocrlf)
     return WorkTree(repo, attributes, filemode)
 
 
 def _untracked_changes(
-    base: dict[bytes, TreeEntry], index_paths: set[bytes], untracked: dict[bytes, TreeEntry]
+    differs: dict[bytes, TreeEntry | None], index: IndexTree, untracked: dict[bytes, TreeEntry]
 ) -> list[RawChange]:
     """Base paths the index dropped (deleted, or back as untracked files) and new files."""
     raw: list[RawChange] = []
-    for path, old in base.items():
-        if path not in index_paths:
+    for path, old in differs.items():
+        if old is not None and not index.tracks(path):
             now = untracked.pop(path, None)
             if now != old:
                 raw.append((path, old, now))
@@ -252,25 +253,40 @@ def _working_tree_once(
     conflicts = _conflict_message(entries)
     if conflicts is not None:
         return _incomplete(range_, Stage.COLLECT, conflicts)
-    tree = _work_tree(repo, entries)
-    base = flatten_cached(repo.objects, _tree_of(repo, range_.base), repo.controldir())
-    index_paths = {entry.path for entry in entries}
+    index = index_tree(entries)
+    tree = _work_tree(repo, index)
+    differs = _base_against_index(repo, _tree_of(repo, range_.base), index)
     ignores = IgnoreFilterManager.from_repo(repo)
     try:
-        walk = tree.untracked(index_paths, ignores)
+        walk = tree.untracked(index, ignores)
     except Unreadable as error:
         return _incomplete(range_, Stage.COLLECT, f"the work tree {error.why}.")
-    scan = tree.scan(entries, base, index_mtime_ns, walk.replaced)
+    scan = tree.scan(entries, differs, index_mtime_ns, walk.replaced)
     if tree.folders_for_files:  # tracked files that are folders now: their files are untracked
-        beneath = tree.untracked(index_paths, ignores, tree.folders_for_files)
+        beneath = tree.untracked(index, ignores, tree.folders_for_files)
         walk.untracked.update(beneath.untracked)
         walk.unreadable.extend(beneath.unreadable)
     unchecked = [_unreadable(error) for error in (*scan.unreadable, *walk.unreadable)]
     untracked = walk.untracked
-    raw = sorted(scan.changes + _untracked_changes(base, index_paths, untracked))
+    raw = sorted(scan.changes + _untracked_changes(differs, index, untracked))
     changes, more = _to_changes(repo, raw, rules, tree, max_content_bytes)
     pending = tuple(sorted(decode(path) for path in scan.pending))
     return ChangeSet(tuple(changes), range_, pending, (*unchecked, *more)), tree
+
+
+def _base_against_index(
+    repo: Repository, base_tree: bytes, index: IndexTree
+) -> dict[bytes, TreeEntry | None]:
+    """The base's entry at every path where the base and the index differ (None: the base has
+    none there), by diffing the base tree with the trees the index would write: folders whose
+    trees are equal are never read, so the cost follows the change, not the repository."""
+    written = index.trees
+
+    def read(sha: bytes) -> bytes:
+        raw = written.get(sha)
+        return raw if raw is not None else read_raw(repo.objects, sha, TREE)
+
+    return {path: old for path, old, _ in diff_trees(read, base_tree, index.root)}
 
 
 def _unreadable(error: Unreadable) -> Unchecked:

@@ -88,6 +88,7 @@ class _Pack:
             size = self.names - 4 + 24 * self.count + 40
         if len(index) < size or pack[:4] != b"PACK" or len(pack) < 32:
             raise ValueError("a truncated pack or index")
+        self.bounds = (0, *struct.unpack_from(">256L", index, self.fanout))  # bucket ends
 
     def close(self) -> None:
         for mapped in (self.index, self.pack):
@@ -103,9 +104,8 @@ class _Pack:
         """
         index = self.index
         first = oid[0]
-        fanout = self.fanout
-        low = struct.unpack_from(">L", index, fanout + 4 * (first - 1))[0] if first else 0
-        high = struct.unpack_from(">L", index, fanout + 4 * first)[0]
+        low = self.bounds[first]
+        high = self.bounds[first + 1]
         if high <= low:
             return None
         stride, names = self.stride, self.names
@@ -143,6 +143,7 @@ class ObjectReader:
     def __init__(self, objects: str) -> None:
         self.directories = _with_alternates(objects)
         self.packs: list[_Pack] | None = None
+        self.last_pack = 0
         self.cache: dict[tuple[int, int], tuple[int, bytes]] = {}
         self.cached_bytes = 0
 
@@ -150,6 +151,7 @@ class ObjectReader:
         for pack in self.packs or ():
             pack.close()
         self.packs = None
+        self.last_pack = 0
         self.cache.clear()
 
     def __enter__(self) -> ObjectReader:
@@ -196,9 +198,13 @@ class ObjectReader:
 
     def _read_packed(self, oid: bytes) -> tuple[int, bytes] | None:
         assert self.packs is not None
-        for number, pack in enumerate(self.packs):
+        last = self.last_pack  # objects read together are mostly in one pack: ask it first
+        order = [last, *(n for n in range(len(self.packs)) if n != last)] if last else None
+        for number in order or range(len(self.packs)):
+            pack = self.packs[number]
             offset = pack.find(oid)
             if offset is not None:
+                self.last_pack = number
                 try:
                     return self._unpack(number, offset, 0)
                 except (_Damaged, zlib.error, IndexError, ValueError) as error:
