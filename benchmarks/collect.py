@@ -4,9 +4,9 @@ Every row prints cagr's median, git's, the ratio and the goal beside it. On synt
 repositories built with `git fast-import` (by default 20,000 and 100,000 files, a
 10,000-commit main, about 800 changes: half committed on a branch, half in the working tree):
 
-- working tree: `collect_working_tree` in this process, warm (as at every turn end after the
-  first) and cold (cagr's state removed: no cached base tree), against
-  `git diff --raw --no-renames -z B` plus `git ls-files -o --exclude-standard -z`;
+- working tree: `collect_working_tree` in this process, warm and cold (the files of `.git`
+  dropped from the page cache before each run of either; folder entries and inodes stay
+  cached), against `git diff --raw --no-renames -z B` plus `git ls-files -o --exclude-standard -z`;
 - committed: `collect_committed` against `git diff --raw --no-renames -z B H`;
 - merge base: cagr's walk against `git merge-base --all`, for a fork near the tip and one
   10,000 commits back, without a commit-graph, with one file, and with a split chain of three;
@@ -44,12 +44,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.repos import add_wide_commit, build, build_criss_cross, git
-from benchmarks.timing import CAGR, ENV, call, compare, header, process, shell
+from benchmarks.timing import CAGR, ENV, call, cold, compare, header, process, shell
 from cagr_core import RuleSet
 from cagr_repo.collect import collect_committed, collect_working_tree
 from cagr_repo.gitdir import find_checkout
 from cagr_repo.gitrepo import RangeProblem, merge_base, open_repo, resolve_target
-from cagr_repo.state import BASE_TREE, remove
 
 RULES = RuleSet.compile([])
 FAR = 10_000  # commits between the far fork and HEAD
@@ -71,14 +70,16 @@ def working_rows(root: Path, target: str, runs: int, label: str = "") -> None:
         with open_repo(checkout) as repo:
             assert not collect_working_tree(repo, target, RULES).unchecked
 
-    def cold() -> None:
-        remove(checkout.gitdir, BASE_TREE)
-        with open_repo(checkout) as repo:
-            assert not collect_working_tree(repo, target, RULES).unchecked
-
     git_working = _git_working(root, base)
     compare(f"working tree, warm{label}", call(warm), git_working, runs, 2)
-    compare(f"working tree, cold: cagr state removed{label}", call(cold), git_working, runs, 3)
+    gitdir = Path(checkout.gitdir)
+    compare(
+        f"working tree, cold: .git's pages evicted{label}",
+        cold(gitdir, call(warm)),
+        cold(gitdir, git_working),
+        runs,
+        3,
+    )
     compare(
         f"  whole `cagr changes --format json`{label}",
         process([CAGR, "changes", "--base", target, "--format", "json"], root),

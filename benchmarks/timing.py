@@ -55,6 +55,32 @@ def call(action: Callable[[], object]) -> Timed:
     return run
 
 
+def evict(gitdir: Path) -> None:
+    """Drop the git directory's files (index, packs, loose objects, commit-graph) from the page
+    cache, so the next read comes from the disk. Folder entries and inodes stay cached (that
+    would need root and would slow every other process on the machine)."""
+    for folder, _, names in os.walk(gitdir):
+        for name in names:
+            try:
+                handle = os.open(os.path.join(folder, name), os.O_RDONLY)
+            except OSError:
+                continue
+            try:
+                os.posix_fadvise(handle, 0, 0, os.POSIX_FADV_DONTNEED)
+            finally:
+                os.close(handle)
+
+
+def cold(gitdir: Path, timed: Timed) -> Timed:
+    """`timed`, each run after `evict` (which is not timed)."""
+
+    def run() -> float:
+        evict(gitdir)
+        return timed()
+
+    return run
+
+
 RESULTS: list[tuple[str, float, float, float | None]] = []  # label, cagr ms, baseline ms, goal
 
 
