@@ -144,7 +144,8 @@ class ObjectReader:
         self.directories = _with_alternates(objects)
         self.packs: list[_Pack] | None = None
         self.last_pack = 0
-        self.cache: dict[tuple[int, int], tuple[int, bytes]] = {}
+        self.cache: dict[tuple[int, int], tuple[int, bytes]] = {}  # by pack and offset
+        self.recent: dict[bytes, tuple[int, bytes]] = {}  # by id
         self.cached_bytes = 0
 
     def close(self) -> None:
@@ -153,6 +154,8 @@ class ObjectReader:
         self.packs = None
         self.last_pack = 0
         self.cache.clear()
+        self.recent.clear()
+        self.cached_bytes = 0
 
     def __enter__(self) -> ObjectReader:
         return self
@@ -181,13 +184,16 @@ class ObjectReader:
 
         KeyError when no pack or folder has it; DamagedObject when it cannot be read.
         """
-        if self.packs is None:
-            self.packs = self._load_packs()
-        found = self._read_packed(oid)
+        found = self.recent.get(oid)
         if found is not None:
             return found
-        found = self._read_loose(oid)
+        if self.packs is None:
+            self.packs = self._load_packs()
+        found = self._read_packed(oid) or self._read_loose(oid)
         if found is not None:
+            if self.cached_bytes < _CACHE_BYTES:
+                self.recent[oid] = found  # revisions, merge bases and diffs read commits again
+                self.cached_bytes += len(found[1])
             return found
         self.close()  # packed meanwhile (`git gc`)? look again, once, as git does
         self.packs = self._load_packs()
@@ -312,26 +318,28 @@ class ObjectReader:
 def _inflate(pack: mmap.mmap | bytes, at: int, size: int) -> bytes:
     """The zlib stream at `at`, which must inflate to exactly `size` bytes and end there."""
     inflater = zlib.decompressobj()
-    out = []
-    have = 0
-    pending = b""
-    chunk = max(size + 64, 512)  # a whole small object in one slice
-    while not inflater.eof:
+    # Usually one slice holds the whole stream (zlib adds a few bytes to what it cannot shrink).
+    data = inflater.decompress(pack[at : at + size + 64], size + 1)  # one more: "too long"
+    if inflater.eof and len(data) == size:
+        return data
+    out = [data]
+    have = len(data)
+    pending = inflater.unconsumed_tail
+    at += size + 64
+    chunk = 1 << 16
+    while not inflater.eof and have <= size:
         if not pending:
             pending = pack[at : at + chunk]
             at += chunk
-            chunk = max(chunk, 1 << 16)
             if not pending:
                 raise _Damaged("a truncated object")
-        data = inflater.decompress(pending, size + 1 - have)  # one byte more tells "too long"
+        data = inflater.decompress(pending, size + 1 - have)
         have += len(data)
-        if have > size:
-            raise _Damaged("an object longer than its header says")
         out.append(data)
         pending = inflater.unconsumed_tail
     if have != size:
-        raise _Damaged("an object shorter than its header says")
-    return out[0] if len(out) == 1 else b"".join(out)
+        raise _Damaged(f"an object {'longer' if have > size else 'shorter'} than its header says")
+    return b"".join(out)
 
 
 def _varint(data: bytes, at: int) -> tuple[int, int]:
@@ -346,7 +354,9 @@ def _varint(data: bytes, at: int) -> tuple[int, int]:
 
 
 def _apply_delta(base: bytes, delta: bytes) -> bytes:
-    """git's delta format: the base's size, the result's, then copy and insert instructions."""
+    """git's delta format: the base's size, the result's, then copy and insert instructions.
+    A copy names its offset and length by up to four and three bytes, each present when its
+    bit of the instruction is set (unrolled: this runs for every instruction of every delta)."""
     base_size, at = _varint(delta, 0)
     size, at = _varint(delta, at)
     if base_size != len(base):
@@ -358,14 +368,27 @@ def _apply_delta(base: bytes, delta: bytes) -> bytes:
         at += 1
         if op & 0x80:
             start = length = 0
-            for bit, shift in ((1, 0), (2, 8), (4, 16), (8, 24)):
-                if op & bit:
-                    start |= delta[at] << shift
-                    at += 1
-            for bit, shift in ((16, 0), (32, 8), (64, 16)):
-                if op & bit:
-                    length |= delta[at] << shift
-                    at += 1
+            if op & 0x01:
+                start = delta[at]
+                at += 1
+            if op & 0x02:
+                start |= delta[at] << 8
+                at += 1
+            if op & 0x04:
+                start |= delta[at] << 16
+                at += 1
+            if op & 0x08:
+                start |= delta[at] << 24
+                at += 1
+            if op & 0x10:
+                length = delta[at]
+                at += 1
+            if op & 0x20:
+                length |= delta[at] << 8
+                at += 1
+            if op & 0x40:
+                length |= delta[at] << 16
+                at += 1
             length = length or 0x10000
             if start + length > base_size:
                 raise _Damaged("a delta that copies past its base")
