@@ -9,6 +9,7 @@ into a pass.
 
 from __future__ import annotations
 
+import operator
 import os
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from .trees import IndexTree, TreeEntry, diff_trees, index_tree
 from .worktree import Unreadable, WorkTree
 
 RawChange = tuple[bytes, TreeEntry | None, TreeEntry | None]
+_STAGE = operator.attrgetter("stage")
 MAX_CONTENT_BYTES = 1024 * 1024  # manifests read for selectors; the evaluator's cap by default
 
 
@@ -204,9 +206,9 @@ def _read_index(repo: Repository) -> tuple[tuple[IndexEntry, ...], int]:
 
 
 def _conflict_message(entries: tuple[IndexEntry, ...]) -> str | None:
-    conflicts = sorted({decode(e.path) for e in entries if e.stage})
-    if not conflicts:
+    if not any(map(_STAGE, entries)):  # the usual answer, without a Python loop
         return None
+    conflicts = sorted({decode(e.path) for e in entries if e.stage})
     more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
     return (
         f"unresolved conflicts in {', '.join(conflicts[:5])}{more}. Resolve them, then check again."

@@ -56,6 +56,22 @@ class Repository(Repo):
     def objects(self) -> ObjectReader:
         return ObjectReader(os.path.join(self.commondir(), "objects"))
 
+    @functools.cached_property
+    def commit_graph(self) -> CommitGraph | None:
+        """The commit-graph, read as git reads it: not in a shallow clone (its parents are not
+        the graph's), and as git's settings say (`core.commitGraph`; corrected commit dates
+        from `commitGraph.generationVersion` 2, git's default)."""
+        if self.get_shallow():
+            return None
+        config = self.get_config_stack()
+        if not config.get_boolean((b"core",), b"commitGraph", True):
+            return None
+        try:
+            version = int(config.get((b"commitGraph",), b"generationVersion"))
+        except (KeyError, ValueError):
+            version = 2
+        return CommitGraph.load(Path(self.commondir()) / "objects", corrected_dates=version >= 2)
+
     def close(self) -> None:
         if "objects" in self.__dict__:
             self.objects.close()
@@ -110,7 +126,7 @@ def merge_base(repo: Repository, target: Target, head: str) -> str:
     and a wrong one (written by hand, say) would hide the branch's commits.
     """
     shallow = {bytes.fromhex(s.decode("ascii")) for s in repo.get_shallow()}
-    history = History(lambda oid: read_raw(repo.objects, oid, COMMIT), _commit_graph(repo), shallow)
+    history = History(lambda oid: read_raw(repo.objects, oid, COMMIT), repo.commit_graph, shallow)
     try:
         bases = merge_bases(history, bytes.fromhex(target.sha), bytes.fromhex(head))
     except KeyError as error:
@@ -149,16 +165,3 @@ def merge_base(repo: Repository, target: Target, head: str) -> str:
             f"Merge or rebase onto {target.name} so there is one merge base.",
         )
     return bases[0].hex()
-
-
-def _commit_graph(repo: Repo) -> CommitGraph | None:
-    """The commit-graph, read as git's settings say (`core.commitGraph`, and
-    `commitGraph.generationVersion`: corrected commit dates from version 2, git's default)."""
-    config = repo.get_config_stack()
-    if not config.get_boolean((b"core",), b"commitGraph", True):
-        return None
-    try:
-        version = int(config.get((b"commitGraph",), b"generationVersion"))
-    except (KeyError, ValueError):
-        version = 2
-    return CommitGraph.load(Path(repo.commondir()) / "objects", corrected_dates=version >= 2)

@@ -179,6 +179,17 @@ class CommitGraph:
         layer = self._layer(position)
         return layer.oid(position - layer.offset)
 
+    def first_parent(self, position: int) -> int | None:
+        """The first parent's position (None: a root commit), and nothing else read."""
+        layer = self._layer(position)
+        at = layer.commits + 36 * (position - layer.offset) + 20
+        (first,) = _OFFSET.unpack_from(layer.data, at)
+        if first == _NO_PARENT:
+            return None
+        if first >= layer.offset + layer.size:
+            raise GraphDamaged("a parent's position is outside the graph")
+        return int(first)
+
     def info(self, position: int) -> tuple[tuple[int, ...], int, int]:
         """(parent positions, commit time, generation) of the commit at `position`."""
         layer = self._layer(position)

@@ -19,6 +19,7 @@ from dulwich.refs import Ref
 from cagr_core.errors import CagrError
 
 from .gitdir import is_sha
+from .history import GraphDamaged
 from .objects import COMMIT, TAG, TYPE_NAMES, DamagedObject
 
 TYPE_CHECKING = False
@@ -64,7 +65,9 @@ def resolve_revision(repo: Repository, text: str) -> Resolved:
     for match in _SUFFIX.finditer(suffixes):
         steps, peel, nth = match.groups()
         if steps is not None:
-            for _ in range(int(steps or "1")):
+            count = int(steps or "1")
+            commit, count = _first_parents_in_graph(repo, commit, count)
+            for _ in range(count):
                 commit = _parent(repo, commit, 1, text, shallow)
         elif peel is not None:
             if peel not in ("", "commit", "object"):
@@ -241,6 +244,29 @@ def _parents(repo: Repository, commit: bytes) -> list[bytes]:
         parents.append(parent)
         index += 48
     return parents
+
+
+def _first_parents_in_graph(repo: Repository, commit: bytes, count: int) -> tuple[bytes, int]:
+    """Up to `count` first-parent steps down from `commit` (hex) through the commit-graph, as
+    git takes them (`HEAD~1500` reads no commit object): where it got, and the steps left for
+    the objects (a commit the graph does not list, a root, a graph found damaged)."""
+    graph = repo.commit_graph
+    if graph is None or not count:
+        return commit, count
+    left = count
+    try:
+        position = graph.position(bytes.fromhex(commit.decode("ascii")))
+        if position is None:
+            return commit, count
+        while left:
+            parent = graph.first_parent(position)
+            if parent is None:
+                break  # a root: the objects say what is wrong
+            position = parent
+            left -= 1
+        return graph.oid(position).hex().encode("ascii"), left
+    except GraphDamaged:
+        return commit, count  # every step from the objects instead
 
 
 def _parent(repo: Repository, commit: bytes, nth: int, text: str, shallow: set[bytes]) -> bytes:

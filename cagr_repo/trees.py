@@ -117,11 +117,11 @@ def index_tree(entries: Iterable[IndexEntry]) -> IndexTree:
         trees[oid] = raw
         stack[-1][1].append(b"40000 " + folder.rpartition(b"/")[2] + b"\0" + oid)
 
-    for entry in entries:  # once per tracked file: the common case stays short
-        if entry.intent_to_add:
-            intended.append(entry.path)
+    for path, _, mode, sha, _, _, _, _, _, intent_to_add in entries:  # once per tracked file
+        if intent_to_add:
+            intended.append(path)
             continue
-        folder, _, name = entry.path.rpartition(b"/")
+        folder, _, name = path.rpartition(b"/")
         if folder != top:
             while top and not (folder == top or folder.startswith(top + b"/")):
                 close()
@@ -137,8 +137,7 @@ def index_tree(entries: Iterable[IndexEntry]) -> IndexTree:
             records = stack[-1][1]
             names = files[folder]
         names.add(name)
-        mode = entry.mode
-        records.append((modes.get(mode) or b"%o " % mode) + name + b"\0" + entry.sha)
+        records.append((modes.get(mode) or b"%o " % mode) + name + b"\0" + sha)
     while len(stack) > 1:
         close()
     raw = b"".join(stack[0][1])
