@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 import struct
+from binascii import unhexlify
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +26,7 @@ _LAST_EDGE = 0x80000000
 _OVERFLOW = 0x80000000  # a corrected commit date offset kept in the overflow chunk
 INFINITY = 0xFFFFFFFFFFFFFFFF  # git's generation of a commit the graph does not list
 ONE, TWO, STALE, RESULT = 1, 2, 4, 8
+QUEUED = 16  # flags above RESULT count a commit's entries in the walk's queue
 _CHUNK = struct.Struct(">4sQ")
 _PARENTS_AND_TIME = struct.Struct(">LLLL")
 _OFFSET = struct.Struct(">L")
@@ -293,7 +295,7 @@ def _parse_commit(raw: bytes) -> tuple[tuple[bytes, ...], int]:
     parents = []
     index = raw.index(b"\n") + 1  # past "tree <hex>"
     while raw.startswith(b"parent ", index):
-        parents.append(bytes.fromhex(raw[index + 7 : index + 47].decode("ascii")))
+        parents.append(unhexlify(raw[index + 7 : index + 47]))
         index += 48
     committer = raw.index(b"\ncommitter ", index - 1)
     line_end = raw.index(b"\n", committer + 1)
@@ -342,15 +344,15 @@ def _paint_down_to_common(
     known = history.known
     info = history.info
     by_generation = bool(min_generation) or history.by_generation
-    flags: dict[Node, int] = {one: ONE}
+    # Each commit's flags, plus QUEUED times the number of its entries in the queue (a commit
+    # painted stale takes its queued entries out of the count of those that are not).
+    flags: dict[Node, int] = {one: ONE + QUEUED}
     for two in twos:
-        flags[two] = flags.get(two, 0) | TWO
+        flags[two] = (flags.get(two, 0) | TWO) + QUEUED
     queue: list[tuple[int, int, int, Node, tuple[tuple[Node, ...], int, int]]] = []
-    queued: dict[Node, int] = {}  # heap entries per commit
     for counter, node in enumerate([one, *twos]):
         entry = info(node)
         queue.append((-entry[2] if by_generation else 0, -entry[1], counter, node, entry))
-        queued[node] = queued.get(node, 0) + 1
     heapq.heapify(queue)
     counter = len(queue)
     nonstale = len(queue)
@@ -360,8 +362,8 @@ def _paint_down_to_common(
     # parent replaces its child at the top of the heap (one sift instead of a pop and a push).
     while nonstale:
         _, _, _, commit, (parents, time, generation) = top = queue[0]
-        queued[commit] -= 1
-        current = flags[commit]
+        current = flags[commit] - QUEUED
+        flags[commit] = current
         if not current & STALE:
             nonstale -= 1
         if by_generation and generation < min_generation:
@@ -376,9 +378,9 @@ def _paint_down_to_common(
             before = flags.get(parent, 0)
             if before & paint == paint:
                 continue
-            now = flags[parent] = before | paint
             if paint & STALE and not before & STALE:
-                nonstale -= queued.get(parent, 0)  # its queued entries are stale from now on
+                nonstale -= before >> 4  # its queued entries are stale from now on
+            now = flags[parent] = (before | paint) + QUEUED
             entry = known.get(parent) or info(parent)
             counter += 1
             item = (-entry[2] if by_generation else 0, -entry[1], counter, parent, entry)
@@ -386,7 +388,6 @@ def _paint_down_to_common(
                 replace(queue, item)
             else:
                 push(queue, item)
-            queued[parent] = queued.get(parent, 0) + 1
             if not now & STALE:
                 nonstale += 1
         if queue and queue[0] is top:
