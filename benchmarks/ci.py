@@ -36,7 +36,7 @@ def bench(files: int, runs: int) -> None:
         committed = shell(clone, f"{CAGR} rules check --committed --base main >/dev/null")
         ci = shell(clone, f"{CAGR} ci --base main >/dev/null")
         status = shell(clone, "git status --porcelain >/dev/null")
-        compare("cagr ci vs rules check --committed", ci, committed, runs)
+        compare("cagr ci vs rules check --committed", ci, committed, runs, against="--committed")
         compare("cagr ci vs git status", ci, status, runs)
 
 
