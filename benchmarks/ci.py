@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.collect import _shell, compare
 from benchmarks.repos import build, git
+from benchmarks.timing import CAGR, compare, header, shell
 
 
 def bench(files: int, runs: int) -> None:
@@ -32,12 +32,11 @@ def bench(files: int, runs: int) -> None:
         (clone / "cagr.toml").write_text("")
         exclude = clone / ".git" / "info" / "exclude"
         exclude.write_text("cagr.toml\n")  # an empty config, kept out of the dirt check
-        cagr = str(Path(sys.executable).with_name("cagr"))
         print(f"{files} files, a clean clone of a 200-commit history with 400 changed paths:")
-        committed = _shell(clone, f"{cagr} rules check --committed --base main >/dev/null")
-        ci = _shell(clone, f"{cagr} ci --base main >/dev/null")
-        status = _shell(clone, "git status --porcelain >/dev/null")
-        compare("cagr ci vs rules check --committed", ci, committed, runs)
+        committed = shell(clone, f"{CAGR} rules check --committed --base main >/dev/null")
+        ci = shell(clone, f"{CAGR} ci --base main >/dev/null")
+        status = shell(clone, "git status --porcelain >/dev/null")
+        compare("cagr ci vs rules check --committed", ci, committed, runs, against="--committed")
         compare("cagr ci vs git status", ci, status, runs)
 
 
@@ -46,6 +45,7 @@ def main() -> None:
     parser.add_argument("--files", type=int, nargs="+", default=[20_000])
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
+    header(args.runs)
     for files in args.files:
         bench(files, args.runs)
 

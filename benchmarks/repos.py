@@ -102,3 +102,61 @@ def _dirty(root: Path, rng: random.Random, files: int, count: int) -> None:
     (root / "ignored").mkdir()
     for k in range(1000):
         (root / "ignored" / f"junk{k}.bin").write_text("x")
+
+
+def add_wide_commit(root: Path, files: int, changed: int, seed: int = 1) -> None:
+    """One more commit on the checked-out branch, editing `changed` distinct tracked files of a
+    repository `build` made, and check it out: a large committed range (HEAD~1..HEAD)."""
+    rng = random.Random(seed)
+    branch = git(root, "symbolic-ref", "--short", "HEAD").decode().strip()
+    head = git(root, "rev-parse", "HEAD").decode().strip()
+    stream = [b"commit refs/heads/%s\n" % branch.encode()]
+    stream.append(
+        b"committer bench <b@x> 1800000000 +0000\ndata 4\nwide\nfrom %s\n" % head.encode()
+    )
+    for number, index in enumerate(sorted(rng.sample(range(files), changed))):
+        data = f"# wide edit {number}\n".encode()
+        stream.append(
+            b"M 100644 inline %s\ndata %d\n%s\n" % (_path(index).encode(), len(data), data)
+        )
+    stream.append(b"\n")
+    git(root, "fast-import", "--quiet", "--force", stdin=b"".join(stream))
+    git(root, "reset", "-q", "--hard", "HEAD")
+
+
+def build_criss_cross(root: Path, commits: int, branches: int = 26, rounds: int = 20) -> None:
+    """A linear `main` of `commits` commits, then `rounds` rounds in which each of `branches`
+    branches merges its own and the next branch's previous tips (with a commit of its own
+    between), and two octopus merges of every final tip, `refs/heads/t` and `refs/heads/h`:
+    `git merge-base --all t h` lists `branches` merge bases, each with the whole history below."""
+    root.mkdir(parents=True)
+    git(root, "init", "-q", "-b", "main")
+    stream: list[bytes] = []
+    mark = 0
+    clock = 1_700_000_000
+
+    def commit(branch: str, parents: list[int], path: str) -> int:
+        nonlocal mark, clock
+        mark += 1
+        clock += 60
+        stream.append(b"commit refs/heads/%s\nmark :%d\n" % (branch.encode(), mark))
+        stream.append(b"committer bench <b@x> %d +0000\ndata 1\nc\n" % clock)
+        if parents:
+            stream.append(b"from :%d\n" % parents[0])
+            stream.extend(b"merge :%d\n" % p for p in parents[1:])
+        data = b"%d\n" % mark
+        stream.append(b"M 100644 inline %s\ndata %d\n%s\n\n" % (path.encode(), len(data), data))
+        return mark
+
+    previous = [commit("main", [], "f0")]
+    for number in range(1, commits):
+        previous = [commit("main", previous, f"f{number % 1000}")]
+    tips = previous * branches
+    for _ in range(rounds):
+        own = [commit(f"b{b}", [tips[b]], f"b{b}") for b in range(branches)]
+        tips = [
+            commit(f"b{b}", [own[b], tips[(b + 1) % branches]], f"b{b}") for b in range(branches)
+        ]
+    commit("t", tips, "t")
+    commit("h", list(reversed(tips)), "h")
+    git(root, "fast-import", "--quiet", stdin=b"".join(stream))

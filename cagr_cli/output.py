@@ -28,8 +28,8 @@ def format_option() -> argparse.ArgumentParser:
 
 
 def print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=True)  # paths may hold undecodable bytes
-    sys.stdout.write("\n")
+    # One write: json.dump would hand the stream (escaping, see terminal_safe) every token.
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=True) + "\n")  # paths may be bytes
 
 
 def exit_code(report: Report) -> int:

@@ -1,1 +1,2 @@
-"""cagr_repo: a checkout on disk as core values (config files, git via dulwich, worktree state)."""
+"""cagr_repo: a checkout on disk as core values (config files, git through dulwich and cagr's
+own object reader, worktree state)."""

@@ -1,36 +1,37 @@
 """Collecting a ChangeSet from a checkout: merge base -> HEAD, or merge base -> working tree.
 
-Nothing here writes to the index, refs, objects or working tree; the only files written are
-cagr's caches under `<gitdir>/cagr/` (the flattened base tree, the last merge base). Whatever
-cannot be read exactly is returned as an unchecked item on the ChangeSet, which the evaluator
-never turns into a pass.
+Nothing here writes anything: not the index, refs, objects or working tree, nor any cache. A
+working-tree change is the baseline's tree against the trees the index would write (compared
+where their ids differ), then the index against the files on disk. Whatever cannot be read
+exactly is returned as an unchecked item on the ChangeSet, which the evaluator never turns
+into a pass.
 """
 
 from __future__ import annotations
 
+import operator
 import os
 from pathlib import Path
 
 from attrs import evolve
 from dulwich.config import StackedConfig
 from dulwich.ignore import IgnoreFilterManager
-from dulwich.objects import Blob
 from dulwich.refs import Ref
-from dulwich.repo import Repo
 
 from cagr_core.changes import Change, ChangeSet, Range, Side, Stage, Unchecked
 from cagr_core.errors import CagrError
 from cagr_core.ruleset import RuleSet
 
 from .attributes import Attributes
-from .gitrepo import RangeProblem, head_commit, merge_base, resolve_target
+from .gitrepo import RangeProblem, Repository, head_commit, merge_base, resolve_target
 from .index import IndexEntry, UnreadableIndex, read_index
-from .objects import DamagedObject, commit_tree, read_raw
+from .objects import BLOB, TREE, DamagedObject, commit_tree, read_raw
 from .target import missing_target_advice
-from .trees import TreeEntry, diff_trees, flatten_cached
+from .trees import IndexTree, TreeEntry, diff_trees, index_tree
 from .worktree import Unreadable, WorkTree
 
 RawChange = tuple[bytes, TreeEntry | None, TreeEntry | None]
+_STAGE = operator.attrgetter("stage")
 MAX_CONTENT_BYTES = 1024 * 1024  # manifests read for selectors; the evaluator's cap by default
 
 
@@ -42,9 +43,9 @@ def decode(path: bytes) -> str:
     return path.decode("utf-8", "surrogateescape")
 
 
-def _tree_of(repo: Repo, commit: str) -> bytes:
+def _tree_of(repo: Repository, commit: str) -> bytes:
     """The raw id of a commit's tree."""
-    return commit_tree(repo.object_store, commit)
+    return commit_tree(repo.objects, commit)
 
 
 def _incomplete(range_: Range | None, stage: Stage, message: str) -> ChangeSet:
@@ -69,7 +70,7 @@ def _missing_object(error: KeyError) -> ChangeSet:
     )
 
 
-def _resolve(repo: Repo, name: str, committed: bool, chosen_by: str | None) -> Range:
+def _resolve(repo: Repository, name: str, committed: bool, chosen_by: str | None) -> Range:
     head = head_commit(repo)
     try:
         target = resolve_target(repo, name)
@@ -83,7 +84,7 @@ def _resolve(repo: Repo, name: str, committed: bool, chosen_by: str | None) -> R
 
 
 def collect_committed(
-    repo: Repo,
+    repo: Repository,
     name: str,
     rules: RuleSet,
     max_content_bytes: int = MAX_CONTENT_BYTES,
@@ -97,9 +98,7 @@ def collect_committed(
         return _problem_set(problem)
     assert range_.head is not None
     try:
-        raw = diff_trees(
-            repo.object_store, _tree_of(repo, range_.base), _tree_of(repo, range_.head)
-        )
+        raw = diff_trees(repo.objects, _tree_of(repo, range_.base), _tree_of(repo, range_.head))
     except KeyError as error:
         return _missing_object(error)
     except DamagedObject as error:
@@ -109,7 +108,7 @@ def collect_committed(
 
 
 def collect_working_tree(
-    repo: Repo,
+    repo: Repository,
     name: str,
     rules: RuleSet,
     max_content_bytes: int = MAX_CONTENT_BYTES,
@@ -127,7 +126,7 @@ def collect_working_tree(
 
 
 def _read_working_tree(
-    repo: Repo, range_: Range, rules: RuleSet, max_content_bytes: int
+    repo: Repository, range_: Range, rules: RuleSet, max_content_bytes: int
 ) -> ChangeSet:
     """The base -> working tree change set of a resolved range, read again if it moved."""
     for _ in range(2):
@@ -151,7 +150,7 @@ def _read_working_tree(
     )
 
 
-def count_uncommitted(repo: Repo, committed: ChangeSet) -> int | None:
+def count_uncommitted(repo: Repository, committed: ChangeSet) -> int | None:
     """How many paths the working tree holds otherwise than HEAD (edited, staged or not,
     deleted, or untracked and not ignored), next to a committed change set: what a committed
     check left out. None when there is no working tree or it cannot be read exactly.
@@ -182,7 +181,7 @@ def count_uncommitted(repo: Repo, committed: ChangeSet) -> int | None:
     )
 
 
-def _index_signature(repo: Repo) -> tuple[int, int, int, bytes | None]:
+def _index_signature(repo: Repository) -> tuple[int, int, int, bytes | None]:
     try:
         st = os.stat(repo.index_path())
         signature = (st.st_size, st.st_mtime_ns, st.st_ino)
@@ -195,7 +194,7 @@ def _index_signature(repo: Repo) -> tuple[int, int, int, bytes | None]:
     return (*signature, head)
 
 
-def _read_index(repo: Repo) -> tuple[tuple[IndexEntry, ...], int]:
+def _read_index(repo: Repository) -> tuple[tuple[IndexEntry, ...], int]:
     """The index entries and the index file's mtime (none: an empty index)."""
     index_path = Path(repo.index_path())
     try:
@@ -207,37 +206,37 @@ def _read_index(repo: Repo) -> tuple[tuple[IndexEntry, ...], int]:
 
 
 def _conflict_message(entries: tuple[IndexEntry, ...]) -> str | None:
-    conflicts = sorted({decode(e.path) for e in entries if e.stage})
-    if not conflicts:
+    if not any(map(_STAGE, entries)):  # the usual answer, without a Python loop
         return None
+    conflicts = sorted({decode(e.path) for e in entries if e.stage})
     more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
     return (
         f"unresolved conflicts in {', '.join(conflicts[:5])}{more}. Resolve them, then check again."
     )
 
 
-def _work_tree(repo: Repo, entries: tuple[IndexEntry, ...]) -> WorkTree:
+def _work_tree(repo: Repository, index: IndexTree) -> WorkTree:
     """The work tree, read with this repository's file-mode and line-ending settings."""
     config = repo.get_config_stack()
     filemode = config.get_boolean((b"core",), b"filemode", True)
     autocrlf = config.get_boolean((b"core",), b"autocrlf", False) or _autocrlf_input(config)
-    attribute_files = [
-        e.path
-        for e in entries
-        if e.path == b".gitattributes" or e.path.endswith(b"/.gitattributes")
-    ]
+    attribute_files = sorted(
+        folder + b"/.gitattributes" if folder else b".gitattributes"
+        for folder, names in index.files.items()
+        if b".gitattributes" in names
+    )
     info = Path(repo.commondir()) / "info" / "attributes"
     attributes = Attributes(Path(repo.path), attribute_files, info, autocrlf)
     return WorkTree(repo, attributes, filemode)
 
 
 def _untracked_changes(
-    base: dict[bytes, TreeEntry], index_paths: set[bytes], untracked: dict[bytes, TreeEntry]
+    differs: dict[bytes, TreeEntry | None], index: IndexTree, untracked: dict[bytes, TreeEntry]
 ) -> list[RawChange]:
     """Base paths the index dropped (deleted, or back as untracked files) and new files."""
     raw: list[RawChange] = []
-    for path, old in base.items():
-        if path not in index_paths:
+    for path, old in differs.items():
+        if old is not None and not index.tracks(path):
             now = untracked.pop(path, None)
             if now != old:
                 raw.append((path, old, now))
@@ -246,7 +245,7 @@ def _untracked_changes(
 
 
 def _working_tree_once(
-    repo: Repo, range_: Range, rules: RuleSet, max_content_bytes: int
+    repo: Repository, range_: Range, rules: RuleSet, max_content_bytes: int
 ) -> tuple[ChangeSet, WorkTree] | ChangeSet:
     """One read of W; a ChangeSet alone when W cannot be read at all."""
     try:
@@ -256,25 +255,40 @@ def _working_tree_once(
     conflicts = _conflict_message(entries)
     if conflicts is not None:
         return _incomplete(range_, Stage.COLLECT, conflicts)
-    tree = _work_tree(repo, entries)
-    base = flatten_cached(repo.object_store, _tree_of(repo, range_.base), repo.controldir())
-    index_paths = {entry.path for entry in entries}
+    index = index_tree(entries)
+    tree = _work_tree(repo, index)
+    differs = _base_against_index(repo, _tree_of(repo, range_.base), index)
     ignores = IgnoreFilterManager.from_repo(repo)
     try:
-        walk = tree.untracked(index_paths, ignores)
+        walk = tree.untracked(index, ignores)
     except Unreadable as error:
         return _incomplete(range_, Stage.COLLECT, f"the work tree {error.why}.")
-    scan = tree.scan(entries, base, index_mtime_ns, walk.replaced)
+    scan = tree.scan(entries, differs, index_mtime_ns, walk.replaced)
     if tree.folders_for_files:  # tracked files that are folders now: their files are untracked
-        beneath = tree.untracked(index_paths, ignores, tree.folders_for_files)
+        beneath = tree.untracked(index, ignores, tree.folders_for_files)
         walk.untracked.update(beneath.untracked)
         walk.unreadable.extend(beneath.unreadable)
     unchecked = [_unreadable(error) for error in (*scan.unreadable, *walk.unreadable)]
     untracked = walk.untracked
-    raw = sorted(scan.changes + _untracked_changes(base, index_paths, untracked))
+    raw = sorted(scan.changes + _untracked_changes(differs, index, untracked))
     changes, more = _to_changes(repo, raw, rules, tree, max_content_bytes)
     pending = tuple(sorted(decode(path) for path in scan.pending))
     return ChangeSet(tuple(changes), range_, pending, (*unchecked, *more)), tree
+
+
+def _base_against_index(
+    repo: Repository, base_tree: bytes, index: IndexTree
+) -> dict[bytes, TreeEntry | None]:
+    """The base's entry at every path where the base and the index differ (None: the base has
+    none there), by diffing the base tree with the trees the index would write: folders whose
+    trees are equal are never read, so the cost follows the change, not the repository."""
+    written = index.trees
+
+    def read(sha: bytes) -> bytes:
+        raw = written.get(sha)
+        return raw if raw is not None else read_raw(repo.objects, sha, TREE)
+
+    return {path: old for path, old, _ in diff_trees(read, base_tree, index.root)}
 
 
 def _unreadable(error: Unreadable) -> Unchecked:
@@ -292,7 +306,7 @@ def _autocrlf_input(config: StackedConfig) -> bool:
 
 
 def _to_changes(
-    repo: Repo,
+    repo: Repository,
     raw: list[RawChange],
     rules: RuleSet,
     worktree: WorkTree | None,
@@ -330,8 +344,8 @@ def _side(entry: TreeEntry | None, content: bytes | None) -> Side | None:
     return Side(entry[0], entry[1].hex(), content)
 
 
-def _blob(repo: Repo, sha: bytes, limit: int) -> bytes:
-    return read_raw(repo.object_store, sha, Blob.type_num)[:limit]
+def _blob(repo: Repository, sha: bytes, limit: int) -> bytes:
+    return read_raw(repo.objects, sha, BLOB)[:limit]
 
 
 def _file(tree: WorkTree, path: bytes, entry: TreeEntry, limit: int) -> bytes | None:

@@ -12,9 +12,6 @@ import hashlib
 import json
 from collections.abc import Sequence
 
-from dulwich.objects import Blob
-from dulwich.repo import Repo
-
 from cagr_core.changes import ChangeSet, Range
 from cagr_core.config import Config
 from cagr_core.report import ConfigChanges
@@ -32,7 +29,8 @@ from .config_files import (
     is_config_source,
 )
 from .gitdir import Checkout, head_ref
-from .objects import DamagedObject, commit_tree, read_raw
+from .gitrepo import Repository
+from .objects import BLOB, DamagedObject, commit_tree, read_raw
 from .trees import TREE_MODE, read_tree
 
 _REGULAR = (0o100644, 0o100755)
@@ -40,7 +38,7 @@ _SETTINGS = ("git.protected_branch", "review.pr_sections", "stack.on_turn_end", 
 
 
 def config_changes(
-    repo: Repo, base: str, config: RepoConfig, changes: ChangeSet
+    repo: Repository, base: str, config: RepoConfig, changes: ChangeSet
 ) -> ConfigChanges | None:
     """What the change does to cagr's configuration (None: it edits no config file, or edits
     one without changing any rule or setting)."""
@@ -85,7 +83,7 @@ def _value(config: Config, key: str) -> object:
     return getattr(getattr(config, table), name)
 
 
-def committed_config(repo: Repo, config: RepoConfig, head: str) -> RepoConfig | None:
+def committed_config(repo: Repository, config: RepoConfig, head: str) -> RepoConfig | None:
     """The configuration committed at `head` when the working tree's differs (None: the same).
 
     A committed check is judged by HEAD's rules, as CI will judge the pull request; ConfigErrors
@@ -98,10 +96,12 @@ def committed_config(repo: Repo, config: RepoConfig, head: str) -> RepoConfig | 
     return config_from(config.root, files)
 
 
-def _sources_at(repo: Repo, commit: str) -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:
+def _sources_at(
+    repo: Repository, commit: str
+) -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:
     """The config sources in `commit`'s tree, in source order, and the entries that are no
     regular file."""
-    store = repo.object_store
+    store = repo.objects
     root = read_tree(store, commit_tree(store, commit))
     read: list[tuple[str, bytes]] = []
     problems: list[tuple[str, str]] = []
@@ -130,7 +130,7 @@ def _sources_at(repo: Repo, commit: str) -> tuple[list[tuple[str, bytes]], list[
         if entry[0] not in _REGULAR:
             problems.append((name, "is not a regular file"))
             continue
-        read.append((name, read_raw(store, entry[1], Blob.type_num)))
+        read.append((name, read_raw(store, entry[1], BLOB)))
     return read, problems
 
 

@@ -8,6 +8,8 @@ collectors report as unchecked with an instruction, never as a fallback range.
 from __future__ import annotations
 
 import contextlib
+import functools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,8 +20,8 @@ from dulwich.repo import Repo
 from cagr_core.errors import CagrError
 
 from .gitdir import Checkout, is_sha, unsupported
-from .history import History, merge_bases
-from .objects import DamagedObject
+from .history import CommitGraph, History, merge_bases
+from .objects import COMMIT, DamagedObject, ObjectReader, read_raw
 from .revisions import RevisionProblem, resolve_revision
 
 
@@ -46,13 +48,43 @@ class UnsupportedRepository(CagrError):
     """A repository cagr cannot read exactly (SHA-256 object ids); the message says so."""
 
 
+class Repository(Repo):
+    """A repository opened with dulwich (refs, config, ignore rules), whose objects cagr reads
+    with its own reader (`objects`)."""
+
+    @functools.cached_property
+    def objects(self) -> ObjectReader:
+        return ObjectReader(os.path.join(self.commondir(), "objects"))
+
+    @functools.cached_property
+    def commit_graph(self) -> CommitGraph | None:
+        """The commit-graph, read as git reads it: not in a shallow clone (its parents are not
+        the graph's), and as git's settings say (`core.commitGraph`; corrected commit dates
+        from `commitGraph.generationVersion` 2, git's default)."""
+        if self.get_shallow():
+            return None
+        config = self.get_config_stack()
+        if not config.get_boolean((b"core",), b"commitGraph", True):
+            return None
+        try:
+            version = int(config.get((b"commitGraph",), b"generationVersion"))
+        except (KeyError, ValueError):
+            version = 2
+        return CommitGraph.load(Path(self.commondir()) / "objects", corrected_dates=version >= 2)
+
+    def close(self) -> None:
+        if "objects" in self.__dict__:
+            self.objects.close()
+        super().close()
+
+
 @contextlib.contextmanager
-def open_repo(checkout: Checkout) -> Iterator[Repo]:
-    """The checkout's repository, opened with dulwich and closed afterwards."""
+def open_repo(checkout: Checkout) -> Iterator[Repository]:
+    """The checkout's repository, opened and closed afterwards."""
     problem = unsupported(checkout)
     if problem is not None:
         raise UnsupportedRepository(problem)
-    repo = Repo(checkout.root if checkout.root is not None else checkout.gitdir)
+    repo = Repository(checkout.root if checkout.root is not None else checkout.gitdir)
     try:
         yield repo
     finally:
@@ -77,7 +109,7 @@ def head_commit(repo: Repo) -> str:
     return text
 
 
-def resolve_target(repo: Repo, name: str) -> Target:
+def resolve_target(repo: Repository, name: str) -> Target:
     """The commit a target names: a branch (`origin/<name>`, then the local `<name>`), or any
     revision git resolves to a commit (tag, full or short id, `HEAD~2`, `main^`)."""
     try:
@@ -87,14 +119,14 @@ def resolve_target(repo: Repo, name: str) -> Target:
     return Target(name, resolved.ref, resolved.sha)
 
 
-def merge_base(repo: Repo, target: Target, head: str) -> str:
+def merge_base(repo: Repository, target: Target, head: str) -> str:
     """The unique merge base of the target and HEAD; RangeProblem when it is not one commit.
 
     Computed every time: a remembered base could not be checked without the walk it would save,
     and a wrong one (written by hand, say) would hide the branch's commits.
     """
     shallow = {bytes.fromhex(s.decode("ascii")) for s in repo.get_shallow()}
-    history = History(repo.object_store, Path(repo.commondir()) / "objects", shallow)
+    history = History(lambda oid: read_raw(repo.objects, oid, COMMIT), repo.commit_graph, shallow)
     try:
         bases = merge_bases(history, bytes.fromhex(target.sha), bytes.fromhex(head))
     except KeyError as error:

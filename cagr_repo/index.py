@@ -14,7 +14,8 @@ from attrs import frozen
 from cagr_core.errors import CagrError
 
 _HEADER = struct.Struct(">4sLL")
-_ENTRY = struct.Struct(">LLLLLLLLLL20sH")  # ctime s/ns, mtime s/ns, dev, ino, mode, uid, gid, size
+# ctime s/ns, mtime s/ns, (dev), ino, mode, (uid, gid), size, id, flags: what collection compares
+_ENTRY = struct.Struct(">LLLL4xLL8xL20sH")
 _EXTENDED = 0x4000
 _ASSUME_VALID = 0x8000
 _NAME_MASK = 0x0FFF
@@ -62,6 +63,30 @@ def _varint(data: bytes, offset: int) -> tuple[int, int]:
     return value, offset
 
 
+def _path(
+    data: bytes, offset: int, version: int, flags: int, previous: bytes
+) -> tuple[bytes, int, int]:
+    """(path, extended flags, the next entry's offset) of the entry at `offset`: with extended
+    flags, a name of 4,095 bytes or more, or version 4's compressed paths."""
+    start = offset
+    offset += 62
+    extended = 0
+    if flags & _EXTENDED:
+        (extended,) = struct.unpack_from(">H", data, offset)
+        offset += 2
+    if version == 4:
+        strip, offset = _varint(data, offset)
+        end = data.index(b"\0", offset)
+        if strip > len(previous):
+            raise ValueError("a path that strips more than the previous one has")
+        return previous[: len(previous) - strip] + data[offset:end], extended, end + 1
+    length = flags & _NAME_MASK
+    if length == _NAME_MASK:
+        length = data.index(b"\0", offset) - offset
+    path = data[offset : offset + length]
+    return path, extended, start + ((offset + length - start + 8) & ~7)  # 1-8 NULs pad to 8
+
+
 def read_index(data: bytes) -> Index:
     """Parse index bytes; UnreadableIndex for anything that cannot be read exactly."""
     if len(data) < 32:
@@ -75,27 +100,24 @@ def read_index(data: bytes) -> Index:
     new = tuple.__new__
     offset = 12
     previous = b""
+    ns = _NS
+    # Entries `_path` reads: all of version 4's; else those with extended flags (0x4000) or a
+    # name of 4,095 bytes or more (0x0FFF), which both leave flags & 0x4FFF >= 0x0FFF.
+    special = 0 if version == 4 else 0x0FFF
     try:
         for _ in range(count):
-            cs, cns, ms, mns, _dev, ino, mode, _uid, _gid, size, sha, flags = unpack(data, offset)
-            start = offset
-            offset += 62
-            extended = 0
-            if flags & _EXTENDED:
-                (extended,) = struct.unpack_from(">H", data, offset)
-                offset += 2
-            if version == 4:
-                strip, offset = _varint(data, offset)
-                end = data.index(b"\0", offset)
-                path = previous[: len(previous) - strip] + data[offset:end]
-                offset = end + 1
+            cs, cns, ms, mns, ino, mode, size, sha, flags = unpack(data, offset)
+            if flags & 0x4FFF >= special:
+                path, extended, offset = _path(data, offset, version, flags, previous)
                 previous = path
-            else:
-                length = flags & _NAME_MASK
-                if length == _NAME_MASK:
-                    length = data.index(b"\0", offset) - offset
-                path = data[offset : offset + length]
-                offset = start + ((offset + length - start + 8) & ~7)  # 1-8 NULs pad to 8
+                trust = flags >= _ASSUME_VALID or extended & _SKIP_WORKTREE != 0
+                intent_to_add = extended & _INTENT_TO_ADD != 0
+            else:  # the usual entry, kept inline: this loop runs once per tracked file
+                length = flags & 0x0FFF
+                path = data[offset + 62 : offset + 62 + length]
+                offset += (70 + length) & ~7  # 1-8 NULs pad the entry to a multiple of 8
+                trust = flags >= 0x8000  # assume-valid
+                intent_to_add = False
             append(
                 new(
                     IndexEntry,
@@ -105,11 +127,11 @@ def read_index(data: bytes) -> Index:
                         mode,
                         sha,
                         size,
-                        ms * _NS + mns,
-                        cs * _NS + cns,
+                        ms * ns + mns,
+                        cs * ns + cns,
                         ino,
-                        bool(flags & _ASSUME_VALID or extended & _SKIP_WORKTREE),
-                        bool(extended & _INTENT_TO_ADD),
+                        trust,
+                        intent_to_add,
                     ),
                 )
             )

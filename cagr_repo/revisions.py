@@ -1,4 +1,4 @@
-"""Revisions to commits, as `git rev-parse --verify REV^{commit}` reads them, with dulwich.
+"""Revisions to commits, as `git rev-parse --verify REV^{commit}` reads them.
 
 A revision is a name or an object id, then any `~N`, `^N` and `^{}`/`^{commit}` suffixes. A
 name is tried as `origin/<name>`, then as the local branch (the target of a change is the
@@ -14,14 +14,17 @@ import os
 import re
 
 from attrs import frozen
-from dulwich.objects import Commit, ObjectID, ShaFile, Tag
 from dulwich.refs import Ref
-from dulwich.repo import Repo
 
 from cagr_core.errors import CagrError
 
 from .gitdir import is_sha
-from .objects import DamagedObject
+from .history import GraphDamaged
+from .objects import COMMIT, TAG, TYPE_NAMES, DamagedObject
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .gitrepo import Repository
 
 _SUFFIX = re.compile(r"~(\d*)|\^\{([^}]*)\}|\^(\d*)")
 _PSEUDO_REF = re.compile(r"(?:[A-Z][A-Z_]*_)?HEAD\Z")
@@ -53,16 +56,19 @@ class Resolved:
     sha: str
 
 
-def resolve_revision(repo: Repo, text: str) -> Resolved:
+def resolve_revision(repo: Repository, text: str) -> Resolved:
     """The commit `text` names; RevisionProblem when it names none, or not exactly one."""
     base, suffixes = _split(text)
     start, sha = _resolve_name(repo, base, text)
     commit = _peel_to_commit(repo, sha, base, text)
+    shallow: set[bytes] = {bytes(sha) for sha in repo.get_shallow()} if suffixes else set()
     for match in _SUFFIX.finditer(suffixes):
         steps, peel, nth = match.groups()
         if steps is not None:
-            for _ in range(int(steps or "1")):
-                commit = _parent(repo, commit, 1, text)
+            count = int(steps or "1")
+            commit, count = _first_parents_in_graph(repo, commit, count)
+            for _ in range(count):
+                commit = _parent(repo, commit, 1, text, shallow)
         elif peel is not None:
             if peel not in ("", "commit", "object"):
                 raise RevisionProblem(
@@ -70,8 +76,8 @@ def resolve_revision(repo: Repo, text: str) -> Resolved:
                     "Name a commit with --base (a branch, tag, commit id or `REV~N`).",
                 )
         elif int(nth or "1"):
-            commit = _parent(repo, commit, int(nth or "1"), text)
-    return Resolved(start + suffixes, commit.id.decode("ascii"))
+            commit = _parent(repo, commit, int(nth or "1"), text, shallow)
+    return Resolved(start + suffixes, commit.decode("ascii"))
 
 
 def _split(text: str) -> tuple[str, str]:
@@ -110,7 +116,7 @@ def _name_candidates(name: str) -> list[str]:
     return candidates
 
 
-def _resolve_name(repo: Repo, name: str, text: str) -> tuple[str, bytes]:
+def _resolve_name(repo: Repository, name: str, text: str) -> tuple[str, bytes]:
     """(how the name is written in `Resolved.ref`, the object id it names)."""
     if is_sha(name.lower()):
         return name.lower(), name.lower().encode("ascii")
@@ -138,7 +144,7 @@ def _resolve_name(repo: Repo, name: str, text: str) -> tuple[str, bytes]:
     raise _not_found(name, text, tried, hexes is not None)
 
 
-def _pseudo_ref(repo: Repo, name: str) -> bytes | None:
+def _pseudo_ref(repo: Repository, name: str) -> bytes | None:
     """HEAD and the `*_HEAD` files in the git directory (FETCH_HEAD's first line counts)."""
     if name != "FETCH_HEAD":
         try:
@@ -153,7 +159,7 @@ def _pseudo_ref(repo: Repo, name: str) -> bytes | None:
     return first.encode("ascii") if is_sha(first) else None
 
 
-def _abbreviated(repo: Repo, prefix: str, name: str, text: str) -> bytes | None:
+def _abbreviated(repo: Repository, prefix: str, name: str, text: str) -> bytes | None:
     """The one commit-ish object whose id starts with `prefix`, as git disambiguates for a
     commit; None when no object does; RevisionProblem when several commits do."""
     matches = sorted(repo.object_store.iter_prefix(prefix.encode("ascii")))
@@ -172,43 +178,43 @@ def _abbreviated(repo: Repo, prefix: str, name: str, text: str) -> bytes | None:
     )
 
 
-def _kind(repo: Repo, sha: bytes) -> str:
-    return _object(repo, sha).type_name.decode("ascii") if _has(repo, sha) else "missing"
-
-
-def _commit_of(repo: Repo, sha: bytes) -> Commit | None:
-    """The commit an object peels to (tags followed), or None."""
+def _kind(repo: Repository, sha: bytes) -> str:
     try:
-        obj: ShaFile = _object(repo, sha)
+        return TYPE_NAMES.get(_object(repo, sha)[0], "unknown")
+    except KeyError:
+        return "missing"
+
+
+def _commit_of(repo: Repository, sha: bytes) -> bytes | None:
+    """The commit (hex id) an object peels to (tags followed), or None."""
+    try:
+        kind, raw = _object(repo, sha)
         for _ in range(64):  # tags of tags; git stops such chains too
-            if not isinstance(obj, Tag):
+            if kind != TAG:
                 break
-            obj = _object(repo, obj.object[1])
+            if not raw.startswith(b"object ") or not is_sha(raw[7:47].decode("ascii", "replace")):
+                damaged = DamagedObject(sha.decode("ascii"), "a tag that names no object")
+                raise RevisionProblem("the target cannot be read:", damaged.advice)
+            sha = raw[7:47]
+            kind, raw = _object(repo, sha)
     except KeyError:
         return None
-    return obj if isinstance(obj, Commit) else None
+    return sha if kind == COMMIT else None
 
 
-def _has(repo: Repo, sha: bytes) -> bool:
+def _object(repo: Repository, sha: bytes) -> tuple[int, bytes]:
+    """One object (hex id): its type and raw content; KeyError when missing, RevisionProblem
+    naming it when it is damaged."""
+    text = sha.decode("ascii", "replace")
+    if not is_sha(text):
+        raise KeyError(text)  # a ref holding junk names no object here
     try:
-        _object(repo, sha)
-    except KeyError:
-        return False
-    return True
-
-
-def _object(repo: Repo, sha: bytes) -> ShaFile:
-    """One object; KeyError when missing, RevisionProblem naming it when it is damaged."""
-    try:
-        return repo.object_store[ObjectID(sha)]
-    except KeyError:
-        raise
-    except Exception as error:  # dulwich's many ways of saying an object is damaged
-        damaged = DamagedObject(sha.decode("ascii"), f"{type(error).__name__}: {error}"[:200])
+        return repo.objects.read(bytes.fromhex(text))
+    except DamagedObject as damaged:
         raise RevisionProblem("the target cannot be read:", damaged.advice) from None
 
 
-def _peel_to_commit(repo: Repo, sha: bytes, name: str, text: str) -> Commit:
+def _peel_to_commit(repo: Repository, sha: bytes, name: str, text: str) -> bytes:
     commit = _commit_of(repo, sha)
     if commit is not None:
         return commit
@@ -225,13 +231,51 @@ def _peel_to_commit(repo: Repo, sha: bytes, name: str, text: str) -> Commit:
     )
 
 
-def _parent(repo: Repo, commit: Commit, nth: int, text: str) -> Commit:
+def _parents(repo: Repository, commit: bytes) -> list[bytes]:
+    """A commit's parents (hex ids), from its raw object."""
+    _, raw = _object(repo, commit)
+    parents = []
+    index = raw.find(b"\n") + 1  # past "tree <hex>"
+    while raw.startswith(b"parent ", index):
+        parent = raw[index + 7 : index + 47]
+        if not is_sha(parent.decode("ascii", "replace")) or raw[index + 47 : index + 48] != b"\n":
+            damaged = DamagedObject(commit.decode("ascii"), "a parent line that is no commit id")
+            raise RevisionProblem("the target cannot be read:", damaged.advice)
+        parents.append(parent)
+        index += 48
+    return parents
+
+
+def _first_parents_in_graph(repo: Repository, commit: bytes, count: int) -> tuple[bytes, int]:
+    """Up to `count` first-parent steps down from `commit` (hex) through the commit-graph, as
+    git takes them (`HEAD~1500` reads no commit object): where it got, and the steps left for
+    the objects (a commit the graph does not list, a root, a graph found damaged)."""
+    graph = repo.commit_graph
+    if graph is None or not count:
+        return commit, count
+    left = count
+    try:
+        position = graph.position(bytes.fromhex(commit.decode("ascii")))
+        if position is None:
+            return commit, count
+        while left:
+            parent = graph.first_parent(position)
+            if parent is None:
+                break  # a root: the objects say what is wrong
+            position = parent
+            left -= 1
+        return graph.oid(position).hex().encode("ascii"), left
+    except GraphDamaged:
+        return commit, count  # every step from the objects instead
+
+
+def _parent(repo: Repository, commit: bytes, nth: int, text: str, shallow: set[bytes]) -> bytes:
     """The commit's `nth` parent, as git sees it (a shallow clone's boundary has none)."""
-    shallow = commit.id in repo.get_shallow()
-    parents = [] if shallow else commit.parents
-    short = commit.id.decode("ascii")[:_SHORT]
+    cut = commit in shallow
+    parents = [] if cut else _parents(repo, commit)
+    short = commit.decode("ascii")[:_SHORT]
     if len(parents) < nth:
-        if shallow:
+        if cut:
             raise RevisionProblem(
                 f"{text} reaches past {short}, where this shallow clone's history stops.",
                 "Fetch more history: `git fetch --unshallow` (in CI: fetch-depth: 0).",

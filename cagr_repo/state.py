@@ -13,7 +13,6 @@ from .files import read_regular, write_atomically
 
 STATE_FOLDER = "cagr"
 GATE_RECORD = "gate.json"  # the committed check's result, for the `gh pr create` gate
-BASE_TREE = "base-tree"  # the baseline's tree objects, each checked against its id when read
 TURN_STATE = "turns"  # per-session stop counts (a folder: one file per session)
 HOOK_TIMINGS = "hook-timings.jsonl"  # recent hook durations, for `cagr doctor`
 

@@ -1,31 +1,28 @@
-"""Tree objects: flattening a commit's tree (cached by tree id) and diffing two trees.
+"""Tree objects: diffing two trees, and the trees the index would write.
 
-Both read objects through dulwich and compare entries by mode and object id, never by content,
-with no rename or copy detection: a rename is a deletion plus an addition.
+Trees are read through cagr's object reader and compared by mode and object id, never by
+content, with no rename or copy detection: a rename is a deletion plus an addition.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from dulwich.object_store import BaseObjectStore
-from dulwich.objects import Tree
-
-from .objects import DamagedObject, read_raw
-from .state import BASE_TREE, load, save
+from .index import IndexEntry
+from .objects import TREE as TREE_TYPE
+from .objects import DamagedObject, ObjectReader, read_raw
 
 TREE_MODE = 0o040000
 GITLINK = 0o160000
 TreeEntry = tuple[int, bytes]  # (mode, raw 20-byte object id)
-_CACHE_MAGIC = b"cagr base trees 3\n"
-_RECORD = struct.Struct(">20sL")  # a tree's raw id and the length of its raw bytes
 _TREE_ENTRY = re.compile(rb"([0-7]+) ([^\0]*)\0(.{20})", re.DOTALL)
 _WHOLE_TREE = re.compile(rb"(?:[0-7]+ [^\0]*\0.{20})*", re.DOTALL)
 TREE = b"40000"  # a subtree's mode, as tree objects write it
 _Entry = tuple[bytes, bytes, bytes]
+ReadTree = Callable[[bytes], bytes]  # raw tree id -> the tree object's raw bytes
+_MODE_TEXT = {0o100644: b"100644 ", 0o100755: b"100755 ", 0o120000: b"120000 ", GITLINK: b"160000 "}
 
 
 def normal_mode(mode: int) -> int:
@@ -35,19 +32,19 @@ def normal_mode(mode: int) -> int:
     return mode
 
 
-def read_tree(store: BaseObjectStore, sha: bytes) -> dict[bytes, TreeEntry]:
+def read_tree(store: ObjectReader, sha: bytes) -> dict[bytes, TreeEntry]:
     """One tree object's entries by name: (mode, raw 20-byte id)."""
     return {name: (_MODES[octal], child) for octal, name, child in _entries(store, sha)}
 
 
-def _raw_tree(store: BaseObjectStore, sha: bytes) -> bytes:
-    return read_raw(store, sha, Tree.type_num)
+def _raw_tree(store: ObjectReader, sha: bytes) -> bytes:
+    return read_raw(store, sha, TREE_TYPE)
 
 
-def _entries(read: BaseObjectStore | Callable[[bytes], bytes], sha: bytes) -> list[_Entry]:
+def _entries(read: ObjectReader | ReadTree, sha: bytes) -> list[_Entry]:
     """(octal mode, name, raw id) of each entry of tree `sha`, parsed by one regular expression:
     dulwich's Tree objects sort and re-wrap every entry, and a loop per entry was 3x slower."""
-    raw = _raw_tree(read, sha) if isinstance(read, BaseObjectStore) else read(sha)
+    raw = _raw_tree(read, sha) if isinstance(read, ObjectReader) else read(sha)
     if _WHOLE_TREE.fullmatch(raw) is None:
         raise DamagedObject(sha.hex(), "not a well-formed tree")
     return _TREE_ENTRY.findall(raw)
@@ -56,123 +53,135 @@ def _entries(read: BaseObjectStore | Callable[[bytes], bytes], sha: bytes) -> li
 class _Modes(dict[bytes, int]):
     """Octal mode text -> mode, filled as modes are met."""
 
-    def __init__(self, normal: bool) -> None:
-        super().__init__()
-        self.normal = normal
-
     def __missing__(self, octal: bytes) -> int:
-        mode = int(octal, 8)
-        mode = self[octal] = normal_mode(mode) if self.normal else mode
+        mode = self[octal] = int(octal, 8)
         return mode
 
 
-_MODES = _Modes(normal=False)
-_NORMAL_MODES = _Modes(normal=True)
+_MODES = _Modes()
 
 
-def flatten(store: BaseObjectStore, tree_id: bytes) -> dict[bytes, TreeEntry]:
-    """Every non-tree entry of the tree, by full path (submodules are entries, not descended)."""
-    return _flatten(lambda sha: _raw_tree(store, sha), tree_id)
-
-
-def _flatten(read: Callable[[bytes], bytes], tree_id: bytes) -> dict[bytes, TreeEntry]:
-    out: dict[bytes, TreeEntry] = {}
-    modes = _NORMAL_MODES
-    stack: list[tuple[bytes, bytes]] = [(b"", tree_id)]
-    while stack:
-        prefix, sha = stack.pop()
-        entries = _entries(read, sha)
-        # Two comprehensions over the entries beat one loop with a branch per entry.
-        out.update(
-            {
-                prefix + name: (modes[octal], child)
-                for octal, name, child in entries
-                if octal != TREE
-            }
-        )
-        stack.extend(
-            (prefix + name + b"/", child) for octal, name, child in entries if octal == TREE
-        )
-    return out
-
-
-def flatten_cached(store: BaseObjectStore, tree_id: bytes, gitdir: str) -> dict[bytes, TreeEntry]:
-    """`flatten`, from tree objects kept in one cache file under cagr's state folder.
-
-    The cache holds raw tree objects, each checked against its id (a hash of its bytes) before
-    use, so a cache for another tree, a damaged one or one written by hand is never believed: it
-    is read again from the repository and rewritten. A cache that cannot be written is simply
-    not kept.
-    """
-    data = load(gitdir, BASE_TREE)
-    if data is not None:
-        entries = _from_cache(data, tree_id)
-        if entries is not None:
-            return entries
-    trees: dict[bytes, bytes] = {}
-
-    def read(sha: bytes) -> bytes:
-        raw = trees[sha] = _raw_tree(store, sha)
-        return raw
-
-    entries = _flatten(read, tree_id)
-    records = b"".join(_RECORD.pack(sha, len(raw)) + raw for sha, raw in trees.items())
-    save(gitdir, BASE_TREE, _CACHE_MAGIC + records)
-    return entries
-
-
-class _NotInCache(Exception):
-    """A tree the cache lacks, or holds with bytes that do not hash to its id."""
-
-
-def _tree_id(raw: bytes) -> bytes:
+def tree_id(raw: bytes) -> bytes:
     digest = hashlib.sha1(b"tree %d\0" % len(raw), usedforsecurity=False)
     digest.update(raw)
     return digest.digest()
 
 
-def _from_cache(data: bytes, tree_id: bytes) -> dict[bytes, TreeEntry] | None:
-    """The flattened tree from cached tree objects, or None when the cache cannot vouch for it."""
-    if not data.startswith(_CACHE_MAGIC):
-        return None
+class IndexTree:
+    """The index seen as folders: the trees it would write (`git write-tree`, without writing
+    them), the root tree's id, and each folder's tracked names (`files`: entries, with those
+    added with intent to add; `folders`: tracked subfolders), by folder path (root: b"")."""
+
+    __slots__ = ("files", "folders", "root", "trees")
+
+    def __init__(
+        self,
+        root: bytes,
+        trees: dict[bytes, bytes],
+        files: dict[bytes, set[bytes]],
+        folders: dict[bytes, set[bytes]],
+    ) -> None:
+        self.root = root
+        self.trees = trees
+        self.files = files
+        self.folders = folders
+
+    def tracks(self, path: bytes) -> bool:
+        """Whether the index has an entry at `path`."""
+        folder, _, name = path.rpartition(b"/")
+        return name in self.files.get(folder, ())
+
+
+def index_tree(entries: Iterable[IndexEntry]) -> IndexTree:
+    """The index (stage-0 entries, in index order) as an IndexTree. Entries added with intent
+    to add are in no tree, as git leaves them out, but are tracked names.
+
+    Index order is tree order (a folder sorts as its name and `/`), so each folder's tree is
+    written when the entries leave it. Equal ids mean identical trees, whatever wrote them; a
+    tree written otherwise than git would only differs in id, and is then compared entry by entry.
+    """
     trees: dict[bytes, bytes] = {}
-    offset = len(_CACHE_MAGIC)
-    try:
-        while offset < len(data):
-            sha, length = _RECORD.unpack_from(data, offset)
-            offset += _RECORD.size
-            trees[sha] = data[offset : offset + length]
-            offset += length
-    except struct.error:
-        return None
+    files: dict[bytes, set[bytes]] = {b"": set()}
+    folders: dict[bytes, set[bytes]] = {b"": set()}
+    stack: list[tuple[bytes, list[bytes]]] = [(b"", [])]
+    top = b""
+    records = stack[0][1]
+    names = files[b""]
+    modes = _MODE_TEXT
+    intended: list[bytes] = []
 
-    def read(sha: bytes) -> bytes:
-        raw = trees.get(sha)
-        if raw is None or _tree_id(raw) != sha:
-            raise _NotInCache
-        return raw
+    def close() -> None:
+        folder, written = stack.pop()
+        raw = b"".join(written)
+        oid = tree_id(raw)
+        trees[oid] = raw
+        stack[-1][1].append(b"40000 " + folder.rpartition(b"/")[2] + b"\0" + oid)
 
-    try:
-        return _flatten(read, tree_id)
-    except (_NotInCache, DamagedObject):
-        return None
+    for path, _, mode, sha, _, _, _, _, _, intent_to_add in entries:  # once per tracked file
+        if intent_to_add:
+            intended.append(path)
+            continue
+        folder, _, name = path.rpartition(b"/")
+        if folder != top:
+            while top and not (folder == top or folder.startswith(top + b"/")):
+                close()
+                top = stack[-1][0]
+            rest = folder[len(top) + 1 :] if top else folder
+            if rest:
+                for component in rest.split(b"/"):
+                    folders[top].add(component)
+                    top = top + b"/" + component if top else component
+                    stack.append((top, []))
+                    files[top] = set()
+                    folders[top] = set()
+            records = stack[-1][1]
+            names = files[folder]
+        names.add(name)
+        records.append((modes.get(mode) or b"%o " % mode) + name + b"\0" + sha)
+    while len(stack) > 1:
+        close()
+    raw = b"".join(stack[0][1])
+    root = tree_id(raw)
+    trees[root] = raw
+    for path in intended:
+        *parts, name = path.split(b"/")
+        folder = b""
+        for component in parts:
+            folders.setdefault(folder, set()).add(component)
+            folder = folder + b"/" + component if folder else component
+            files.setdefault(folder, set())
+            folders.setdefault(folder, set())
+        files[folder].add(name)
+    return IndexTree(root, trees, files, folders)
 
 
 def diff_trees(
-    store: BaseObjectStore, old_id: bytes | None, new_id: bytes | None
+    store: ObjectReader | ReadTree, old_id: bytes | None, new_id: bytes | None
 ) -> list[tuple[bytes, TreeEntry | None, TreeEntry | None]]:
-    """Changed non-tree entries between two trees (raw ids), descending only where they differ."""
+    """Changed non-tree entries between two trees (raw ids), descending only where they differ.
+
+    Trees come from the object reader, or from `store(id)` (the index's trees, say). Per pair
+    of trees, the entries both have byte for byte are set aside in one set difference; only the
+    others are looked at one by one. Modes are compared as git reads them (`normal_mode`).
+    """
     out: list[tuple[bytes, TreeEntry | None, TreeEntry | None]] = []
     stack: list[tuple[bytes, bytes | None, bytes | None]] = [(b"", old_id, new_id)]
+    modes = _MODES
     while stack:
         prefix, old, new = stack.pop()
-        olds = read_tree(store, old) if old else {}
-        news = read_tree(store, new) if new else {}
-        for name in olds.keys() | news.keys():
-            o = olds.get(name)
-            n = news.get(name)
+        olds = _entries(store, old) if old else []
+        news = _entries(store, new) if new else []
+        if olds and news:
+            kept = set(olds).intersection(news)
+            olds = [entry for entry in olds if entry not in kept]
+            news = [entry for entry in news if entry not in kept]
+        before = {name: (modes[octal], child) for octal, name, child in olds}
+        after = {name: (modes[octal], child) for octal, name, child in news}
+        for name in before.keys() | after.keys():
+            o = before.get(name)
+            n = after.get(name)
             if o == n:
-                continue
+                continue  # the same mode and id, written differently ("040000")
             path = prefix + name
             o_tree = o is not None and o[0] == TREE_MODE
             n_tree = n is not None and n[0] == TREE_MODE

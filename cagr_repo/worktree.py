@@ -23,7 +23,7 @@ from cagr_core.errors import CagrError
 from .attributes import Attributes, looks_binary
 from .gitdir import is_repository
 from .index import IndexEntry
-from .trees import GITLINK, TreeEntry
+from .trees import GITLINK, IndexTree, TreeEntry, normal_mode
 
 _CHUNK = 1 << 20
 
@@ -160,11 +160,14 @@ class WorkTree:
     def scan(
         self,
         entries: Iterable[IndexEntry],
-        base: dict[bytes, TreeEntry],
+        differs: dict[bytes, TreeEntry | None],
         index_mtime_ns: int,
         replaced: set[bytes] = frozenset(),  # type: ignore[assignment]
     ) -> Scan:
         """Every tracked path: what W has there, compared with the base and with the index.
+
+        `differs` holds the base's entry (None: none) at every path where the base and the
+        index differ; everywhere else the base has what the index has.
 
         The index's stat data vouches for a file only when every field matches and the entry is
         not racily clean (written in the same instant as the index); otherwise it is hashed.
@@ -174,7 +177,6 @@ class WorkTree:
         result = Scan()
         lstat = os.lstat
         root = self.root + b"/"
-        get = base.get
         exec_bit = 0o100 if self.filemode else 0
         is_regular = stat.S_ISREG
         for entry in entries:
@@ -203,9 +205,12 @@ class WorkTree:
                     and mtime_ns < index_mtime_ns  # else racily clean: git would hash it too
                     and not intent_to_add
                 )
-            old = get(path)
-            if clean and old is not None and old[1] == sha and old[0] == mode:
+            if clean and path not in differs:
                 continue  # unchanged since the base, and W is what the index says
+            if path in differs:
+                old = differs[path]
+            else:  # the base has what the index has (none, for an intent to add)
+                old = None if intent_to_add else (normal_mode(mode), sha)
             staged = (mode, sha)
             if clean:
                 now: TreeEntry | None = staged
@@ -242,7 +247,7 @@ class WorkTree:
         return None if mode is None else self.hash_path(path, st, mode)
 
     def untracked(
-        self, tracked: set[bytes], ignores: IgnoreFilterManager, start: Iterable[bytes] = (b"",)
+        self, index: IndexTree, ignores: IgnoreFilterManager, start: Iterable[bytes] = (b"",)
     ) -> Walk:
         """Non-ignored files (and nested repositories) that the index does not track, walking
         from the folders `start` (the root; later, tracked files that are folders on disk now).
@@ -251,7 +256,7 @@ class WorkTree:
         one by one (lstat, ignore rules).
         """
         walk = Walk()
-        tracked_dirs = self._tracked_dirs(tracked)
+        no_names: set[bytes] = set()
         stack: list[bytes] = []
         for folder in start:
             if folder:
@@ -269,10 +274,12 @@ class WorkTree:
                     raise Unreadable(b"", f"cannot be listed ({error.strerror})") from error
                 walk.unreadable.append(Unreadable(prefix, f"cannot be listed ({error.strerror})"))
                 continue
+            files = index.files.get(directory, no_names)
+            folders = index.folders.get(directory, no_names)
             for name in names:
-                path = prefix + name
-                if path in tracked or name == b".git":
+                if name in files or name == b".git":
                     continue  # the common case: one set lookup per tracked file, nothing more
+                path = prefix + name
                 try:
                     st = lstat(self.root + b"/" + path)
                 except FileNotFoundError:
@@ -281,7 +288,7 @@ class WorkTree:
                     walk.unreadable.append(Unreadable(path, f"cannot be read ({error.strerror})"))
                     continue
                 is_dir = stat.S_ISDIR(st.st_mode)
-                if path in tracked_dirs:
+                if name in folders:
                     if is_dir:
                         stack.append(path)
                         continue
@@ -291,15 +298,6 @@ class WorkTree:
                 else:
                     self._file(path, st, ignores, walk)
         return walk
-
-    def _tracked_dirs(self, tracked: set[bytes]) -> set[bytes]:
-        dirs = {b""}
-        for folder in {path.rpartition(b"/")[0] for path in tracked}:
-            parent = folder
-            while parent not in dirs:
-                dirs.add(parent)
-                parent = parent.rpartition(b"/")[0]
-        return dirs
 
     def _folder(
         self, path: bytes, ignores: IgnoreFilterManager, walk: Walk, stack: list[bytes]

@@ -74,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
         if changes.range is not None:
             r = changes.range
             print(f"{r.label} (target {r.target_ref} at {r.target[:7]}, chosen by {r.chosen_by})")
-        for change in changes.changes:
-            print(_line(change))
+        if changes.changes:  # one write: each goes through the terminal-safe stream
+            print("\n".join(map(_line, changes.changes)))
         if changes.pending_staged:
             pending = ", ".join(map(_quoted, changes.pending_staged))
             print(f"index differs from the working tree (not counted; W was checked): {pending}")

@@ -135,6 +135,8 @@ class TestFailOpen:
         assert read_gate_record(find_checkout(str(work)).gitdir) is None
 
     def test_a_missing_object_is_unchecked(self, work: Path) -> None:
+        write(work, "notes.txt", "committed, so the index's tree is not the baseline's\n")
+        commit(work, "notes")  # (a tree equal to the index's is known by its id, read or not)
         write(work, "src/schema.py", "v2")
         base = git(work, "rev-parse", "main").decode().strip()
         tree = git(work, "rev-parse", "main^{tree}").decode().strip()

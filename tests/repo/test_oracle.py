@@ -50,6 +50,7 @@ operations = st.one_of(
     st.tuples(st.just("rewrite"), paths),
     st.tuples(st.just("stage"), paths),
     st.tuples(st.just("unstage"), paths),
+    st.tuples(st.just("intend"), paths),  # `git add -N`: in the index, not in its trees
     st.tuples(st.just("ignored"), names),
     # A folder replaced by a file, by a link to a folder (moved beside it) or by a dangling link,
     # and a file replaced by a folder.
@@ -81,6 +82,10 @@ def _apply(root: Path, operation: tuple) -> None:
                 handle.write(data)
         elif kind == "stage":
             git(root, "add", "--", os.fsdecode(absolute), check=False)
+        elif kind == "intend":
+            if not os.path.lexists(absolute):
+                write(root, path, "intended\n")
+            git(root, "add", "-N", "--", os.fsdecode(absolute), check=False)
         elif kind == "unstage":
             git(root, "rm", "-q", "--cached", "-r", "--", os.fsdecode(absolute), check=False)
         elif kind == "ignored":

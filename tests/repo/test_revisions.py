@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
-from dulwich.repo import Repo
 
+from cagr_repo.gitrepo import Repository
 from cagr_repo.revisions import Resolved, RevisionProblem, resolve_revision
 
 from .gitutil import commit, git, write
@@ -25,7 +26,7 @@ def rev_parse(root: Path, text: str) -> str | None:
 
 
 def resolve(root: Path, text: str) -> Resolved:
-    with Repo(str(root)) as repo:
+    with Repository(str(root)) as repo:
         return resolve_revision(repo, text)
 
 
@@ -236,3 +237,48 @@ class TestAdvice:
         git(tmp_path, "clone", "-q", "--depth", "2", f"file://{history}", str(clone))
         assert rev_parse(clone, "HEAD~2") is None
         assert "where this shallow clone's history stops" in problem(clone, "HEAD~2").message
+
+
+class TestWithACommitGraph:
+    """The same answers when first parents come from the commit-graph (`HEAD~1500` then reads
+    no commit object, as git reads none)."""
+
+    @pytest.fixture
+    def graphed(self, history: Path) -> Path:
+        git(history, "commit-graph", "write", "--reachable")
+        return history
+
+    @pytest.mark.parametrize("text", [*REVISIONS, "main~4", "main~9", "v1.0~2", "main~1^3"])
+    def test_as_git_resolves_them(self, graphed: Path, text: str) -> None:
+        expected = rev_parse(graphed, text)
+        if expected is None:
+            problem(graphed, text)
+        else:
+            assert resolve(graphed, text).sha == expected
+
+    def test_past_the_root_is_said_the_same_way(self, graphed: Path) -> None:
+        root = git(graphed, "rev-list", "--max-parents=0", "HEAD").decode().strip()
+        assert (
+            problem(graphed, "main~9").message
+            == f"main~9 does not exist: {root[:7]} has no parent."
+        )
+
+    def test_the_steps_are_taken_in_the_graph(self, graphed: Path) -> None:
+        middle = git(graphed, "rev-parse", "main~2").decode().strip()
+        (graphed / ".git" / "objects" / middle[:2] / middle[2:]).unlink()
+        expected = rev_parse(graphed, "main~3")  # git too steps through the graph
+        assert expected is not None
+        assert resolve(graphed, "main~3").sha == expected
+
+    def test_a_damaged_graph_is_stepped_around(self, graphed: Path) -> None:
+        expected = rev_parse(graphed, "main~3")
+        path = graphed / ".git" / "objects" / "info" / "commit-graph"
+        data = bytearray(path.read_bytes())
+        start = data.index(b"CDAT")  # the chunk table: id, then the chunk's offset
+        cdat = int.from_bytes(data[start + 4 : start + 12], "big")
+        for number in range(4):  # every first parent points past the last commit
+            at = cdat + 36 * number + 20
+            data[at : at + 4] = (1000).to_bytes(4, "big")
+        os.chmod(path, 0o644)
+        path.write_bytes(bytes(data))
+        assert resolve(graphed, "main~3").sha == expected
