@@ -80,6 +80,9 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
             return CheckResult(
                 Report(unchecked=(Unchecked(None, Stage.CONFIG, message),)), ChangeSet()
             )
+    # The gate compares the record with the working tree's configuration, the one it can read
+    # without git objects: HEAD's config follows from HEAD, which the record holds as well.
+    seen_digest = config.raw_digest
     config = head_config or config
     protected = config.config.git.protected_branch
     target = choose_target(checkout, base, protected, base_chosen_by)
@@ -126,7 +129,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         target=changes.range.target,
         base=changes.range.base,
         cagr_version=VERSION,
-        config_digest=config.raw_digest,
+        config_digest=seen_digest,
         rules_digest=config.rules_digest,
         text=render_text(deferred, limit=RECORD_TEXT_LIMIT),
         pr_sections=list(config.config.review.pr_sections),

@@ -101,6 +101,14 @@ class TestGate:
         assert not denied("claude", answer.json)
         assert "configuration changed" in answer.text
 
+    def test_a_check_after_an_uncommitted_config_edit_is_current(self, failing: Path) -> None:
+        """HEAD's rules judge HEAD; the record still matches the config the gate can read."""
+        write(failing, "cagr.toml", RULES + "\n# edited, not committed\n")
+        assert committed_check(failing) == 1
+        answer = gate(failing, "gh pr create -t T -b x")
+        assert denied("claude", answer.json)  # current, and failing: not "stale" for ever
+        assert "Change rule schema-companion failed" in answer.text
+
     def test_same_head_with_a_moved_target_cannot_reuse_the_result(self, failing: Path) -> None:
         git(failing, "update-ref", "refs/heads/main", "HEAD")
         answer = gate(failing, "gh pr create -t T -b x")
