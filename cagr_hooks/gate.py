@@ -27,7 +27,7 @@ from cagr_repo.gate_record import (
 from cagr_repo.gitdir import Checkout, NotARepository, branch_ref, find_checkout, read_ref
 
 from .protocols import NONE, Decision
-from .shell_command import PrCommand, find_pr_commands, read_body_file
+from .shell_command import PrCommand, find_pr_commands
 
 _LET_THROUGH = "This call was let through; no passing result was recorded, and CI will check."
 
@@ -213,7 +213,7 @@ def _body_decision(pr: PrCommand, record: GateRecord, command: str) -> Decision:
         if command.count(pr.body_file) > 1:
             why = f"the command also names {pr.body_file} elsewhere, and may write it first"
         else:
-            body, why = read_body_file(pr.body_file, pr.cwd)
+            body, why = _read_body_file(pr.body_file, pr.cwd)
     if body is None:
         owed = [f"the {o['section']} section ({o['rule']})" for o in obligations] + [
             f"a `## {h}` heading" for h in headings
@@ -233,6 +233,18 @@ def _body_decision(pr: PrCommand, record: GateRecord, command: str) -> Decision:
         "deny",
         "cagr: the PR description does not meet the change rules.\n\n" + "\n\n".join(problems),
     )
+
+
+def _read_body_file(path: str, cwd: str) -> tuple[str | None, str | None]:
+    """(text, None), or (None, why not): the same reader and bound as `--body-file`."""
+    # Imported here: the body is parsed next, which imports the core anyway.
+    from cagr_core.pull_request import MAX_BODY_BYTES  # noqa: PLC0415
+    from cagr_repo.body_file import BodyFileError, read_body_file  # noqa: PLC0415
+
+    try:
+        return read_body_file(os.path.join(cwd, os.path.expanduser(path)), MAX_BODY_BYTES), None
+    except BodyFileError as error:
+        return None, str(error).rstrip(".")
 
 
 def _body_problems(

@@ -18,7 +18,6 @@ import re
 from .shell_words import Unbalanced, Word, split_commands
 
 VERBS = {"create": "create", "new": "create", "ready": "ready"}  # `new` is gh's alias
-MAX_BODY_FILE = 256 * 1024
 MAX_COMMAND = 256 * 1024  # characters of one command line cagr reads
 MAX_PR_COMMANDS = 16  # PR commands in one line; more is not something to decide quickly
 # Wrappers that run the rest of their words as a command, with the options that take a value.
@@ -344,32 +343,3 @@ def _body(pr: PrCommand, values: dict[str, str | None], flags: set[str]) -> None
         pr.body_unavailable = "`gh pr ready` does not set the body; CI checks the PR's own text"
     else:
         pr.body_unavailable = "no body is given on the command (gh would ask for it)"
-
-
-def read_body_file(path: str, cwd: str) -> tuple[str | None, str | None]:
-    """(text, None) for a regular file under the size bound; (None, why) otherwise."""
-    full = os.path.join(cwd, os.path.expanduser(path))
-    try:
-        fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the hook
-    except OSError as error:
-        return None, f"the body file {path} cannot be read ({error.strerror})"
-    try:
-        info = os.fstat(fd)
-        if not _is_regular(info.st_mode):
-            return None, f"the body file {path} is not a regular file"
-        if info.st_size > MAX_BODY_FILE:
-            return None, f"the body file {path} is larger than the {MAX_BODY_FILE} bytes cagr reads"
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(MAX_BODY_FILE + 1)
-    finally:
-        os.close(fd)
-    if len(data) > MAX_BODY_FILE:
-        return None, f"the body file {path} is larger than the {MAX_BODY_FILE} bytes cagr reads"
-    try:
-        return data.decode("utf-8"), None
-    except UnicodeDecodeError:
-        return None, f"the body file {path} is not UTF-8 text"
-
-
-def _is_regular(mode: int) -> bool:
-    return mode & 0o170000 == 0o100000
