@@ -20,11 +20,10 @@ from attrs import evolve
 
 from cagr_core.render import render_text
 from cagr_core.report import Report
-from cagr_core.version import VERSION
 from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
-from cagr_repo.gate_record import Observed, default_ref_now, read_gate_record, stale_reasons
-from cagr_repo.gitdir import Checkout, read_ref
+from cagr_repo.gate_record import record_state
+from cagr_repo.gitdir import Checkout
 from cagr_repo.stack import StackOutcome, run_stack
 
 from . import turn_state
@@ -198,18 +197,9 @@ def _refresh_gate_record(
     left = deadline - time.monotonic()
     if left < 1.0:
         return
-    record = read_gate_record(checkout.gitdir)
-    if record is not None:
-        now = Observed(
-            checkout,
-            head=read_ref(checkout, "HEAD"),
-            target_ref=default_ref_now(checkout, record),
-            target_ref_value=read_ref(checkout, record.target_ref),
-            config_digest=config.raw_digest,
-            version=VERSION,
-        )
-        if not stale_reasons(record, now):
-            return
+    record, stale = record_state(checkout, config.raw_digest)
+    if record is not None and not stale:
+        return
     started = time.monotonic()
     try:
         within(deadline, lambda: check(config, checkout, committed=True))

@@ -1,4 +1,4 @@
-"""What `cagr doctor` looks at beyond a check: the gate record's state and advice about rules.
+"""What `cagr doctor` looks at beyond a check and the gate record: advice about rules.
 
 Advice is never a failure: a rule for paths that do not exist yet can be intentional.
 """
@@ -12,26 +12,6 @@ from cagr_core.globs import PathMatcher
 from cagr_core.rules import SiblingRule
 from cagr_core.ruleset import RuleSet
 from cagr_core.templates import RenderError
-from cagr_core.version import VERSION
-
-from .gate_record import GateRecord, Observed, default_ref_now, read_gate_record, stale_reasons
-from .gitdir import Checkout, read_ref
-
-
-def record_state(checkout: Checkout, config_digest: str) -> tuple[GateRecord | None, list[str]]:
-    """The gate record and why it is stale (no reasons: current), for the default target."""
-    record = read_gate_record(checkout.gitdir)
-    if record is None:
-        return None, []
-    now = Observed(
-        checkout,
-        head=read_ref(checkout, "HEAD"),
-        target_ref=default_ref_now(checkout, record),
-        target_ref_value=read_ref(checkout, record.target_ref),
-        config_digest=config_digest,
-        version=VERSION,
-    )
-    return record, stale_reasons(record, now)
 
 
 def advice(rules: RuleSet, tracked: Sequence[str]) -> list[str]:

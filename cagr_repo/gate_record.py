@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 import os
 
-from .gitdir import Checkout, branch_ref, is_sha
+from cagr_core.version import VERSION
+
+from .gitdir import Checkout, branch_ref, is_sha, read_ref
 from .state import GATE_RECORD, load, remove, save
 from .target import BY_PROTECTED_BRANCH, choose_target
 
@@ -197,6 +199,22 @@ def stale_reasons(record: GateRecord, now: Observed) -> list[str]:
     if now.version != record.cagr_version:
         reasons.append(f"it was made by cagr {record.cagr_version}, this is {now.version}")
     return reasons
+
+
+def record_state(checkout: Checkout, config_digest: str) -> tuple[GateRecord | None, list[str]]:
+    """The gate record and why it is stale (no reasons: current), for the default target."""
+    record = read_gate_record(checkout.gitdir)
+    if record is None:
+        return None, []
+    now = Observed(
+        checkout,
+        head=read_ref(checkout, "HEAD"),
+        target_ref=default_ref_now(checkout, record),
+        target_ref_value=read_ref(checkout, record.target_ref),
+        config_digest=config_digest,
+        version=VERSION,
+    )
+    return record, stale_reasons(record, now)
 
 
 def _split_revision(target_ref: str) -> tuple[str, str]:

@@ -22,7 +22,8 @@ from cagr_hooks.status import agent_status, timing_summary
 from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, load_config
 from cagr_repo.config_files import find_config_files
-from cagr_repo.diagnosis import advice, record_state
+from cagr_repo.diagnosis import advice
+from cagr_repo.gate_record import record_state
 from cagr_repo.gitdir import Checkout, NotARepository, find_checkout
 from cagr_repo.index import tracked_paths
 
