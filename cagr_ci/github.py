@@ -28,6 +28,7 @@ CHECKOUT_FIX = (
     " (`cagr init --ci github` writes a workflow that does)."
 )
 SHALLOW_FIX = "Set `fetch-depth: 0` on actions/checkout, so the clone has the history cagr needs."
+_SHAPE_FIX = "Run cagr ci on the event GitHub sends; do not rewrite GITHUB_EVENT_PATH."
 QUEUE_NOTE = (
     "GitHub's merge_group event carries no pull-request descriptions, so this merge queue run"
     " cannot check PR-body obligations, and one description cannot stand for a batch of pull"
@@ -108,7 +109,7 @@ def _field(payload: Mapping[str, Any], dotted: str, name: str) -> Any:
         if not isinstance(value, dict) or key not in value:
             raise EventError(
                 f"the `{name}` event payload has no `{dotted}`; it is not shaped like GitHub's.",
-                "Run cagr ci on the event GitHub sends; do not rewrite GITHUB_EVENT_PATH.",
+                _SHAPE_FIX,
             )
         value = value[key]
     return value
@@ -119,7 +120,7 @@ def _sha(payload: Mapping[str, Any], dotted: str, name: str) -> str:
     if not isinstance(value, str) or not is_sha(value):
         raise EventError(
             f"`{dotted}` in the `{name}` event payload is not a commit id: {value!r}.",
-            "Run cagr ci on the event GitHub sends; do not rewrite GITHUB_EVENT_PATH.",
+            _SHAPE_FIX,
         )
     return value
 
@@ -130,7 +131,7 @@ def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) ->
     if body is not None and not isinstance(body, str):
         raise EventError(
             f"`pull_request.body` in the `{name}` event payload is neither text nor null.",
-            "Run cagr ci on the event GitHub sends; do not rewrite GITHUB_EVENT_PATH.",
+            _SHAPE_FIX,
         )
     base = env.get("GITHUB_BASE_REF", "")
     source = "GITHUB_BASE_REF"

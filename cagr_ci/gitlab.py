@@ -26,6 +26,12 @@ SHALLOW_FIX = (
 )
 
 
+_VARIABLES_FIX = (
+    "Run cagr ci in the merge request pipeline GitLab starts; do not override its predefined"
+    " variables."
+)
+
+
 def read_gitlab_event(env: Mapping[str, str]) -> CiEvent:
     """The pipeline's merge request, or a pipeline without one."""
     source = env.get("CI_PIPELINE_SOURCE", "")
@@ -70,14 +76,12 @@ def _head(env: Mapping[str, str]) -> tuple[str, str]:
             if not is_sha(value):
                 raise EventError(
                     f"{name} is not a commit id: {value!r}.",
-                    "Run cagr ci in the merge request pipeline GitLab starts; do not override"
-                    " its predefined variables.",
+                    _VARIABLES_FIX,
                 )
             return value, name
     raise EventError(
         "this merge request pipeline has no CI_COMMIT_SHA.",
-        "Run cagr ci in the merge request pipeline GitLab starts; do not override its"
-        " predefined variables.",
+        _VARIABLES_FIX,
     )
 
 
@@ -88,8 +92,7 @@ def _target(env: Mapping[str, str]) -> tuple[str | None, str]:
         if not is_sha(diff_base):
             raise EventError(
                 f"CI_MERGE_REQUEST_DIFF_BASE_SHA is not a commit id: {diff_base!r}.",
-                "Run cagr ci in the merge request pipeline GitLab starts; do not override its"
-                " predefined variables.",
+                _VARIABLES_FIX,
             )
         shown = f" (diff base of {branch})" if branch else ""
         return diff_base, f"CI_MERGE_REQUEST_DIFF_BASE_SHA{shown}"

@@ -12,22 +12,18 @@ import os
 from attrs import frozen
 
 from cagr_core.changes import ChangeSet
-from cagr_core.errors import CagrError
 from cagr_core.ruleset import RuleSet
 from cagr_repo.collect import collect_working_tree
 from cagr_repo.gitdir import Checkout, read_ref
 from cagr_repo.gitrepo import open_repo
 
+from .event import EventError
+
 Snapshot = dict[str, tuple[int, str] | None]  # path -> the working tree's (mode, id); None: gone
 
 
-class CheckoutError(CagrError):
+class CheckoutError(EventError):
     """The checkout is not the commit the event names (exit 2); `fix` says how to set it up."""
-
-    def __init__(self, message: str, fix: str) -> None:
-        self.message = message
-        self.fix = fix
-        super().__init__(f"{message} {fix}")
 
 
 def head_of(checkout: Checkout) -> str | None:
