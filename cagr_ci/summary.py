@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 
+from cagr_core.review import RULE as SECTIONS_RULE
 from cagr_core.safe_text import terminal_safe
 from cagr_repo.config import RepoConfig
 
@@ -83,10 +84,9 @@ def step_summary(result: CiResult, config: RepoConfig, limit: int = SUMMARY_LIMI
 def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
     report = result.report
     whole_change_unknown = any(item.rule is None for item in report.unchecked)
-    sections = "review.pr_sections"
     ids = [compiled.rule.id for compiled in config.rules.rules]
     if config.config.review.pr_sections:
-        ids.append("review.pr_sections")
+        ids.append(SECTIONS_RULE)
     rows = []
     for rule in ids:
         findings = [f for f in report.findings if f.rule == rule]
@@ -97,7 +97,7 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
             verdict, what, fix = "fail", " ".join(f.message for f in findings), fixes
         elif unknown:
             verdict, what, fix = "unchecked", " ".join(u.message for u in unknown), ""
-        elif whole_change_unknown and rule != sections:  # the headings need no change
+        elif whole_change_unknown and rule != SECTIONS_RULE:  # the headings need no change
             verdict, what, fix = "unchecked", "The change itself could not be read.", ""
         else:
             verdict, what, fix = "pass", "", ""
