@@ -13,13 +13,14 @@ from cagr_repo.gitdir import Checkout, NotARepository, find_checkout, unsupporte
 from .output import EXIT_INVALID, print_json
 
 
-def _fail(args: argparse.Namespace, message: str) -> int:
+def fail(args: argparse.Namespace, message: str, program: str = "cagr") -> int:
+    """Say why the command cannot run (a JSON error object with --format json); exit 2."""
     if args.format == "json":
         print_json(
             {"status": "error", "errors": [{"source": None, "where": "", "message": message}]}
         )
     else:
-        print(f"cagr: {message}", file=sys.stderr)
+        print(f"{program}: {message}", file=sys.stderr)
     return EXIT_INVALID
 
 
@@ -38,16 +39,16 @@ def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int
     try:
         checkout = find_checkout(args.repo)
     except NotARepository as error:
-        return _fail(args, str(error))
+        return fail(args, str(error))
     if checkout.root is None:
-        return _fail(
+        return fail(
             args,
             f"{checkout.gitdir} is a bare repository: it has no checkout to read cagr's"
             " configuration from. Run cagr in a clone with a work tree.",
         )
     problem = unsupported(checkout)
     if problem is not None:
-        return _fail(args, problem)
+        return fail(args, problem)
     config = load(args, Path(checkout.root))
     return config if isinstance(config, int) else (checkout, config)
 

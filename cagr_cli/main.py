@@ -18,6 +18,7 @@ def _parser() -> argparse.ArgumentParser:
     import argparse  # noqa: PLC0415
 
     from cagr_core.version import VERSION  # noqa: PLC0415
+    from cagr_hooks.protocols import AGENTS  # noqa: PLC0415
 
     from .output import format_option  # noqa: PLC0415
 
@@ -119,7 +120,7 @@ def _parser() -> argparse.ArgumentParser:
         "--hooks",
         metavar="AGENT",
         action="append",
-        choices=("claude", "codex", "cursor", "gemini"),
+        choices=AGENTS,
         help="merge cagr's hooks into this agent's project settings (repeatable)",
     )
     init_parser.add_argument(
@@ -138,7 +139,7 @@ def _parser() -> argparse.ArgumentParser:
     hook_parser = commands.add_parser(
         "hook", help="an agent hook call: the agent's JSON on stdin, its answer on stdout"
     )
-    hook_parser.add_argument("--agent", choices=("claude", "codex", "cursor", "gemini"))
+    hook_parser.add_argument("--agent", choices=AGENTS)
     hook_parser.add_argument(
         "--deadline", metavar="SECONDS", help="the whole hook's time (default: 60)"
     )

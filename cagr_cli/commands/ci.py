@@ -24,7 +24,7 @@ from cagr_ci.summary import SUMMARY_LIMIT, error_summary, step_summary
 from cagr_repo.body_file import BodyFileError
 from cagr_repo.files import write_atomically
 
-from ..checkout import open_checkout
+from ..checkout import fail, open_checkout
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
 _EXIT = {"pass": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
@@ -106,10 +106,7 @@ def _append_summary(text: str) -> None:
 
 def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> int:
     text = f"{message} {fix}".strip()
-    if args.format == "json":
-        print_json({"status": "error", "errors": [{"source": None, "where": "", "message": text}]})
-    else:
-        print(f"cagr ci: {text}", file=sys.stderr)
+    fail(args, text, "cagr ci")
     if on_github:
         print(
             command("error", text, title="cagr ci could not check this run"),
