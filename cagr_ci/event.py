@@ -11,20 +11,15 @@ from typing import Literal
 
 from attrs import evolve, field, frozen
 
-from cagr_core.errors import CagrError
+from cagr_core.errors import ErrorWithFix
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
 from cagr_repo.body_file import read_body_file
 
 Provider = Literal["github", "gitlab", "none"]
 
 
-class EventError(CagrError):
+class EventError(ErrorWithFix):
     """The CI event cannot be read or used (exit 2); `fix` says what to change in the job."""
-
-    def __init__(self, message: str, fix: str) -> None:
-        self.message = message
-        self.fix = fix
-        super().__init__(f"{message} {fix}")
 
 
 @frozen

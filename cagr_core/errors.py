@@ -7,6 +7,15 @@ class CagrError(Exception):
     """Base of every error cagr raises on purpose."""
 
 
+class ErrorWithFix(CagrError):
+    """What went wrong (`message`) and what to do about it (`fix`), said together."""
+
+    def __init__(self, message: str, fix: str) -> None:
+        self.message = message
+        self.fix = fix
+        super().__init__(f"{message} {fix}")
+
+
 class SpanError(CagrError):
     """A problem at a span of some source text (a glob pattern, a target template)."""
 

@@ -17,7 +17,7 @@ from attrs import frozen
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from cagr_core.errors import CagrError
+from cagr_core.errors import CagrError, ErrorWithFix
 
 from .gitdir import Checkout, is_sha, unsupported
 from .history import CommitGraph, History, merge_bases
@@ -25,13 +25,8 @@ from .objects import COMMIT, DamagedObject, ObjectReader, read_raw
 from .revisions import RevisionProblem, resolve_revision
 
 
-class RangeProblem(CagrError):
+class RangeProblem(ErrorWithFix):
     """The range cannot be known exactly; the message says what to do."""
-
-    def __init__(self, message: str, fix: str) -> None:
-        self.message = message
-        self.fix = fix
-        super().__init__(f"{message} {fix}")
 
 
 @frozen

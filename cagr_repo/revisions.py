@@ -16,7 +16,7 @@ import re
 from attrs import frozen
 from dulwich.refs import Ref
 
-from cagr_core.errors import CagrError
+from cagr_core.errors import ErrorWithFix
 
 from .gitdir import is_sha
 from .history import GraphDamaged
@@ -34,13 +34,8 @@ _NOT_IN_A_NAME = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//")
 _SHORT = 7
 
 
-class RevisionProblem(CagrError):
+class RevisionProblem(ErrorWithFix):
     """A revision that names no commit here; `fix` says what to do."""
-
-    def __init__(self, message: str, fix: str) -> None:
-        self.message = message
-        self.fix = fix
-        super().__init__(f"{message} {fix}")
 
 
 @frozen
