@@ -188,8 +188,7 @@ def _commit_of(repo: Repository, sha: bytes) -> bytes | None:
             if kind != TAG:
                 break
             if not raw.startswith(b"object ") or not is_sha(raw[7:47].decode("ascii", "replace")):
-                damaged = DamagedObject(sha.decode("ascii"), "a tag that names no object")
-                raise RevisionProblem("the target cannot be read:", damaged.advice)
+                raise _unreadable(DamagedObject(sha.decode("ascii"), "a tag that names no object"))
             sha = raw[7:47]
             kind, raw = _object(repo, sha)
     except KeyError:
@@ -206,7 +205,11 @@ def _object(repo: Repository, sha: bytes) -> tuple[int, bytes]:
     try:
         return repo.objects.read(bytes.fromhex(text))
     except DamagedObject as damaged:
-        raise RevisionProblem("the target cannot be read:", damaged.advice) from None
+        raise _unreadable(damaged) from None
+
+
+def _unreadable(damaged: DamagedObject) -> RevisionProblem:
+    return RevisionProblem("the target cannot be read:", damaged.advice)
 
 
 def _peel_to_commit(repo: Repository, sha: bytes, name: str, text: str) -> bytes:
@@ -234,8 +237,8 @@ def _parents(repo: Repository, commit: bytes) -> list[bytes]:
     while raw.startswith(b"parent ", index):
         parent = raw[index + 7 : index + 47]
         if not is_sha(parent.decode("ascii", "replace")) or raw[index + 47 : index + 48] != b"\n":
-            damaged = DamagedObject(commit.decode("ascii"), "a parent line that is no commit id")
-            raise RevisionProblem("the target cannot be read:", damaged.advice)
+            why = "a parent line that is no commit id"
+            raise _unreadable(DamagedObject(commit.decode("ascii"), why))
         parents.append(parent)
         index += 48
     return parents
