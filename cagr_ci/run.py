@@ -123,14 +123,18 @@ def run_ci(
 
 
 def _target(event: CiEvent, config: RepoConfig, checkout: Checkout) -> TargetChoice:
-    """--base, then the event's target, then `[git] protected_branch`, then the payload's
-    default branch, origin/HEAD, main."""
+    """--base, then the event's target, then `[git] protected_branch`, then the remote's default
+    branch (the payload's, else origin/HEAD's), then main."""
     if event.target:
         return TargetChoice(event.target, event.target_source)
-    protected = config.config.git.protected_branch
-    if event.default_branch and not protected:
-        return TargetChoice(event.default_branch, "repository.default_branch")
-    return choose_target(checkout, None, protected)
+    payload_default = (
+        TargetChoice(event.default_branch, "repository.default_branch")
+        if event.default_branch
+        else None
+    )
+    return choose_target(
+        checkout, None, config.config.git.protected_branch, remote_default=payload_default
+    )
 
 
 def _run_stack(

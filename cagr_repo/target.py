@@ -1,8 +1,8 @@
 """Which branch a change targets, and which rule chose it.
 
 Precedence: the caller's base (`--base`, or CI's pull-request target), then the configured
-`[git] protected_branch`, then the branch `origin/HEAD` names (the remote's default branch, as
-`git clone` records it), then `main`.
+`[git] protected_branch`, then the remote's default branch (as the caller knows it, e.g. from a
+CI event, else the branch `origin/HEAD` names, as `git clone` records it), then `main`.
 """
 
 from __future__ import annotations
@@ -45,15 +45,19 @@ def choose_target(
     base: str | None,
     protected_branch: str | None,
     base_chosen_by: str = BY_BASE_OPTION,
+    remote_default: TargetChoice | None = None,
 ) -> TargetChoice:
-    """`base` (labelled `base_chosen_by`), then `protected_branch`, then origin/HEAD, then main."""
+    """`base` (labelled `base_chosen_by`), then `protected_branch`, then the remote's default
+    branch (`remote_default` when the caller knows it, else origin/HEAD's), then main."""
     if base:
         return TargetChoice(base, base_chosen_by)
     if protected_branch:
         return TargetChoice(protected_branch, BY_PROTECTED_BRANCH)
-    remote_default = remote_default_branch(checkout)
     if remote_default is not None:
-        return TargetChoice(remote_default, BY_ORIGIN_HEAD)
+        return remote_default
+    origin_head = remote_default_branch(checkout)
+    if origin_head is not None:
+        return TargetChoice(origin_head, BY_ORIGIN_HEAD)
     return TargetChoice(DEFAULT_TARGET, BY_DEFAULT)
 
 
