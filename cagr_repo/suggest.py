@@ -67,7 +67,8 @@ def _migrations(paths: Sequence[str]) -> list[Suggestion]:
     names = sorted(folders)
     globs = [f"/{folder}/**" for folder in names] if len(names) <= 3 else ["**/migrations/**"]
     folder = names[0]
-    existing = sorted(p for p in folders[folder] if not p.endswith("__init__.py"))[0]
+    files = sorted(folders[folder])
+    existing = next((p for p in files if not p.endswith("__init__.py")), files[0])
     extension = posixpath.splitext(existing)[1]
     counted = sum(len(files) for files in folders.values())
     return [

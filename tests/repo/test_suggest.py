@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYOUTS = {
     "rails": ["db/migrate/20240101_create_users.rb", "db/migrate/20240202_add_email.rb", "db/schema.rb", "app/x.rb"],
     "django": [f"app{i}/migrations/0001_initial.py" for i in range(5)] + ["manage.py"],
+    "django-new-app": ["shop/migrations/__init__.py", "shop/models.py"],  # no migration yet
     "alembic": ["alembic/versions/abc_first.py", "alembic/env.py"],
     "prisma": ["prisma/schema.prisma", "prisma/migrations/2024_init/migration.sql"],
     "node": ["package.json", "pnpm-lock.yaml", "packages/ui/package.json"],
@@ -30,6 +31,7 @@ LAYOUTS = {
 EXPECTED = {
     "rails": {"immutable-migrations": ["/db/migrate/**"], "migrations-update-schema": ["/db/migrate/**"]},
     "django": {"immutable-migrations": ["**/migrations/**"]},
+    "django-new-app": {"immutable-migrations": ["/shop/migrations/**"]},
     "alembic": {"immutable-migrations": ["/alembic/versions/**"]},
     "prisma": {"immutable-migrations": ["/prisma/migrations/**"], "prisma-migration": ["/prisma/schema.prisma"]},
     "node": {"dependency-reason": ["package.json"], "lockfile-with-dependencies": ["/package.json"]},
