@@ -345,15 +345,15 @@ def _python_tests(paths: Sequence[str]) -> list[Suggestion]:
 def suggest(paths: Iterable[str]) -> list[Suggestion]:
     """What the tracked `paths` support, in a stable order."""
     ordered = sorted(paths)
-    found = [
+    return [
         *_migrations(ordered),
         *_dependencies(ordered),
         *_rails_schema(ordered),
         *_prisma(ordered),
         *_openapi(ordered),
         *_script_tests(ordered),
+        *_python_tests(ordered),
     ]
-    return [*found, *_python_tests(ordered)]
 
 
 def _toml_value(value: Any) -> Any:
