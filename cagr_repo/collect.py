@@ -155,9 +155,8 @@ def count_uncommitted(repo: Repository, committed: ChangeSet) -> int | None:
     deleted, or untracked and not ignored), next to a committed change set: what a committed
     check left out. None when there is no working tree or it cannot be read exactly.
 
-    It compares the merge base's change to HEAD with its change to the working tree, so it
-    reuses the base tree a working-tree check has cached; where the two differ, so do HEAD and
-    the working tree.
+    It compares the merge base's change to HEAD with its change to the working tree (about the
+    cost of a working-tree check); where the two differ, so do HEAD and the working tree.
     """
     range_ = committed.range
     if repo.bare or range_ is None or range_.head is None or not committed.complete:
