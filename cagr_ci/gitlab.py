@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cagr_core.pull_request import PrBody
-from cagr_repo.gitdir import is_sha
+from cagr_git.object_ids import is_sha
 
 from .event import CiEvent, EventError
 
