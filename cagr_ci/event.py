@@ -32,6 +32,8 @@ class CiEvent:
     `body`: the pull request's description, or unavailable. `body_note`: when unavailable, why,
     and what to do instead. `merge_queue`: the run checks a merge queue's batch.
     `shallow_fix`: how to get full history in this CI system.
+    `labels`: the pull request's labels (None: this run knows of none, so nothing is waived);
+    `labels_source` says where they came from.
     """
 
     provider: Provider
@@ -49,11 +51,25 @@ class CiEvent:
     default_branch: str = ""  # the payload's repository.default_branch, after protected_branch
     pull_request: bool = False  # the run is about pull requests (a PR, an MR, a merge queue)
     shallow_fix: str = "Fetch the full history (`git fetch --unshallow`) before `cagr ci`."
+    labels: frozenset[str] | None = None
+    labels_source: str = ""
 
 
-def read_event(env: Mapping[str, str], *, base: str | None, body_file: str | None) -> CiEvent:
-    """The event of the CI system `env` shows (none: no CI variables), with --base and
-    --body-file applied on top; EventError when it cannot be read or the options do not fit."""
+def split_labels(text: str) -> frozenset[str]:
+    """Labels from a comma-separated list (GitLab's CI_MERGE_REQUEST_LABELS, `--labels`)."""
+    return frozenset(label.strip() for label in text.split(",") if label.strip())
+
+
+def read_event(
+    env: Mapping[str, str],
+    *,
+    base: str | None,
+    body_file: str | None,
+    labels: str | None = None,
+) -> CiEvent:
+    """The event of the CI system `env` shows (none: no CI variables), with --base,
+    --body-file and --labels applied on top; EventError when it cannot be read or the options
+    do not fit."""
     from . import github, gitlab  # noqa: PLC0415  # they import CiEvent from this module
 
     explicit = bool(base) and body_file is not None  # enough to run anywhere, as in any CI
@@ -71,6 +87,14 @@ def read_event(env: Mapping[str, str], *, base: str | None, body_file: str | Non
         )
     if base:
         event = evolve(event, target=base, target_source="--base")
+    if labels is not None:
+        if event.merge_queue:
+            raise EventError(
+                "--labels cannot be used for a merge queue run: the batch holds several pull"
+                " requests, and one set of labels cannot stand for all of them.",
+                "Drop --labels; each pull request's own run reads its labels.",
+            )
+        event = evolve(event, labels=split_labels(labels), labels_source="--labels")
     if body_file is not None:
         if event.merge_queue:
             raise EventError(
