@@ -215,10 +215,8 @@ class TestWarnings:
         sarif = team.tmp / "cagr.sarif"
         result = cagr_ci(team.clone(head), pr(team, head), "--sarif", str(sarif))
         assert result.returncode == 0
-        assert (
-            "Warning: change rule module-tests (merge base" in result.stdout
-            and "(severity warn: it does not fail the check)." in result.stdout
-        )
+        assert "Warning: change rule module-tests (merge base" in result.stdout
+        assert "(severity warn: it does not fail the check)." in result.stdout
         assert (
             "Added src/lib/new.ts; one of src/lib/new.test.ts, src/lib/__tests__/new.test.ts"
             " needs to be added or changed in this change."
