@@ -161,8 +161,8 @@ def _uncommitted_rules(
             Stage.CONFIG,
             f"HEAD has no change rules committed, but the working tree's configuration has"
             f" {len(ids)} rule(s) ({shown}). Rules that are not committed do not judge a"
-            " committed check (CI reads HEAD's): commit your rules (cagr.toml, .cagr/ or [tool.cagr] in"
-            " pyproject.toml), then check again.",
+            " committed check (CI reads HEAD's): commit your rules (cagr.toml, .cagr/ or"
+            " [tool.cagr] in pyproject.toml), then check again.",
         )
     return uncommitted_config(head, working)
 
