@@ -8,8 +8,7 @@ import tomllib
 import pytest
 from attrs import evolve
 
-from cagr_core import Phase, RequiresRule, RuleSet, SiblingRule
-from cagr_core.example_runner import run_examples
+from cagr_core import Phase, RequiresRule, SiblingRule
 from cagr_core.render import render_summary, render_text, report_data
 from cagr_core.report import waive
 from cagr_core.rules import RequireAdded, Severity
@@ -105,38 +104,6 @@ class TestTargetLists:
             "Added src/guards/a.ts; src/guards/a.test.ts needs to be added or changed in this"
             " change (it was deleted)."
         )
-
-
-class TestSeverity:
-    def test_warn_findings_are_shown_and_pass(self) -> None:
-        rule = RequiresRule(
-            id="r", paths=["a"], require=["b"], reason="Change b.", severity=Severity.WARN
-        )
-        report = check(rule, modified("a"))
-        assert report.status == "pass"
-        assert render_text(report).startswith("Warning: change rule r (merge base abc1234")
-        assert "Instead: Change b." in render_text(report)
-        assert "0 finding(s), 1 warning(s), 0 unchecked" in render_summary(report)
-        assert report_data(report)["findings"][0]["severity"] == "warn"
-
-    def test_a_warn_rule_left_unchecked_does_not_change_the_verdict(self) -> None:
-        rule = evolve(DEPENDENCY_REASON, severity=Severity.WARN)
-        report = check(rule, bump("{}", "{not json"), body="## Risk\nx")
-        (item,) = report.unchecked
-        assert item.severity is Severity.WARN
-        assert report.status == "pass"
-        assert "(severity warn: does not change the verdict)" in render_text(report)
-
-    def test_rules_test_treats_warn_and_error_alike(self) -> None:
-        text = _toml(
-            'id = "r"\nkind = "requires"\npaths = ["a"]\nrequire = ["b"]\nreason = "x"\n'
-            'severity = "warn"\n'
-            'examples.invalid = [{ changes = [{ path = "a", status = "M" }, { path = "b",'
-            ' status = "M" }] }]\n'
-            'examples.valid = [{ changes = [{ path = "a", status = "M" }] }]\n'
-        )
-        results = run_examples(RuleSet.compile(text.changes.rules))
-        assert [r.ok for r in results] == [False, False]
 
 
 class TestWaivers:
