@@ -30,6 +30,8 @@ class CiEvent:
     `body`: the pull request's description, or unavailable. `body_note`: when unavailable, why,
     and what to do instead. `merge_queue`: the run checks a merge queue's batch.
     `shallow_fix`: how to get full history in this CI system.
+    `labels`: the pull request's labels (None: this run knows of none, so nothing is waived);
+    `labels_source` says where they came from.
     """
 
     provider: Provider
@@ -47,3 +49,10 @@ class CiEvent:
     default_branch: str = ""  # the payload's repository.default_branch, after protected_branch
     pull_request: bool = False  # the run is about pull requests (a PR, an MR, a merge queue)
     shallow_fix: str = "Fetch the full history (`git fetch --unshallow`) before `cagr ci`."
+    labels: frozenset[str] | None = None
+    labels_source: str = ""
+
+
+def split_labels(text: str) -> frozenset[str]:
+    """Labels from a comma-separated list (GitLab's CI_MERGE_REQUEST_LABELS, `--labels`)."""
+    return frozenset(label.strip() for label in text.split(",") if label.strip())

@@ -1,4 +1,4 @@
-"""`cagr ci [--base REF] [--body-file FILE] [--sarif FILE]`: the CI check.
+"""`cagr ci [--base REF] [--body-file FILE] [--labels A,B] [--sarif FILE]`: the CI check.
 
 A thin translation of cagr_ci: read the CI system's event from the environment, check it, then
 print the report (text or JSON), GitHub annotations and job summary when on GitHub Actions, and
@@ -28,7 +28,7 @@ from cagr_repo.files import UnsafeOutput, append_output, output_path, write_outp
 from ..checkout import fail, open_checkout
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
-_EXIT = {"pass": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
+_EXIT = {"pass": EXIT_OK, "waived": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     except UnsafeOutput as error:
         return fail(args, str(error), "cagr ci")
     try:
-        event = read_event(os.environ, base=args.base, body_file=args.body_file)
+        event = read_event(os.environ, base=args.base, body_file=args.body_file, labels=args.labels)
         result = run_ci(config, checkout, event, started=started)
     except (EventError, CheckoutError) as error:
         return _fail(args, on_github, error.message, error.fix)
