@@ -21,6 +21,7 @@ from .config import Config, ConfigIssue, StackCommand
 from .errors import PatternError, RuleError, TemplateError
 from .examples import Example, FixtureError, fixture_changeset
 from .globs import check_pattern
+from .manifests import FORMATS, could_be_read
 from .pull_request import Phase
 from .rules import RULE_KINDS, PrBodyRule, RequiresRule, Rule, SiblingRule, When
 from .ruleset import CompiledRule, compile_rule
@@ -48,6 +49,10 @@ def _toml_type(value: object) -> str:
 def _is_tuple(kind: object) -> bool:
     origin: object = typing.get_origin(kind)
     return origin is tuple
+
+
+def _is_literal(kind: object) -> bool:
+    return typing.get_origin(kind) is typing.Literal
 
 
 def _make_converter() -> cattrs.Converter:
@@ -78,6 +83,15 @@ def _make_converter() -> cattrs.Converter:
         return structure
 
     converter.register_structure_hook_factory(_is_tuple, tuple_hook)
+
+    def literal_hook(value: object, kind: Any) -> Any:
+        allowed = typing.get_args(kind)
+        if value not in allowed:
+            listed = ", ".join(repr(a) for a in allowed)
+            raise ValueError(f"expected {listed}, got {value!r}")
+        return value
+
+    converter.register_structure_hook_func(_is_literal, literal_hook)
     for enum_type in _ENUMS:
 
         def enum_hook(value: object, kind: Any) -> Any:
@@ -216,6 +230,7 @@ def _rule_problems(rule: Rule) -> list[tuple[str, str]]:
         *_id_problems(rule),
         *_text_problems(rule),
         *glob_problems,
+        *_manifest_problems(rule, globs_ok=not glob_problems),
         *template_problems,
         *_example_problems(rule, compiled),
     ]
@@ -252,6 +267,28 @@ def _glob_problems(rule: Rule) -> list[tuple[str, str]]:
         (key, "list at least one glob") for key in ("paths", "require") if lists.get(key) == ()
     )
     return problems
+
+
+def _manifest_problems(rule: Rule, globs_ok: bool) -> list[tuple[str, str]]:
+    """`format` without the dependency selector, and trigger globs it cannot read."""
+    when = getattr(rule, "when", When.CHANGED)
+    chosen = getattr(rule, "format", None)
+    if when is not When.DEPENDENCY_ADDED:
+        if chosen is None:
+            return []
+        return [("format", 'only a `when = "dependency_added"` rule reads manifests; remove it')]
+    if chosen is not None or not globs_ok:
+        return []
+    return [
+        (
+            f"paths[{index}]",
+            f'`when = "dependency_added"` reads {FORMATS}; {pattern} can match none of them.'
+            ' Select those manifests, or set `format = "requirements"` for a pip requirements'
+            " file named otherwise",
+        )
+        for index, pattern in enumerate(rule.paths)
+        if not could_be_read(pattern)
+    ]
 
 
 def _compile(rule: Rule, globs_ok: bool) -> tuple[CompiledRule | None, list[tuple[str, str]]]:
