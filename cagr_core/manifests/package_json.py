@@ -11,8 +11,15 @@ from ._reading import Declared, Malformed, Section
 SECTIONS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
 
 
-def _any_number(text: str) -> None:
-    """Numbers are never needed: not converting them reads a 5,000-digit one too."""
+class _Number:
+    """Any JSON number: never converted, so a 5,000-digit one reads too."""
+
+
+_NUMBER = _Number()
+
+
+def _any_number(_: str) -> _Number:
+    return _NUMBER
 
 
 def _kind(value: object) -> str:
@@ -24,7 +31,7 @@ def _kind(value: object) -> str:
         return "an array"
     if isinstance(value, str):
         return "a string"
-    return "a number"
+    return "a number"  # _NUMBER, or NaN and Infinity, which json reads as floats
 
 
 def read(text: str) -> Declared:

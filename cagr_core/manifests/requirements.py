@@ -71,6 +71,8 @@ def _name(entry: str, number: int) -> str | None:
     egg = _EGG.search(entry)
     if egg is not None and _NAME.match(egg.group("name")):
         return egg.group("name")
+    if "@" not in entry and entry.split(";", 1)[0].strip().endswith(_ARCHIVES):
+        return None  # a file pip installs from, though its name reads as a project name
     try:
         return requirement_name(entry, f"line {number}")
     except Malformed:
