@@ -293,8 +293,8 @@ class _Context:
 def _not_a_manifest(path: str) -> str:
     return (
         f"{path} is selected, but its name is not that of a manifest cagr reads ({FORMATS});"
-        " nothing was read from it. Add it to the rule's ignores, or set"
-        ' `format = "requirements"` on the rule if it is a pip requirements file.'
+        " nothing was read from it. Narrow the rule's paths to manifests, add this path to its"
+        ' ignores, or set `format = "requirements"` on the rule if it is a pip requirements file.'
     )
 
 

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     when = getattr(rule, "when", None)
     if when is not None:
         lines.append(f"  when:     {when.value}")
-    for key in ("require", "target", "section", "contains"):
+    for key in ("format", "require", "target", "section", "contains"):
         value = getattr(rule, key, None)
         if value is not None:
             shown = ", ".join(value) if isinstance(value, tuple) else value

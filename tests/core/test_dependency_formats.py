@@ -134,8 +134,8 @@ def test_a_path_no_format_reads_is_unchecked_with_a_config_fix() -> None:
         "deps/list.txt is selected, but its name is not that of a manifest cagr reads"
     )
     assert item.message.endswith(
-        'Add it to the rule\'s ignores, or set `format = "requirements"` on the rule if it is a'
-        " pip requirements file."
+        "Narrow the rule's paths to manifests, add this path to its ignores, or set"
+        ' `format = "requirements"` on the rule if it is a pip requirements file.'
     )
     assert "fix" not in item.message.lower().replace("fixed", "")  # the file may be valid
 
