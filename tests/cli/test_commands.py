@@ -134,7 +134,9 @@ class TestExplain:
         assert run(repo, "rules", "test") == 0
         assert run(repo, "explain", "lock") == 0
         out = capsys.readouterr().out
-        assert "  when:     dependency_added\n  format:   requirements\n  require:  deps.lock\n" in out
+        assert (
+            "  when:     dependency_added\n  format:   requirements\n  require:  deps.lock\n" in out
+        )
 
     def test_json(self, repo: Path, capsys: Capture) -> None:
         write(repo, "cagr.toml", SIBLING)
