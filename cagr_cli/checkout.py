@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from cagr_git.discover import Checkout, NotARepository, find_checkout
+from cagr_git.revision_syntax import syntax_problem
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
 
 from .output import EXIT_INVALID, print_json
@@ -34,8 +35,23 @@ def root_of(start: str) -> Path:
     return Path(checkout.root if checkout.root is not None else os.path.realpath(start))
 
 
+def target_problem(base: str | None) -> str | None:
+    """Why `--base` cannot name a target (blank, a range, `@{...}`, `REV:path`, an option): a
+    usage error, said before anything is read. None when it may name one."""
+    if base is None:
+        return None
+    if not base.strip():
+        return "--base is empty; name the target branch or commit, e.g. --base main"
+    problem = syntax_problem(base)
+    return None if problem is None else f"--base {' '.join(problem)}"
+
+
 def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int:
-    """The repository at `--repo` with its configuration, or the exit code after saying why not."""
+    """The repository at `--repo` with its configuration, or the exit code after saying why not
+    (a `--base` that names no target is a usage error, said first)."""
+    wrong_base = target_problem(getattr(args, "base", None))
+    if wrong_base is not None:
+        return fail(args, wrong_base)
     try:
         checkout = find_checkout(args.repo)
     except NotARepository as error:

@@ -21,16 +21,15 @@ from .files import read_regular
 from .history import GraphDamaged
 from .object_ids import is_sha
 from .objects import COMMIT, TAG, TYPE_NAMES, DamagedObject
+from .revision_syntax import SUFFIX, syntax_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .repository import Repository
 
-_SUFFIX = re.compile(r"~(\d*)|\^\{([^}]*)\}|\^(\d*)")
 _PSEUDO_REF = re.compile(r"(?:[A-Z][A-Z_]*_)?HEAD\Z")
 _HEX = re.compile(r"[0-9a-fA-F]{4,40}\Z")
 _DESCRIBED = re.compile(r".-g([0-9a-fA-F]{4,40})\Z")
-_NOT_IN_A_NAME = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//")
 _SHORT = 7
 
 
@@ -57,7 +56,7 @@ def resolve_revision(repo: Repository, text: str) -> Resolved:
     start, sha = _resolve_name(repo, base, text)
     commit = _peel_to_commit(repo, sha, base, text)
     shallow = {sha.encode("ascii") for sha in repo.shallow} if suffixes else set()
-    for match in _SUFFIX.finditer(suffixes):
+    for match in SUFFIX.finditer(suffixes):
         steps, peel, nth = match.groups()
         if steps is not None:
             count = int(steps or "1")
@@ -77,19 +76,11 @@ def resolve_revision(repo: Repository, text: str) -> Resolved:
 
 def _split(text: str) -> tuple[str, str]:
     """(name, suffixes); RevisionProblem for syntax cagr does not read as one commit."""
+    problem = syntax_problem(text)
+    if problem is not None:
+        raise RevisionProblem(*problem)
     cut = min((i for i in (text.find("~"), text.find("^")) if i >= 0), default=len(text))
     base, suffixes = text[:cut], text[cut:]
-    if (
-        not base
-        or _NOT_IN_A_NAME.search(base)
-        or base.startswith(("-", "/"))
-        or "".join(m.group(0) for m in _SUFFIX.finditer(suffixes)) != suffixes
-    ):
-        raise RevisionProblem(
-            f"{text!r} is not a revision cagr can read as one commit.",
-            "Name a branch, a tag, a commit id, `HEAD`, or one of these followed by `~N` or `^N`"
-            " (ranges, `@{...}` and `:path` are not targets).",
-        )
     return ("HEAD" if base == "@" else base), suffixes
 
 

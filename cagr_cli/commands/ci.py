@@ -25,7 +25,7 @@ from cagr_ci.summary import SUMMARY_LIMIT, error_summary, step_summary
 from cagr_repo.body_file import BodyFileError
 from cagr_repo.files import UnsafeOutput, append_output, output_path, write_output
 
-from ..checkout import fail, open_checkout
+from ..checkout import fail, open_checkout, target_problem
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
 _EXIT = {"pass": EXIT_OK, "waived": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
@@ -34,6 +34,9 @@ _EXIT = {"pass": EXIT_OK, "waived": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked":
 def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     on_github = os.environ.get("GITHUB_ACTIONS") == "true"
+    wrong_base = target_problem(args.base)
+    if wrong_base is not None:
+        return _fail(args, on_github, wrong_base, "")
     opened = open_checkout(args)
     if isinstance(opened, int):  # not a checkout, or invalid config: the log says which
         if on_github:
