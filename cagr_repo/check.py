@@ -25,8 +25,7 @@ from cagr_git.repository import open_repo
 from .collect import collect_committed, collect_working_tree, count_uncommitted
 from .config import ConfigErrors, RepoConfig
 from .config_changes import committed_config, config_changes, self_target, uncommitted_config
-from .gate_record import GateRecord, identity, write_gate_record
-from .state import GATE_RECORD, remove
+from .gate_record import GateRecord, discard_gate_record, identity, write_gate_record
 from .target import BY_BASE_OPTION, choose_target
 
 RECORD_TEXT_LIMIT = 8_000  # the gate shows it to an agent, whose messages hold 10,000 characters
@@ -40,6 +39,7 @@ class CheckResult:
     changes: ChangeSet
     record: GateRecord | None = None
     record_written: bool = False
+    record_note: str | None = None  # what became of the gate record, when it was not written
     config_from_head: bool = False  # a committed check judged by HEAD's (different) config
 
 
@@ -72,14 +72,16 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         try:
             head_config = _committed_config(config, checkout)
         except ConfigErrors as errors:
-            remove(checkout.gitdir, GATE_RECORD)  # an older record must not stand in
+            left = discard_gate_record(checkout.gitdir)  # an older record must not stand in
             listed = "; ".join(str(issue) for issue in errors.issues[:5])
             message = (
                 f"the configuration committed at HEAD is invalid ({listed}), so HEAD cannot be"
                 " judged by its own rules. Commit a valid configuration, then check again."
             )
             return CheckResult(
-                Report(unchecked=(Unchecked(None, Stage.CONFIG, message),)), ChangeSet()
+                Report(unchecked=(Unchecked(None, Stage.CONFIG, message),)),
+                ChangeSet(),
+                record_note=_no_record(left),
             )
     # The gate compares the record with the working tree's configuration, the one it can read
     # without git objects: HEAD's config follows from HEAD, which the record holds as well.
@@ -119,8 +121,10 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         return CheckResult(report, changes)
     from_head = head_config is not None
     if changes.range is None or changes.range.head is None:
-        remove(checkout.gitdir, GATE_RECORD)  # an older record must not stand in for this one
-        return CheckResult(report, changes, config_from_head=from_head)
+        left = discard_gate_record(checkout.gitdir)  # an older record must not stand in
+        return CheckResult(
+            report, changes, config_from_head=from_head, record_note=_no_record(left)
+        )
     repository, worktree = identity(checkout)
     record = GateRecord(
         repository=repository,
@@ -142,8 +146,15 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
             evolve(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)
         ),
     )
-    written = write_gate_record(checkout.gitdir, record)
-    return CheckResult(report, changes, record, written, config_from_head=from_head)
+    note = write_gate_record(checkout.gitdir, record)
+    return CheckResult(report, changes, record, note is None, note, config_from_head=from_head)
+
+
+def _no_record(left: str | None) -> str | None:
+    """What to say when a check that writes no record could not remove an older one."""
+    if left is None:
+        return None
+    return f"this check writes no gate record (it decided nothing), but {left}"
 
 
 def _uncommitted_rules(

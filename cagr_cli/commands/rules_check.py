@@ -55,13 +55,8 @@ def run(args: argparse.Namespace) -> int:
         report = evolve(
             report, findings=report.findings + found, unchecked=report.unchecked + unknown
         )
-    if result.record is not None and not result.record_written:
-        print(
-            f"cagr: the gate record could not be written to {checkout.gitdir}/cagr/ (read-only,"
-            " a link, or a full disk); any older record was removed, so `gh pr create` will ask"
-            " for a fresh check.",
-            file=sys.stderr,
-        )
+    if result.record_note is not None:
+        print(f"cagr: {result.record_note}", file=sys.stderr)
     if args.format == "json":
         data = report_data(report)
         if args.committed:
