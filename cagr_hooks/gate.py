@@ -69,7 +69,10 @@ def _decide_one(pr: PrCommand, command: str) -> Decision:
     if checkout.root is None:
         return NONE
     configured, digest = _configured(checkout.root)
-    if not configured:
+    record = read_gate_record(checkout.gitdir)
+    # No config on disk, but a record made on these very files: a committed check judged by
+    # HEAD's rules (a sparse checkout without the config files, say). It still counts.
+    if not configured and (record is None or record.config_digest != digest):
         return NONE
     if pr.problem:
         return _notice(f"the PR command cannot be matched to this checkout: {pr.problem}.")
@@ -79,7 +82,6 @@ def _decide_one(pr: PrCommand, command: str) -> Decision:
     head = _head(checkout, pr)
     if isinstance(head, Decision):
         return head
-    record = read_gate_record(checkout.gitdir)
     target_ref = branch_ref(checkout, pr.base) if pr.base else None
     if pr.base and target_ref is None:
         hint = (

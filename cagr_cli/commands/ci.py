@@ -23,9 +23,10 @@ from cagr_ci.run import CiResult, run_ci
 from cagr_ci.sarif import sarif_log
 from cagr_ci.summary import SUMMARY_LIMIT, error_summary, step_summary
 from cagr_repo.body_file import BodyFileError
+from cagr_repo.config import ConfigErrors
 from cagr_repo.files import UnsafeOutput, append_output, output_path, write_output
 
-from ..checkout import fail, open_checkout, target_problem
+from ..checkout import checkout_and_config, config_errors, fail, target_problem
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
 _EXIT = {"pass": EXIT_OK, "waived": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
@@ -37,19 +38,10 @@ def run(args: argparse.Namespace) -> int:
     wrong_base = target_problem(args.base)
     if wrong_base is not None:
         return _fail(args, on_github, wrong_base, "")
-    opened = open_checkout(args)
-    if isinstance(opened, int):  # not a checkout, or invalid config: the log says which
+    opened = checkout_and_config(args)  # judged by HEAD's configuration: see run_ci
+    if isinstance(opened, int):
         if on_github:
-            said = "cagr ci could not read this checkout's configuration"
-            print(
-                command(
-                    "error",
-                    f"{said}; the job log lists every problem and its fix.",
-                    title="cagr ci could not check this run",
-                ),
-                file=sys.stderr if args.format == "json" else sys.stdout,
-            )
-            _append_summary(error_summary(f"{said}."), None)
+            _annotate_failure(args, "cagr ci could not open this checkout")
         return opened
     checkout, config = opened
     try:  # refused before anything is checked: a usage error, nothing half-written
@@ -63,11 +55,16 @@ def run(args: argparse.Namespace) -> int:
         result = run_ci(config, checkout, event, started=started)
     except (EventError, CheckoutError) as error:
         return _fail(args, on_github, error.message, error.fix)
+    except ConfigErrors as errors:  # HEAD's configuration: the log lists every problem
+        code = config_errors(args, errors.issues, "the configuration committed at HEAD")
+        if on_github:
+            _annotate_failure(args, "cagr ci could not read the configuration committed at HEAD")
+        return code
     except BodyFileError as error:
         return _fail(args, on_github, str(error), "")
     _print(args, result, on_github)
     if on_github:
-        summary = step_summary(result, config, limit=max(0, SUMMARY_LIMIT - _used()))
+        summary = step_summary(result, result.config, limit=max(0, SUMMARY_LIMIT - _used()))
         _append_summary(summary, checkout.root)
     if args.sarif:
         data = json.dumps(sarif_log(result), indent=2, ensure_ascii=True) + "\n"
@@ -125,3 +122,16 @@ def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> 
         )
         _append_summary(error_summary(text), None)
     return EXIT_INVALID
+
+
+def _annotate_failure(args: argparse.Namespace, said: str) -> None:
+    """On GitHub: an error annotation and a job summary for a run that could not start."""
+    print(
+        command(
+            "error",
+            f"{said}; the job log lists every problem and its fix.",
+            title="cagr ci could not check this run",
+        ),
+        file=sys.stderr if args.format == "json" else sys.stdout,
+    )
+    _append_summary(error_summary(f"{said}."), None)
