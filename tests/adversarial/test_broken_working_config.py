@@ -156,3 +156,11 @@ def test_an_invalid_config_at_head_is_a_config_error_for_a_committed_check(
     assert "the configuration committed at HEAD is invalid" in outcome.err
     assert cagr(feature, "rules", "check").code == 1  # the working tree's rules judge it
     assert not (feature / ".git" / "cagr" / "gate.json").exists()
+
+
+def test_the_library_judges_a_committed_check_by_heads_config(broken: Path) -> None:
+    import cagr  # noqa: PLC0415
+
+    assert cagr.check(broken, committed=True).report.status == "fail"
+    with pytest.raises(cagr.ConfigErrors):
+        cagr.check(broken)

@@ -173,3 +173,23 @@ def test_ci_asks_heads_pr_sections_in_a_sparse_checkout(
     result = cagr_ci(root, {}, "--base", "main", "--body-file", str(body))
     assert result.returncode == 1, result.stdout + result.stderr
     assert "has no `## Summary` section" in result.stdout
+
+
+def test_rules_test_says_which_rules_it_could_not_test(
+    hidden: tuple[Path, str], cagr: Cagr
+) -> None:
+    root, name = hidden
+    outcome = cagr(root, "rules", "test")
+    assert outcome.code == 3, outcome
+    assert f"unchecked: {name} is committed at HEAD but not in the working tree" in outcome.out
+    data = json.loads(cagr(root, "rules", "test", "--format", "json").out)
+    assert (data["status"], data["not_on_disk"]) == ("unchecked", [name])
+    explained = cagr(root, "explain", "schema-out")
+    assert explained.code == 2
+    assert f"{name} is committed at HEAD but not in the working tree" in explained.err
+
+
+def test_the_session_brief_says_the_rules_on_disk_are_not_all(hidden: tuple[Path, str]) -> None:
+    root, name = hidden
+    answer = hook(payload("claude", 2, root))
+    assert f"{name} is committed but not in this working tree" in answer.text
