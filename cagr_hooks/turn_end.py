@@ -24,7 +24,7 @@ from cagr_git.discover import Checkout
 from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
 from cagr_repo.gate_record import record_state
-from cagr_repo.judging_config import committed_not_on_disk
+from cagr_repo.judging_config import committed_otherwise_on_disk
 from cagr_repo.stack import StackOutcome, run_stack
 
 from . import turn_state
@@ -83,7 +83,7 @@ def decide(
     if (
         not config.rules.rules
         and not config.config.stack.on_turn_end
-        and not committed_not_on_disk(checkout, config.root)
+        and not committed_otherwise_on_disk(checkout, config.root)
     ):
         return NONE, stages
     started = time.monotonic()

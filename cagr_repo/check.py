@@ -29,9 +29,8 @@ from .judging_config import (
     CommittedConfig,
     InvalidConfig,
     WorkingConfig,
-    absent_config_sources,
-    absent_unchecked,
     committed_config,
+    config_unlike_git,
 )
 from .target import BY_BASE_OPTION, choose_target
 
@@ -124,8 +123,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         )
         edits = edits or self_target(checkout, changes.range, protected, base)
         if not committed:  # rules git has in force that the disk does not hold
-            absent = absent_config_sources(repo, changes, rules_config.root)
-            differs = absent_unchecked(absent) if absent else None
+            differs = config_unlike_git(repo, changes, rules_config.root).unchecked()
     timings = Timings((collected - started) * 1000, (done - collected) * 1000)
     report = evolve(report, timings=timings, uncommitted=uncommitted, config_changes=edits)
     if differs is not None:

@@ -24,12 +24,14 @@ from cagr_git.discover import Checkout
 from cagr_git.objects import DamagedObject
 from cagr_git.refs import read_ref
 from cagr_git.repository import Repository, open_repo
+from cagr_git.worktree import blob_id
 
 from .config import ConfigErrors, RepoConfig, config_from, load_config
 from .config_changes import config_entries_at, config_files_at, uncommitted_config
 from .config_files import ConfigFiles, find_config_files, is_config_source
 
 _LISTED = 5  # problems or files named in one message
+_REGULAR = (0o100644, 0o100755)
 
 
 @frozen
@@ -161,55 +163,114 @@ def _differs(
     return evolve(differs or UncommittedConfig(), note=missing)
 
 
-def absent_config_sources(repo: Repository, changes: ChangeSet, root: Path) -> tuple[str, ...]:
-    """Config files in git's view of the working tree that are not on disk: in the merge base
-    and not deleted since, or added, yet absent (git trusts a skip-worktree or
-    assume-unchanged entry without looking). Read from the merge base's tree and the change
-    set, so it costs a few tree reads, not another pass over the index."""
+@frozen
+class UnlikeGit:
+    """Config files where the disk is not git's view of the working tree: `absent`, git has
+    them and the disk does not (git trusts a skip-worktree or assume-unchanged entry without
+    looking); `differs`, the disk holds other bytes than git's view (an assume-unchanged file
+    edited), so the rules cagr read are not the ones git has."""
+
+    absent: tuple[str, ...] = ()
+    differs: tuple[str, ...] = ()
+
+    def unchecked(self) -> Unchecked | None:
+        """The unchecked item that says so, naming each file (None: the disk is git's view)."""
+        said = []
+        if self.absent:
+            said.append(
+                f"{_names(self.absent)} {_is(self.absent)} tracked but not in the working tree"
+            )
+        if self.differs:
+            said.append(
+                f"{_names(self.differs)} {_is(self.differs)} not what git has in the working tree"
+                " (its index entry is trusted without a look)"
+            )
+        if not said:
+            return None
+        return Unchecked(
+            None,
+            Stage.CONFIG,
+            f"{'; '.join(said)}: a sparse checkout, or an index entry marked skip-worktree or"
+            " assume-unchanged. git counts such a file as unchanged, so the rules in force are"
+            " ones cagr cannot read, and this check cannot say whether they pass. Bring the"
+            " files back as git has them (`git sparse-checkout add` their folder, or `git"
+            " update-index --no-skip-worktree --no-assume-unchanged FILE`, then `git status`),"
+            " or judge the commits with `cagr rules check --committed`.",
+        )
+
+
+def config_unlike_git(repo: Repository, changes: ChangeSet, root: Path) -> UnlikeGit:
+    """Compare the config files on disk with git's view of them in the working tree: the merge
+    base's, unless the change set changes them. Costs a few tree reads and the hashing of the
+    config files, not another pass over the index."""
     if changes.range is None:
-        return ()
-    gone = {c.path for c in changes.changes if c.new is None}
-    added = {c.path for c in changes.changes if c.new is not None and is_config_source(c.path)}
+        return UnlikeGit()
     try:
-        at_base = {name for name, _ in config_entries_at(repo, changes.range.base)}
+        in_git = dict(config_entries_at(repo, changes.range.base))
     except (KeyError, DamagedObject):
-        return ()  # the collection could not have read the base either: it says so
-    in_git = (at_base - gone) | added
-    return tuple(sorted(name for name in in_git if _absent(root, name)))
+        return UnlikeGit()  # the collection could not have read the base either: it says so
+    for change in changes.changes:
+        if not is_config_source(change.path):
+            continue
+        if change.new is None:
+            in_git.pop(change.path, None)
+        else:
+            in_git[change.path] = (change.new.mode, bytes.fromhex(change.new.oid))
+    on_disk = dict(find_config_files(str(root)).read)
+    absent = tuple(sorted(name for name in in_git if _absent(root, name)))
+    differs = tuple(
+        sorted(
+            name
+            for name, (mode, oid) in in_git.items()
+            if name in on_disk and mode in _REGULAR and not _same_blob(on_disk[name], oid)
+        )
+    )
+    return UnlikeGit(absent, differs)
+
+
+def _same_blob(data: bytes, oid: bytes) -> bool:
+    """Whether `data` is the blob `oid`, as written or with CRLF line ends made LF (what
+    `core.autocrlf` and `text`/`eol` attributes do on the way into git)."""
+    return blob_id(data) == oid or (
+        b"\r\n" in data and blob_id(data.replace(b"\r\n", b"\n")) == oid
+    )
 
 
 def committed_not_on_disk(checkout: Checkout, root: Path) -> tuple[str, ...]:
     """The config files HEAD holds that the disk lacks (a few tree reads), whether the working
     tree deletes them or git keeps them without a file: rules that what reads the disk misses."""
+    return tuple(name for name, _ in _at_head(checkout) if _absent(root, name))
+
+
+def committed_otherwise_on_disk(checkout: Checkout, root: Path) -> tuple[str, ...]:
+    """The config files HEAD holds that the disk lacks or holds otherwise: where a working tree
+    without rules on disk may still have rules in force, which only a check can tell."""
+    on_disk = dict(find_config_files(str(root)).read)
+    return tuple(
+        name
+        for name, (_, oid) in _at_head(checkout)
+        if name not in on_disk or not _same_blob(on_disk[name], oid)
+    )
+
+
+def _at_head(checkout: Checkout) -> list[tuple[str, tuple[int, bytes]]]:
     with open_repo(checkout) as repo:
         head = read_ref(checkout, "HEAD")
         if head is None or repo.problem is not None:
-            return ()
+            return []
         try:
-            entries = config_entries_at(repo, head)
+            return config_entries_at(repo, head)
         except (KeyError, DamagedObject):
-            return ()
-    return tuple(name for name, _ in entries if _absent(root, name))
-
-
-def absent_unchecked(names: tuple[str, ...]) -> Unchecked:
-    """The unchecked item for config files git has and the disk lacks."""
-    one = len(names) == 1
-    return Unchecked(
-        None,
-        Stage.CONFIG,
-        f"{_names(names)} {'is' if one else 'are'} tracked but not in the working tree (a sparse"
-        " checkout, or an index entry marked skip-worktree or assume-unchanged whose file is"
-        f" gone), so {'its' if one else 'their'} rules were not read and this check cannot say"
-        " whether they pass. Bring the files back (`git sparse-checkout add` their folder, or"
-        " `git update-index --no-skip-worktree --no-assume-unchanged FILE` and `git checkout --"
-        " FILE`), or judge the commits with `cagr rules check --committed`.",
-    )
+            return []
 
 
 def _names(names: tuple[str, ...]) -> str:
     shown = ", ".join(names[:_LISTED])
     return shown + (f" and {len(names) - _LISTED} more" if len(names) > _LISTED else "")
+
+
+def _is(names: tuple[str, ...]) -> str:
+    return "is" if len(names) == 1 else "are"
 
 
 def _absent(root: Path, name: str) -> bool:

@@ -19,8 +19,8 @@ from cagr_repo.config import RepoConfig
 from cagr_repo.judging_config import (
     InvalidConfig,
     WorkingConfig,
-    absent_config_sources,
     committed_config,
+    config_unlike_git,
 )
 from cagr_repo.target import choose_target
 
@@ -80,12 +80,9 @@ def run(args: argparse.Namespace) -> int:
             collect = collect_committed if args.committed else collect_working_tree
             changes = collect(repo, target.name, rules, chosen_by=target.chosen_by)
             if unknown is None and config is not None and not args.committed:
-                absent = absent_config_sources(repo, changes, config.root)
-                unknown = (
-                    f"{', '.join(absent)} (tracked, but not in the working tree)"
-                    if absent
-                    else None
-                )
+                unlike = config_unlike_git(repo, changes, config.root)
+                files = unlike.absent + unlike.differs
+                unknown = f"{', '.join(files)}, which git has otherwise" if files else None
     except BareRepository as error:
         print(f"cagr changes: {error}", file=sys.stderr)
         return EXIT_INVALID

@@ -193,3 +193,42 @@ def test_the_session_brief_says_the_rules_on_disk_are_not_all(hidden: tuple[Path
     root, name = hidden
     answer = hook(payload("claude", 2, root))
     assert f"{name} is committed but not in this working tree" in answer.text
+
+
+@pytest.mark.parametrize("how", ["assume-unchanged", "skip-worktree"])
+def test_a_trusted_config_file_edited_on_disk_is_unchecked(
+    feature: Path, cagr: Cagr, how: str
+) -> None:
+    """git does not look at the file, so its view keeps the rule; the disk drops it."""
+    git(feature, "update-index", f"--{how}", "cagr.toml")
+    (feature / "cagr.toml").write_text("# no rules here any more\n")
+    if how == "assume-unchanged":  # git sees no change at all
+        assert git(feature, "status", "--porcelain").decode().split() == ["M", "src/schema.ts"]
+    outcome = cagr(feature, "rules", "check")
+    if how == "skip-worktree" and outcome.code == 0:  # git 2.37+ sees a file present on disk
+        assert "rules removed: schema-out" in outcome.out  # as an edit: the change says so
+        return
+    assert outcome.code == 3, outcome
+    assert "cagr.toml is not what git has in the working tree" in outcome.out
+
+
+@pytest.mark.parametrize("attributes", ["", "* text=auto\n"])
+def test_line_ends_converted_on_the_way_into_git_are_not_a_difference(
+    feature: Path, cagr: Cagr, attributes: str
+) -> None:
+    if attributes:
+        write(feature, ".gitattributes", attributes)
+        commit(feature, "normalise line ends")
+    git(feature, "config", "core.autocrlf", "true")
+    text = (feature / "cagr.toml").read_text()
+    (feature / "cagr.toml").write_bytes(text.replace("\n", "\r\n").encode())
+    outcome = cagr(feature, "rules", "check")
+    assert outcome.code == 1, outcome
+    assert "not what git has" not in outcome.out
+
+
+def test_the_turn_end_with_no_rules_on_disk_still_checks_what_git_has(feature: Path) -> None:
+    git(feature, "update-index", "--assume-unchanged", "cagr.toml")
+    (feature / "cagr.toml").write_text("# no rules here any more\n")
+    answer = hook(payload("claude", 0, feature))
+    assert "cagr.toml is not what git has in the working tree" in answer.text
