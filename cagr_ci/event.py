@@ -31,7 +31,11 @@ class CiEvent:
     `target`: a branch name or commit id (None: `[git] protected_branch`, origin/HEAD, main).
     `body`: the pull request's description, or unavailable. `body_note`: when unavailable, why,
     and what to do instead. `merge_queue`: the run checks a merge queue's batch.
-    `shallow_fix`: how to get full history in this CI system.
+    `shallow_fix`: how to get full history in this CI system. `default_branch`: the remote's
+    default branch as the CI system names it (`default_branch_source`), a guess that comes
+    after `[git] protected_branch`. `head_branch`: the branch a run that is not about a pull
+    request checks (a push, a schedule); a guessed target that is this branch is refused, as
+    it would compare the branch with itself.
     """
 
     provider: Provider
@@ -46,7 +50,9 @@ class CiEvent:
     body_source: str = ""
     body_note: str = ""
     merge_queue: bool = False
-    default_branch: str = ""  # the payload's repository.default_branch, after protected_branch
+    default_branch: str = ""
+    default_branch_source: str = ""
+    head_branch: str = ""
     pull_request: bool = False  # the run is about pull requests (a PR, an MR, a merge queue)
     shallow_fix: str = "Fetch the full history (`git fetch --unshallow`) before `cagr ci`."
 

@@ -92,6 +92,8 @@ def run_ci(
         checkout,
         base=name,
         base_chosen_by=source,
+        base_guessed=target.guessed,
+        head_branch=event.head_branch or None,
         committed=True,
         body=event.body,
         write_record=False,  # CI never reads a gate record; it rebuilds the change every time
@@ -124,11 +126,11 @@ def run_ci(
 
 def _target(event: CiEvent, config: RepoConfig, checkout: Checkout) -> TargetChoice:
     """--base, then the event's target, then `[git] protected_branch`, then the remote's default
-    branch (the payload's, else origin/HEAD's), then main."""
+    branch (the event's, else origin/HEAD's), then main."""
     if event.target:
         return TargetChoice(event.target, event.target_source)
     payload_default = (
-        TargetChoice(event.default_branch, "repository.default_branch")
+        TargetChoice(event.default_branch, event.default_branch_source, guessed=True)
         if event.default_branch
         else None
     )

@@ -26,7 +26,7 @@ from .attributes import Attributes
 from .gitrepo import RangeProblem, Repository, head_commit, merge_base, resolve_target
 from .index import IndexEntry, UnreadableIndex, read_index
 from .objects import BLOB, TREE, DamagedObject, commit_tree, read_raw
-from .target import missing_target_advice
+from .target import missing_target_advice, own_branch_problem
 from .trees import IndexTree, TreeEntry, diff_trees, index_tree
 from .worktree import Unreadable, WorkTree
 
@@ -70,7 +70,9 @@ def _missing_object(error: KeyError) -> ChangeSet:
     )
 
 
-def _resolve(repo: Repository, name: str, committed: bool, chosen_by: str | None) -> Range:
+def _resolve(
+    repo: Repository, name: str, committed: bool, chosen_by: str | None, own_branch: str | None
+) -> Range:
     head = head_commit(repo)
     try:
         target = resolve_target(repo, name)
@@ -79,21 +81,30 @@ def _resolve(repo: Repository, name: str, committed: bool, chosen_by: str | None
         if not advice:
             raise
         raise RangeProblem(problem.message, problem.fix + advice) from problem
+    # Origin's copy of the branch is the branch itself; the local branch is too for a committed
+    # check (always empty), while a working-tree check against it judges the uncommitted work.
+    own = {f"refs/remotes/origin/{own_branch}"} | (
+        {f"refs/heads/{own_branch}"} if committed else set()
+    )
+    if own_branch and target.ref in own:
+        raise RangeProblem(*own_branch_problem(name, target.ref, chosen_by or "default"))
     base = merge_base(repo, target, head)
     return Range(target.ref, target.sha, base, head if committed else None, chosen_by)
 
 
-def collect_committed(
+def collect_committed(  # noqa: PLR0913  # keyword-only options, each with a default
     repo: Repository,
     name: str,
     rules: RuleSet,
     max_content_bytes: int = MAX_CONTENT_BYTES,
     *,
     chosen_by: str | None = None,
+    own_branch: str | None = None,
 ) -> ChangeSet:
-    """Merge base -> HEAD, tree to tree. `chosen_by` says which rule chose the target `name`."""
+    """Merge base -> HEAD, tree to tree. `chosen_by` says which rule chose the target `name`;
+    a target that resolves to the branch `own_branch` (local or origin's) is unchecked."""
     try:
-        range_ = _resolve(repo, name, True, chosen_by)
+        range_ = _resolve(repo, name, True, chosen_by, own_branch)
     except RangeProblem as problem:
         return _problem_set(problem)
     assert range_.head is not None
@@ -107,19 +118,21 @@ def collect_committed(
     return ChangeSet(tuple(changes), range_, unchecked=tuple(unchecked))
 
 
-def collect_working_tree(
+def collect_working_tree(  # noqa: PLR0913  # keyword-only options, each with a default
     repo: Repository,
     name: str,
     rules: RuleSet,
     max_content_bytes: int = MAX_CONTENT_BYTES,
     *,
     chosen_by: str | None = None,
+    own_branch: str | None = None,
 ) -> ChangeSet:
-    """Merge base -> the working tree, retried once if it changes while being read."""
+    """Merge base -> the working tree, retried once if it changes while being read (the
+    target as for collect_committed)."""
     if repo.bare:
         raise BareRepository("a bare repository has no working tree; use --committed")
     try:
-        range_ = _resolve(repo, name, False, chosen_by)
+        range_ = _resolve(repo, name, False, chosen_by, own_branch)
     except RangeProblem as problem:
         return _problem_set(problem)
     return _read_working_tree(repo, range_, rules, max_content_bytes)

@@ -19,7 +19,7 @@ from cagr_repo.config import load_config
 from cagr_repo.gitdir import find_checkout
 
 from .conftest import GOOD_BODY, RULES, Project
-from .events import cagr_ci, github_env, pull_request
+from .events import cagr_ci, github_env, pull_request, push
 
 MORE_RULES = (
     RULES
@@ -89,7 +89,7 @@ class TestAnnotations:
 
     def test_unchecked_items_are_warnings(self, project: Project) -> None:
         head = project.work({"package.json": '{"dependencies": {"x": "1"}}'})
-        env = github_env(project.tmp, "push", {})
+        env = github_env(project.tmp, "push", push(head, project.base, ref="refs/heads/work"))
         result = cagr_ci(project.clone(head), env)
         assert result.returncode == 3
         (warning,) = [line for line in result.stdout.splitlines() if line.startswith("::warning")]
