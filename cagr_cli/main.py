@@ -129,6 +129,19 @@ def _parser() -> argparse.ArgumentParser:
         help="write the CI workflow that runs `cagr ci` (.github/workflows/cagr.yml)",
     )
     init_parser.add_argument(
+        "--install",
+        metavar="SPEC",
+        help="with --ci github: what the workflow's `pip install` installs (default: derived from"
+        " how cagr is installed here; later runs keep a given SPEC)",
+    )
+    init_parser.add_argument(
+        "--sarif",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --ci github: upload a SARIF log of the findings to code scanning (later runs"
+        " keep the choice)",
+    )
+    init_parser.add_argument(
         "--hook-command",
         metavar="CMD",
         help="how the agent runs cagr's hook (default: what the settings file already uses,"
