@@ -33,17 +33,31 @@ def write_atomically(path: str, data: bytes) -> None:
         raise
 
 
-def read_regular(path: str, limit: int) -> bytes | None:
-    """Up to `limit` bytes of a regular file, opened without blocking; None for anything else."""
+def read_regular(path: str, limit: int, *, follow: bool = False) -> bytes | None:
+    """Up to `limit` bytes of a regular file, opened without blocking; None for anything else.
+
+    A symlink is read through only with `follow` (git's config files may be links; refs,
+    objects and cagr's state never are)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, flags)
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
             return None
+        chunks = []
+        left = limit
+        step = max(st.st_size + 1, 1 << 16)  # the whole file in one read, unless it grows
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read(limit)
+            while left > 0:
+                chunk = handle.read(min(left, step))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                left -= len(chunk)
+        return b"".join(chunks)
     except OSError:
         return None
     finally:
