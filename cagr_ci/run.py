@@ -19,7 +19,7 @@ from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.report import Report
 from cagr_core.review import check_pr_sections
 from cagr_repo.check import check
-from cagr_repo.config import RepoConfig
+from cagr_repo.config import RepoConfig, declaration
 from cagr_repo.gitdir import Checkout
 from cagr_repo.stack import StackOutcome, run_stack
 from cagr_repo.target import TargetChoice, choose_target
@@ -58,6 +58,11 @@ class CiResult:
     stack: tuple[StackOutcome, ...] = ()
     problems: tuple[JobProblem, ...] = ()
     notes: tuple[str, ...] = ()
+    declarations: tuple[tuple[str, str, int], ...] = ()  # (rule, config file, line)
+
+    def declared(self, rule: str | None) -> tuple[str, int] | None:
+        """Where `rule` is declared (file, line): a place to show a result with no path."""
+        return next(((file, line) for r, file, line in self.declarations if r == rule), None)
 
     @property
     def status(self) -> CiStatus:
@@ -121,7 +126,16 @@ def run_ci(
         tuple(stack),
         tuple(problems),
         _notes(event, report, is_shallow(checkout)),
+        _declarations(config, report),
     )
+
+
+def _declarations(config: RepoConfig, report: Report) -> tuple[tuple[str, str, int], ...]:
+    """Where each rule that reports something without a path is declared."""
+    rules = {f.rule for f in report.findings if not f.paths}
+    rules |= {u.rule for u in report.unchecked if u.rule is not None and u.path is None}
+    found = ((rule, declaration(config, rule)) for rule in sorted(rules))
+    return tuple((rule, *where) for rule, where in found if where is not None)
 
 
 def _target(event: CiEvent, config: RepoConfig, checkout: Checkout) -> TargetChoice:

@@ -18,7 +18,8 @@ from cagr_ci.summary import step_summary
 from cagr_repo.config import load_config
 from cagr_repo.gitdir import find_checkout
 
-from .conftest import GOOD_BODY, RULES, Project
+from .code_scanning import rejections, unplaced
+from .conftest import DEPENDENCY, GOOD_BODY, RULES, Project
 from .events import cagr_ci, github_env, pull_request, push
 
 MORE_RULES = (
@@ -70,7 +71,7 @@ class TestAnnotations:
         assert len(errors) == 10
         assert errors[-1].startswith("::error title=cagr%3A 5 more::5 more finding(s)")
         assert errors[0] == (
-            "::error file=src/guards/g00.ts,title=cagr%3A change rule guard-tests::Added"
+            "::error file=src/guards/g00.ts,line=1,title=cagr%3A change rule guard-tests::Added"
             " src/guards/g00.ts; src/guards/g00.test.ts needs to be added or changed in this"
             " change.%0AInstead: Add the matching .test.ts file in this change."
         )
@@ -83,7 +84,9 @@ class TestAnnotations:
         annotations = result.stderr.splitlines()  # stdout holds only the JSON report
         json.loads(result.stdout)
         assert any(
-            line.startswith("::error file=migrations/001 a%2Cb%3Ac.sql,title=cagr%3A change rule")
+            line.startswith(
+                "::error file=migrations/001 a%2Cb%3Ac.sql,line=1,title=cagr%3A change rule"
+            )
             for line in annotations
         )
 
@@ -93,8 +96,11 @@ class TestAnnotations:
         result = cagr_ci(project.clone(head), env)
         assert result.returncode == 3
         (warning,) = [line for line in result.stdout.splitlines() if line.startswith("::warning")]
+        # No path to show it on: it goes where the rule is declared.
+        declared = RULES.splitlines().index('id = "dependency-reason"') + 1
         assert warning.startswith(
-            "::warning title=cagr%3A change rule dependency-reason::Unchecked: this rule needs"
+            f"::warning file=cagr.toml,line={declared},title=cagr%3A change rule"
+            " dependency-reason::Unchecked: this rule needs"
         )
 
     def test_escaping(self) -> None:
@@ -177,6 +183,8 @@ class TestSarif:
         (run,) = log["runs"]
         assert run["tool"]["driver"]["name"] == "cagr"
         assert len(run["results"]) == 14
+        assert rejections(log) == []
+        assert unplaced(log) == []
         uris = {
             r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
         }
@@ -186,16 +194,27 @@ class TestSarif:
             "Instead: Restore the merged migration and add a new migration instead."
         )
 
-    def test_an_incomplete_check_is_not_a_clean_log(self, project: Project) -> None:
-        head = project.work({"package.json": '{"dependencies": {"x": "1"}}'})
+    def test_an_incomplete_check_is_not_a_clean_log_and_keeps_its_findings(
+        self, project: Project
+    ) -> None:
+        # A finding and an unchecked obligation in one run.
+        head = project.work({"package.json": DEPENDENCY, "src/schema.py": "v2"})
         out = project.tmp / "cagr.sarif"
-        cagr_ci(project.clone(head), {}, "--sarif", str(out))
+        assert cagr_ci(project.clone(head), {}, "--sarif", str(out)).returncode == 1
         log = json.loads(out.read_text())
         assert list(Draft4Validator(sarif_schema()).iter_errors(log)) == []
-        (invocation,) = log["runs"][0]["invocations"]
-        assert invocation["executionSuccessful"] is False
+        # executionSuccessful: false would make code scanning keep none of the results.
+        assert rejections(log) == []
+        (run,) = log["runs"]
+        assert [r["ruleId"] for r in run["results"]] == ["schema-companion"]
+        (invocation,) = run["invocations"]
+        assert invocation["executionSuccessful"] is True
         (note,) = invocation["toolExecutionNotifications"]
+        assert note["level"] == "error"  # SARIF: the results are not complete
+        assert note["descriptor"]["id"] == "cagr/unchecked"
         assert note["message"]["text"].startswith("Unchecked (body): this rule needs")
+        ids = [n["id"] for n in run["tool"]["driver"]["notifications"]]
+        assert ids[note["descriptor"]["index"]] == "cagr/unchecked"
 
     def test_path_uris(self) -> None:
         assert path_uri("src/a b#c?.py") == "src/a%20b%23c%3F.py"
