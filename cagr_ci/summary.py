@@ -1,10 +1,12 @@
-"""The Markdown job summary for GitHub ($GITHUB_STEP_SUMMARY): a table of rules, verdicts and
-fixes, then the commands, the job's problems and the notes, bounded to GitHub's size limit."""
+"""The Markdown job summary for GitHub ($GITHUB_STEP_SUMMARY): a short table of rules, verdicts
+and fixes, then every failing rule's findings with all their paths, the commands, the job's
+problems and the notes, bounded to GitHub's size limit (what does not fit is counted)."""
 
 from __future__ import annotations
 
 import html
 
+from cagr_core.report import Finding
 from cagr_core.review import RULE as SECTIONS_RULE
 from cagr_core.safe_text import terminal_safe
 from cagr_repo.config import RepoConfig
@@ -28,10 +30,12 @@ def cell(text: str, limit: int = CELL_LIMIT) -> str:
     return "<br>".join(line for line in escaped.splitlines() if line.strip()) or " "
 
 
-def code(text: str) -> str:
-    """Text as an inline code span in a table cell: no HTML escapes (a code span shows them
-    literally), pipes escaped, a fence longer than any backtick run inside."""
-    text = terminal_safe(text).replace("\n", " ").replace("|", "\\|")[:CELL_LIMIT]
+def code(text: str, *, in_table: bool = True) -> str:
+    """Text as an inline code span (in a table cell: pipes escaped, cut to the cell limit): no
+    HTML escapes (a code span shows them literally), a fence longer than any backtick run."""
+    text = terminal_safe(text).replace("\n", " ")
+    if in_table:
+        text = text.replace("|", "\\|")[:CELL_LIMIT]
     fence = "`" * (_longest_backtick_run(text) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
@@ -94,7 +98,12 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
         deferred = [d for d in report.deferred if d.rule == rule]
         if findings:
             fixes = "\n".join(dict.fromkeys(f.fix for f in findings))
-            verdict, what, fix = "fail", " ".join(f.message for f in findings), fixes
+            what = findings[0].message
+            if len(findings) > 1:
+                what += f" ({len(findings)} findings: each, with its paths, below the table.)"
+            elif len(findings[0].paths) > 1:
+                what += " (Every path below the table.)"
+            verdict, fix = "fail", fixes
         elif unknown:
             verdict, what, fix = "unchecked", " ".join(u.message for u in unknown), ""
         elif whole_change_unknown and rule != SECTIONS_RULE:  # the headings need no change
@@ -107,8 +116,29 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
     return rows
 
 
-def _tail(result: CiResult) -> list[str]:
+def _finding_lists(result: CiResult) -> list[str]:
+    """Each failing rule's findings, every path of each listed (folded; the table is short)."""
     lines: list[str] = []
+    by_rule: dict[str, list[Finding]] = {}
+    for finding in result.report.findings:
+        by_rule.setdefault(finding.rule, []).append(finding)
+    for rule, findings in by_rule.items():
+        paths = len({path for finding in findings for path in finding.paths})
+        lines += [
+            "",
+            f"<details><summary>{html.escape(rule)}: {len(findings)} finding(s),"
+            f" {paths} path(s)</summary>",
+            "",
+        ]
+        for finding in findings:
+            lines.append(f"- {cell(finding.message, limit=SUMMARY_LIMIT)}")
+            lines.extend(f"  - {code(path, in_table=False)}" for path in finding.paths)
+        lines += ["", "</details>"]
+    return lines
+
+
+def _tail(result: CiResult) -> list[str]:
+    lines: list[str] = _finding_lists(result)
     general = [u for u in result.report.unchecked if u.rule is None]
     if general:
         lines += ["", "**Unchecked**", ""]

@@ -1,9 +1,10 @@
 """`cagr ci [--base REF] [--body-file FILE] [--sarif FILE]`: the CI check.
 
 A thin translation of cagr_ci: read the CI system's event from the environment, check it, then
-print the report (text or JSON), GitHub annotations and job summary when on GitHub Actions, and
-the SARIF log when asked. Exit codes as everywhere: 0 pass, 1 a finding or a problem with the
-job, 2 invalid config or usage (or a checkout or event cagr cannot use), 3 something unchecked.
+print the report (text or JSON), GitHub annotations, job summary and step outputs when on GitHub
+Actions, and the SARIF log when asked. Exit codes as everywhere: 0 pass, 1 a finding or a
+problem with the job, 2 invalid config or usage (or a checkout or event cagr cannot use), 3
+something unchecked.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import time
 from cagr_ci.annotations import annotation_lines, command, guarded
 from cagr_ci.event import EventError, read_event
 from cagr_ci.integrity import CheckoutError
+from cagr_ci.outputs import output_text, step_outputs
 from cagr_ci.render import render_result, result_data
 from cagr_ci.run import CiResult, run_ci
 from cagr_ci.sarif import sarif_log
@@ -46,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr if args.format == "json" else sys.stdout,
             )
             _append_summary(error_summary(f"{said}."))
+            _append_outputs(step_outputs(None))
         return opened
     checkout, config = opened
     try:
@@ -58,18 +61,23 @@ def run(args: argparse.Namespace) -> int:
     _print(args, result, on_github)
     if on_github:
         _append_summary(step_summary(result, config, limit=max(0, SUMMARY_LIMIT - _used())))
+    code = _EXIT[result.status]
+    written = ""
     if args.sarif:
         data = json.dumps(sarif_log(result), indent=2, ensure_ascii=True) + "\n"
         try:
             write_atomically(args.sarif, data.encode("utf-8"))
+            written = os.path.abspath(args.sarif)
         except OSError as error:  # the report is out already: say so once, beside it
             print(
                 f"cagr ci: cannot write the SARIF log {args.sarif}: {error.strerror}. Name a file"
                 " in a folder the job can write to.",
                 file=sys.stderr,
             )
-            return EXIT_INVALID
-    return _EXIT[result.status]
+            code = EXIT_INVALID
+    if on_github:
+        _append_outputs(step_outputs(result, written))
+    return code
 
 
 def _print(args: argparse.Namespace, result: CiResult, on_github: bool) -> None:
@@ -104,6 +112,17 @@ def _append_summary(text: str) -> None:
         print(f"cagr ci: cannot write the job summary ({error.strerror}).", file=sys.stderr)
 
 
+def _append_outputs(values: dict[str, str]) -> None:
+    path = os.environ.get("GITHUB_OUTPUT")
+    if not path:
+        return
+    try:
+        with open(path, "a", encoding="utf-8", errors="surrogateescape") as handle:
+            handle.write(output_text(values))
+    except OSError as error:
+        print(f"cagr ci: cannot write the step outputs ({error.strerror}).", file=sys.stderr)
+
+
 def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> int:
     text = f"{message} {fix}".strip()
     fail(args, text, "cagr ci")
@@ -113,4 +132,5 @@ def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> 
             file=sys.stderr if args.format == "json" else sys.stdout,
         )
         _append_summary(error_summary(text))
+        _append_outputs(step_outputs(None))
     return EXIT_INVALID

@@ -164,6 +164,7 @@ def github_env(
         "GITHUB_EVENT_NAME": name,
         "GITHUB_REPOSITORY": "octo-org/app",
         "GITHUB_STEP_SUMMARY": str(tmp / "step_summary.md"),
+        "GITHUB_OUTPUT": str(tmp / "github_output"),
         "RUNNER_TEMP": str(tmp),
     }
     if payload is not None:
@@ -209,6 +210,28 @@ def gitlab_env(source: str, head: str, **extra: str) -> dict[str, str]:
     if "CI_COMMIT_BRANCH" in extra:
         env["CI_COMMIT_REF_NAME"] = env["CI_COMMIT_REF_SLUG"] = extra["CI_COMMIT_BRANCH"]
     return env
+
+
+def step_outputs(tmp: Path) -> dict[str, str]:
+    """The outputs a step wrote to GITHUB_OUTPUT, read as the runner reads the file: `key=value`
+    lines and `key<<DELIMITER` blocks ended by a line holding only the delimiter."""
+    lines = (tmp / "github_output").read_text().split("\n")
+    values: dict[str, str] = {}
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if not line:
+            continue
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            key, delimiter = line.split("<<", 1)
+            end = lines.index(delimiter, index)
+            values[key] = "\n".join(lines[index:end])
+            index = end + 1
+        else:
+            key, value = line.split("=", 1)
+            values[key] = value
+    return values
 
 
 def _clean_environment() -> dict[str, str]:

@@ -296,11 +296,18 @@ class TestCompositeAction:
             "          ref: ${{ github.event.pull_request.head.sha }}\n"
             "          fetch-depth: 0\n"
             "      - uses: ./\n"
+            "        id: rules\n"
             "        with:\n"
             "          base: main\n"
             "          body-file: description.md\n"
             "          sarif: cagr.sarif\n"
-            '          python-version: "3.12"\n',
+            '          python-version: "3.12"\n'
+            "          working-directory: app\n"
+            "      - if: always() && steps.rules.outputs.sarif != ''\n"
+            "        env:\n"
+            "          STATUS: ${{ steps.rules.outputs.status }}\n"
+            "          COUNTS: ${{ steps.rules.outputs.findings }} ${{ steps.rules.outputs.unchecked }}\n"
+            '        run: echo "$STATUS $COUNTS"\n',
         )
         # actionlint reads the local action's metadata: its inputs, steps and shells.
         result = run_tool(actionlint, "-no-color", cwd=tmp_path)
@@ -310,6 +317,14 @@ class TestCompositeAction:
         )
         result = run_tool(actionlint, "-no-color", cwd=tmp_path)
         assert 'input "bas" is not defined in action "cagr change rules"' in result.stdout
+        (tmp_path / ".github/workflows/use.yml").write_text(
+            (tmp_path / ".github/workflows/use.yml")
+            .read_text()
+            .replace("bas: main", "base: main")
+            .replace("outputs.status", "outputs.verdict")
+        )
+        result = run_tool(actionlint, "-no-color", cwd=tmp_path)
+        assert 'property "verdict" is not defined' in result.stdout  # the outputs are declared
 
 
 class TestPreCommitHook:

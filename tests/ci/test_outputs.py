@@ -20,7 +20,7 @@ from cagr_repo.gitdir import find_checkout
 
 from .code_scanning import rejections, unplaced
 from .conftest import DEPENDENCY, GOOD_BODY, RULES, Project
-from .events import cagr_ci, github_env, pull_request, push
+from .events import cagr_ci, github_env, pull_request, push, step_outputs
 
 MORE_RULES = (
     RULES
@@ -136,6 +136,26 @@ class TestStepSummary:
         ) in summary
         assert "| `dependency-reason` | ✅ pass |" in summary
         assert "migrations/001 a,b:c.sql existed at the baseline and was deleted." in summary
+
+    def test_the_table_stays_short_and_every_path_is_listed_below_it(
+        self, project: Project
+    ) -> None:
+        # Before: a cell stopped at 600 characters while an annotation said the summary lists
+        # them all.
+        files = {f"src/p{n:03}_{'x' * 40}.py": "v2" for n in range(60)}
+        project.baseline(
+            {"cagr.toml": RULES.replace('paths = ["src/schema.py"]', 'paths = ["src/**"]')}
+        )
+        head = project.work(files)
+        cagr_ci(project.clone(head), pr_env(project, head))
+        summary = (project.tmp / "step_summary.md").read_text()
+        (row,) = [line for line in summary.splitlines() if line.startswith("| `schema-companion`")]
+        assert len(row) < 1000
+        assert "(and 59 more selected paths); schema.json did not change." in row
+        assert "(Every path below the table.)" in row
+        assert "<summary>schema-companion: 1 finding(s), 60 path(s)</summary>" in summary
+        for path in files:
+            assert f"  - `{path}`" in summary
 
     def test_bounded_to_the_limit(self, many: tuple[Project, str]) -> None:
         project, head = many
@@ -267,3 +287,53 @@ def test_every_failing_rule_is_among_the_annotations_shown(many: tuple[Project, 
     shown = [line for line in result.stdout.splitlines() if line.startswith("::error ")]
     rules = {re.search(r"change rule ([\w-]+)::", line).group(1) for line in shown[:-1]}
     assert rules == {"guard-tests", "immutable-migrations", "schema-companion"}
+
+
+class TestStepOutputs:
+    """GITHUB_OUTPUT: status, findings, unchecked and sarif, for later steps."""
+
+    def test_a_failing_run_with_a_sarif_log(self, many: tuple[Project, str]) -> None:
+        project, head = many
+        sarif = project.tmp / "out dir" / "cagr.sarif"
+        cagr_ci(project.clone(head), pr_env(project, head), "--sarif", str(sarif))
+        assert step_outputs(project.tmp) == {
+            "status": "fail",
+            "findings": "14",
+            "unchecked": "0",
+            "sarif": str(sarif),
+        }
+
+    def test_an_unchecked_run_without_sarif(self, project: Project) -> None:
+        head = project.work({"package.json": DEPENDENCY})
+        env = github_env(project.tmp, "push", push(head, project.base, ref="refs/heads/work"))
+        assert cagr_ci(project.clone(head), env).returncode == 3
+        assert step_outputs(project.tmp) == {
+            "status": "unchecked",
+            "findings": "0",
+            "unchecked": "1",
+            "sarif": "",
+        }
+
+    def test_a_run_that_could_not_check_says_error(self, project: Project) -> None:
+        head = project.work({"a.txt": "a"})
+        env = pr_env(project, head)
+        env["GITHUB_EVENT_PATH"] = str(project.tmp / "missing.json")
+        assert cagr_ci(project.clone(head), env).returncode == 2
+        assert step_outputs(project.tmp)["status"] == "error"
+
+    def test_a_path_with_a_line_break_stays_one_value(self, project: Project) -> None:
+        head = project.work({"a.txt": "a"})
+        sarif = project.tmp / "odd\nsarif=x" / "cagr.sarif"
+        assert (
+            cagr_ci(project.clone(head), pr_env(project, head), "--sarif", str(sarif)).returncode
+            == 0
+        )
+        outputs = step_outputs(project.tmp)
+        assert outputs["sarif"] == str(sarif)
+        assert set(outputs) == {"status", "findings", "unchecked", "sarif"}
+
+    def test_not_on_github_nothing_is_written(self, project: Project) -> None:
+        head = project.work({"a.txt": "a"})
+        output = project.tmp / "github_output"
+        assert cagr_ci(project.clone(head), {"GITHUB_OUTPUT": str(output)}).returncode == 0
+        assert not output.exists()
