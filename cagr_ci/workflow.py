@@ -21,7 +21,7 @@ from typing import Literal
 from attrs import frozen
 
 from cagr_core.version import VERSION
-from cagr_repo.files import write_atomically
+from cagr_repo.files import UnsafeOutput, output_path, write_atomically
 
 from .requirement import NoRequirement, checked_spec, installed_requirement
 
@@ -191,7 +191,11 @@ def install_workflow(
     NoRequirement when the install line can be neither derived nor kept."""
     path = root / WORKFLOW_PATH
     try:
-        current: str | None = path.read_text(encoding="utf-8")
+        target = Path(output_path(str(path), str(root), confined=True))
+    except UnsafeOutput as error:
+        return InstallResult(path, "refused", f"{error}; it was left alone.")
+    try:
+        current: str | None = target.read_text(encoding="utf-8")
     except FileNotFoundError:
         current = None
     except (OSError, UnicodeDecodeError) as error:
@@ -226,5 +230,5 @@ def install_workflow(
         message = f"replaced {WORKFLOW_PATH}: --force overwrote its edits (git diff shows them)."
     else:
         outcome, message = "updated", f"updated {WORKFLOW_PATH} (it was cagr's, unedited)."
-    write_atomically(str(path), wanted.encode("utf-8"))
+    write_atomically(str(target), wanted.encode("utf-8"))
     return InstallResult(path, outcome, message, options)

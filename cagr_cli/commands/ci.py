@@ -24,7 +24,7 @@ from cagr_ci.run import CiResult, run_ci
 from cagr_ci.sarif import sarif_log
 from cagr_ci.summary import SUMMARY_LIMIT, error_summary, step_summary
 from cagr_repo.body_file import BodyFileError
-from cagr_repo.files import write_atomically
+from cagr_repo.files import UnsafeOutput, append_output, output_path, write_output
 
 from ..checkout import fail, open_checkout
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
@@ -47,10 +47,17 @@ def run(args: argparse.Namespace) -> int:
                 ),
                 file=sys.stderr if args.format == "json" else sys.stdout,
             )
-            _append_summary(error_summary(f"{said}."))
-            _append_outputs(step_outputs(None))
+            _append_summary(error_summary(f"{said}."), None)
+            _append_outputs(step_outputs(None), None)
         return opened
     checkout, config = opened
+    try:  # refused before anything is checked: a usage error, nothing half-written
+        github_files = ("GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT") if on_github else ()
+        for path in (args.sarif, *(os.environ.get(name) for name in github_files)):
+            if path:
+                output_path(path, checkout.root)
+    except UnsafeOutput as error:
+        return fail(args, str(error), "cagr ci")
     try:
         event = read_event(os.environ, base=args.base, body_file=args.body_file)
         result = run_ci(config, checkout, event, started=started)
@@ -60,23 +67,25 @@ def run(args: argparse.Namespace) -> int:
         return _fail(args, on_github, str(error), "")
     _print(args, result, on_github)
     if on_github:
-        _append_summary(step_summary(result, config, limit=max(0, SUMMARY_LIMIT - _used())))
+        summary = step_summary(result, config, limit=max(0, SUMMARY_LIMIT - _used()))
+        _append_summary(summary, checkout.root)
     code = _EXIT[result.status]
     written = ""
     if args.sarif:
         data = json.dumps(sarif_log(result), indent=2, ensure_ascii=True) + "\n"
         try:
-            write_atomically(args.sarif, data.encode("utf-8"))
+            write_output(args.sarif, data.encode("utf-8"), checkout.root)
             written = os.path.abspath(args.sarif)
-        except OSError as error:  # the report is out already: say so once, beside it
+        except (OSError, UnsafeOutput) as error:  # the report is out already: say so beside it
+            why = error.strerror if isinstance(error, OSError) else str(error)
             print(
-                f"cagr ci: cannot write the SARIF log {args.sarif}: {error.strerror}. Name a file"
+                f"cagr ci: cannot write the SARIF log {args.sarif}: {why}. Name a file"
                 " in a folder the job can write to.",
                 file=sys.stderr,
             )
             code = EXIT_INVALID
     if on_github:
-        _append_outputs(step_outputs(result, written))
+        _append_outputs(step_outputs(result, written), checkout.root)
     return code
 
 
@@ -101,26 +110,24 @@ def _used() -> int:
         return 0
 
 
-def _append_summary(text: str) -> None:
+def _append_summary(text: str, root: str | None) -> None:
     path = os.environ.get("GITHUB_STEP_SUMMARY")
     if not path:
         return
     try:
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as error:
-        print(f"cagr ci: cannot write the job summary ({error.strerror}).", file=sys.stderr)
+        append_output(path, text.encode("utf-8"), root)
+    except UnsafeOutput as error:
+        print(f"cagr ci: cannot write the job summary: {error}.", file=sys.stderr)
 
 
-def _append_outputs(values: dict[str, str]) -> None:
+def _append_outputs(values: dict[str, str], root: str | None) -> None:
     path = os.environ.get("GITHUB_OUTPUT")
     if not path:
         return
     try:
-        with open(path, "a", encoding="utf-8", errors="surrogateescape") as handle:
-            handle.write(output_text(values))
-    except OSError as error:
-        print(f"cagr ci: cannot write the step outputs ({error.strerror}).", file=sys.stderr)
+        append_output(path, output_text(values).encode("utf-8", "surrogateescape"), root)
+    except UnsafeOutput as error:
+        print(f"cagr ci: cannot write the step outputs: {error}.", file=sys.stderr)
 
 
 def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> int:
@@ -131,6 +138,6 @@ def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> 
             command("error", text, title="cagr ci could not check this run"),
             file=sys.stderr if args.format == "json" else sys.stdout,
         )
-        _append_summary(error_summary(text))
-        _append_outputs(step_outputs(None))
+        _append_summary(error_summary(text), None)
+        _append_outputs(step_outputs(None), None)
     return EXIT_INVALID
