@@ -35,7 +35,9 @@ class CiEvent:
     default branch as the CI system names it (`default_branch_source`), a guess that comes
     after `[git] protected_branch`. `head_branch`: the branch a run that is not about a pull
     request checks (a push, a schedule); a guessed target that is this branch is refused, as
-    it would compare the branch with itself.
+    it would compare the branch with itself. `privileged`: why this job runs with the base
+    repository's secrets and write token on a checkout a pull request controls; then no
+    `[stack].ci` command (named by that checkout's own configuration) is run.
     """
 
     provider: Provider
@@ -53,6 +55,7 @@ class CiEvent:
     default_branch: str = ""
     default_branch_source: str = ""
     head_branch: str = ""
+    privileged: str = ""  # why the job holds the base repository's secrets (no [stack].ci then)
     pull_request: bool = False  # the run is about pull requests (a PR, an MR, a merge queue)
     shallow_fix: str = "Fetch the full history (`git fetch --unshallow`) before `cagr ci`."
 

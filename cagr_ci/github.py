@@ -3,7 +3,8 @@
 - `pull_request` / `pull_request_target`, every action (`edited` included: a changed description
   reruns the check): the checkout must be the PR's own head (`pull_request.head.sha`), never
   GitHub's synthetic merge commit; the target is GITHUB_BASE_REF; the body is
-  `pull_request.body` (null is an available, empty body).
+  `pull_request.body` (null is an available, empty body). `pull_request_target` runs with the
+  base repository's secrets: the PR's own `[stack].ci` commands are never run there.
 - `merge_group`: file rules for `base_sha` -> `head_sha`; the event carries no PR descriptions,
   so PR-body obligations that fire are unchecked (never judged by one arbitrary body).
 - `push`: the pushed range, `before` -> `after` (the checkout must be `after`); a new branch
@@ -37,6 +38,10 @@ SHALLOW_FIX = "Set `fetch-depth: 0` on actions/checkout, so the clone has the hi
 PUSH_CHECKOUT_FIX = (
     "Check out the pushed commit with its history: actions/checkout without `ref` (for a push"
     " it checks out the pushed commit) and with `fetch-depth: 0`."
+)
+PRIVILEGED = (
+    "this `pull_request_target` run holds the base repository's secrets and a write token,"
+    " while the checkout (the pull request's head) could be anyone's"
 )
 NO_COMMIT = "0" * 40  # `before` of a new branch, `after` of a deleted one
 DEFAULT_BRANCH_SOURCE = "repository.default_branch"
@@ -216,6 +221,7 @@ def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) ->
         target_source=source if base else "",
         body=PrBody(body or ""),
         body_source="pull_request.body" + (" (null: an empty description)" if body is None else ""),
+        privileged=PRIVILEGED if name == "pull_request_target" else "",
         pull_request=True,
         shallow_fix=SHALLOW_FIX,
     )

@@ -21,11 +21,19 @@ from cagr_core.review import check_pr_sections
 from cagr_repo.check import check
 from cagr_repo.config import RepoConfig, declaration
 from cagr_repo.gitdir import Checkout
+from cagr_repo.index import UnreadableIndex, tracked_paths
 from cagr_repo.stack import StackOutcome, run_stack
 from cagr_repo.target import TargetChoice, choose_target
 
 from .event import CiEvent
-from .integrity import CheckoutError, LocalChanges, head_of, is_shallow, local_changes
+from .integrity import (
+    CheckoutError,
+    LocalChanges,
+    head_of,
+    ignore_patterns,
+    is_shallow,
+    local_changes,
+)
 
 CiStatus = Literal["pass", "fail", "unchecked"]
 STACK_SECONDS = 20 * 60  # the `[stack].ci` commands' shared deadline, from the start of the run
@@ -110,12 +118,14 @@ def run_ci(
     report = evolve(
         report, findings=report.findings + findings, unchecked=report.unchecked + unknown
     )
-    stack = _run_stack(config, checkout.root, result.changes, started)
+    commands = config.config.stack.ci
+    withheld = _withheld(event, len(commands)) if commands and event.privileged else ()
+    stack = [] if withheld else _run_stack(config, checkout.root, result.changes, started)
     ran = any(outcome.status != "skipped" for outcome in stack)
     after = local_changes(checkout, head) if ran else before  # only commands can write
-    unknown_state = (*_stack_unchecked(stack), *_unreadable(before, after))
+    unknown_state = (*withheld, *_stack_unchecked(stack), *_unreadable(before, after))
     report = evolve(report, unchecked=report.unchecked + unknown_state)
-    problems = [*_dirt(before), *_stack_failures(stack), *_dirtied(before, after)]
+    problems = [*_dirt(before), *_stack_failures(stack), *_dirtied(checkout, before, after)]
     return CiResult(
         event,
         head,
@@ -164,6 +174,20 @@ def _run_stack(
         commands = tuple(evolve(command, paths=()) for command in commands)
     paths = [change.path for change in changes.changes]
     return run_stack(commands, Path(root), paths, started + STACK_SECONDS)
+
+
+def _withheld(event: CiEvent, count: int) -> tuple[Unchecked, ...]:
+    """The `[stack].ci` commands not run in a privileged job, as one unchecked item."""
+    return (
+        Unchecked(
+            None,
+            Stage.STACK,
+            f"the {count} [stack].ci command(s) were not run: {event.privileged}, and its"
+            " configuration names the commands, so running them would hand those secrets to"
+            " code the pull request controls. Their checks are unknown: run cagr ci on"
+            " `pull_request` (a read-only token, no secrets) to run them.",
+        ),
+    )
 
 
 def _stack_unchecked(stack: list[StackOutcome]) -> tuple[Unchecked, ...]:
@@ -224,18 +248,42 @@ def _dirt(before: LocalChanges) -> list[JobProblem]:
     ]
 
 
-def _dirtied(before: LocalChanges, after: LocalChanges) -> list[JobProblem]:
+def _dirtied(checkout: Checkout, before: LocalChanges, after: LocalChanges) -> list[JobProblem]:
     written = after.since(before)
     if not written:
         return []
+    appeared = tuple(path for path in written if path in after.new and path not in before.new)
+    changed = tuple(path for path in written if path not in appeared)
+    said = []
+    if appeared:
+        said.append(f"new files appeared: {_listed(appeared)}")
+    if changed:
+        said.append(f"tracked files changed or went away: {_listed(changed)}")
+    fix = (
+        "Make the [stack].ci commands check without writing (e.g. `--check` modes), or have"
+        " them write only to ignored paths."
+    )
+    if appeared:
+        try:
+            tracked = tracked_paths(checkout.gitdir)
+        except UnreadableIndex:
+            tracked = []
+        patterns = ignore_patterns(appeared, tracked)
+        fix += (
+            " If what appeared is a cache or build output, ignore it: add "
+            + ", ".join(f"`{pattern}`" for pattern in patterns[:10])
+            + " to .gitignore"
+        )
+        if "__pycache__/" in patterns:
+            fix += " (or keep Python from writing its caches: `PYTHONDONTWRITEBYTECODE=1`)"
+        fix += "."
     return [
         JobProblem(
             "dirtied_by_stack",
-            f"The [stack].ci commands changed the work tree: {_listed(written)}. Check commands"
+            f"The [stack].ci commands changed the work tree: {'; '.join(said)}. Check commands"
             " must only read; a formatter or generator that writes could produce a companion"
             " the change itself lacks.",
-            "Make the [stack].ci commands check without writing (e.g. `--check` modes), or"
-            " write only to ignored paths.",
+            fix,
             written,
         )
     ]
