@@ -13,7 +13,7 @@ from attrs import evolve, field, frozen
 
 from cagr_core.errors import ErrorWithFix
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
-from cagr_repo.body_file import read_body_file
+from cagr_repo.body_file import read_body_file, read_body_stdin
 
 Provider = Literal["github", "gitlab", "none"]
 
@@ -60,9 +60,12 @@ class CiEvent:
     shallow_fix: str = "Fetch the full history (`git fetch --unshallow`) before `cagr ci`."
 
 
-def read_event(env: Mapping[str, str], *, base: str | None, body_file: str | None) -> CiEvent:
+def read_event(
+    env: Mapping[str, str], *, base: str | None, body_file: str | None, stdin: int | None = None
+) -> CiEvent:
     """The event of the CI system `env` shows (none: no CI variables), with --base and
-    --body-file applied on top; EventError when it cannot be read or the options do not fit."""
+    --body-file applied on top (`-`: the description piped to the file descriptor `stdin`);
+    EventError when it cannot be read or the options do not fit."""
     from . import github, gitlab  # noqa: PLC0415  # they import CiEvent from this module
 
     explicit = bool(base) and body_file is not None  # enough to run anywhere, as in any CI
@@ -87,8 +90,9 @@ def read_event(env: Mapping[str, str], *, base: str | None, body_file: str | Non
                 " requests, and one description cannot stand for all of them.",
                 "Drop --body-file; each pull request's own run checks its description.",
             )
-        text = read_body_file(body_file, MAX_BODY_BYTES)
-        event = evolve(
-            event, body=PrBody(text), body_source=f"--body-file {body_file}", pull_request=True
-        )
+        if body_file == "-" and stdin is not None:
+            text, source = read_body_stdin(stdin, MAX_BODY_BYTES), "--body-file - (standard input)"
+        else:
+            text, source = read_body_file(body_file, MAX_BODY_BYTES), f"--body-file {body_file}"
+        event = evolve(event, body=PrBody(text), body_source=source, pull_request=True)
     return event

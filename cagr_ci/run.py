@@ -67,6 +67,7 @@ class CiResult:
     problems: tuple[JobProblem, ...] = ()
     notes: tuple[str, ...] = ()
     declarations: tuple[tuple[str, str, int], ...] = ()  # (rule, config file, line)
+    config_file: str | None = None  # the first configuration source, if any
 
     def declared(self, rule: str | None) -> tuple[str, int] | None:
         """Where `rule` is declared (file, line): a place to show a result with no path."""
@@ -137,6 +138,8 @@ def run_ci(
         tuple(problems),
         _notes(event, report, is_shallow(checkout)),
         _declarations(config, report),
+        next((source for _, source in config.loaded.rule_sources), None)
+        or config.loaded.sections_source,
     )
 
 

@@ -70,10 +70,16 @@ def _parser() -> argparse.ArgumentParser:
     ci_parser.add_argument(
         "--body-file",
         metavar="FILE",
-        help="the PR description to check, for CI systems that do not provide one",
+        help="the PR description to check, for CI systems that do not provide one (`-`: read it"
+        " from standard input)",
     )
     ci_parser.add_argument(
         "--sarif", metavar="FILE", help="also write a SARIF 2.1.0 log of the findings to FILE"
+    )
+    ci_parser.add_argument(
+        "--codequality",
+        metavar="FILE",
+        help="also write GitLab's code quality report (artifacts: reports: codequality) to FILE",
     )
     ci_parser.set_defaults(command_module="ci")
 

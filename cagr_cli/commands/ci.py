@@ -1,10 +1,10 @@
-"""`cagr ci [--base REF] [--body-file FILE] [--sarif FILE]`: the CI check.
+"""`cagr ci [--base REF] [--body-file FILE|-] [--sarif FILE] [--codequality FILE]`: CI's check.
 
 A thin translation of cagr_ci: read the CI system's event from the environment, check it, then
 print the report (text or JSON), GitHub annotations, job summary and step outputs when on GitHub
-Actions, and the SARIF log when asked. Exit codes as everywhere: 0 pass, 1 a finding or a
-problem with the job, 2 invalid config or usage (or a checkout or event cagr cannot use), 3
-something unchecked.
+Actions, and the SARIF log and GitLab's code quality report when asked. Exit codes as
+everywhere: 0 pass, 1 a finding or a problem with the job, 2 invalid config or usage (or a
+checkout or event cagr cannot use), 3 something unchecked.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import sys
 import time
 
 from cagr_ci.annotations import annotation_lines, command, guarded
+from cagr_ci.codequality import codequality_report
 from cagr_ci.event import EventError, read_event
 from cagr_ci.integrity import CheckoutError
 from cagr_ci.outputs import output_text, step_outputs
@@ -53,13 +54,15 @@ def run(args: argparse.Namespace) -> int:
     checkout, config = opened
     try:  # refused before anything is checked: a usage error, nothing half-written
         github_files = ("GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT") if on_github else ()
-        for path in (args.sarif, *(os.environ.get(name) for name in github_files)):
+        asked = (args.sarif, args.codequality)
+        for path in (*asked, *(os.environ.get(name) for name in github_files)):
             if path:
                 output_path(path, checkout.root)
     except UnsafeOutput as error:
         return fail(args, str(error), "cagr ci")
     try:
-        event = read_event(os.environ, base=args.base, body_file=args.body_file)
+        stdin = sys.stdin.fileno() if sys.stdin is not None else None
+        event = read_event(os.environ, base=args.base, body_file=args.body_file, stdin=stdin)
         result = run_ci(config, checkout, event, started=started)
     except (EventError, CheckoutError) as error:
         return _fail(args, on_github, error.message, error.fix)
@@ -81,6 +84,18 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"cagr ci: cannot write the SARIF log {args.sarif}: {why}. Name a file"
                 " in a folder the job can write to.",
+                file=sys.stderr,
+            )
+            code = EXIT_INVALID
+    if args.codequality:
+        report = json.dumps(codequality_report(result), indent=2, ensure_ascii=True) + "\n"
+        try:
+            write_output(args.codequality, report.encode("utf-8"), checkout.root)
+        except (OSError, UnsafeOutput) as error:
+            why = error.strerror if isinstance(error, OSError) else str(error)
+            print(
+                f"cagr ci: cannot write the code quality report {args.codequality}: {why}. Name"
+                " a file in a folder the job can write to.",
                 file=sys.stderr,
             )
             code = EXIT_INVALID

@@ -243,9 +243,13 @@ def _clean_environment() -> dict[str, str]:
 
 
 def cagr_ci(
-    checkout: Path, env: dict[str, str] | None = None, *args: str
+    checkout: Path,
+    env: dict[str, str] | None = None,
+    *args: str,
+    stdin: str | int | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """`cagr ci ARGS` run as a CI step runs it: a process in the checkout, with `env` set."""
+    """`cagr ci ARGS` run as a CI step runs it: a process in the checkout, with `env` set;
+    standard input is empty unless given (text, or a file descriptor such as a terminal's)."""
     return subprocess.run(
         [sys.executable, "-m", "cagr_cli", "ci", *args],
         cwd=checkout,
@@ -253,5 +257,9 @@ def cagr_ci(
         capture_output=True,
         text=True,
         check=False,
-        stdin=subprocess.DEVNULL,
+        **(
+            {"input": stdin}
+            if isinstance(stdin, str)
+            else {"stdin": subprocess.DEVNULL if stdin is None else stdin}
+        ),
     )

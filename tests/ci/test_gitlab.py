@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import subprocess
+import sys
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from ..repo.gitutil import git
 from .conftest import DEPENDENCY, GOOD_BODY, Project
@@ -152,3 +157,120 @@ class TestCutDescriptions:
         body = "## Risk\nDependency reason: x parses the wire format.\n"
         description = body + "x" * (length - len(body))
         assert self.run(project, description, flag=None).returncode == status
+
+
+# GitLab's documented code quality format: the fields it reads, with their types.
+CODE_QUALITY = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["description", "check_name", "fingerprint", "severity", "location"],
+        "properties": {
+            "description": {"type": "string", "minLength": 1},
+            "check_name": {"type": "string", "minLength": 1},
+            "fingerprint": {"type": "string", "minLength": 1},
+            "severity": {"enum": ["info", "minor", "major", "critical", "blocker"]},
+            "location": {
+                "type": "object",
+                "required": ["path", "lines"],
+                "properties": {
+                    "path": {"type": "string", "minLength": 1},
+                    "lines": {
+                        "type": "object",
+                        "required": ["begin"],
+                        "properties": {"begin": {"type": "integer", "minimum": 1}},
+                    },
+                },
+            },
+        },
+    },
+}
+
+
+class TestCodeQualityReport:
+    """`--codequality FILE` for `artifacts: reports: codequality`: findings in the MR."""
+
+    def test_findings_and_unchecked_items(self, project: Project) -> None:
+        head = project.work({"src/schema.py": "v2", "package.json": DEPENDENCY})
+        out = project.tmp / "gl-code-quality-report.json"
+        env = mr_env(project, head, None)  # no description: the body rule is unchecked
+        result = cagr_ci(project.clone(head), env, "--codequality", str(out))
+        assert result.returncode == 1
+        issues = json.loads(out.read_text())
+        assert list(Draft202012Validator(CODE_QUALITY).iter_errors(issues)) == []
+        by_check = {issue["check_name"]: issue for issue in issues}
+        finding = by_check["schema-companion"]
+        assert finding["severity"] == "major"
+        assert finding["location"] == {"path": "src/schema.py", "lines": {"begin": 1}}
+        assert finding["description"].endswith(
+            "Instead: Run `make schema` and include schema.json in this change."
+        )
+        unchecked = by_check["dependency-reason"]
+        assert unchecked["severity"] == "info"
+        assert unchecked["description"].startswith("Unchecked (body):")
+        assert len({issue["fingerprint"] for issue in issues}) == len(issues)
+
+    def test_the_same_finding_keeps_its_fingerprint_across_pipelines(
+        self, project: Project
+    ) -> None:
+        head = project.work({"src/schema.py": "v2"})
+        first, second = project.tmp / "a.json", project.tmp / "b.json"
+        cagr_ci(project.clone(head), mr_env(project, head, GOOD_BODY), "--codequality", str(first))
+        cagr_ci(project.clone(head), mr_env(project, head, GOOD_BODY), "--codequality", str(second))
+        assert json.loads(first.read_text()) == json.loads(second.read_text())
+
+    def test_a_passing_pipeline_writes_an_empty_report(self, project: Project) -> None:
+        head = project.work({"a.txt": "a"})
+        out = project.tmp / "report.json"
+        assert (
+            cagr_ci(
+                project.clone(head), mr_env(project, head, GOOD_BODY), "--codequality", str(out)
+            ).returncode
+            == 0
+        )
+        assert json.loads(out.read_text()) == []
+
+    def test_a_folder_is_refused_before_anything_runs(self, project: Project) -> None:
+        head = project.work({"a.txt": "a"})
+        result = cagr_ci(
+            project.clone(head), mr_env(project, head, GOOD_BODY), "--codequality", str(project.tmp)
+        )
+        assert result.returncode == 2
+        assert "is a folder" in result.stderr
+
+
+class TestBodyFromStandardInput:
+    def test_a_piped_description_is_checked(self, project: Project) -> None:
+        head = project.work({"package.json": DEPENDENCY})
+        env = gitlab_env("push", head, CI_COMMIT_BEFORE_SHA=project.base, CI_COMMIT_BRANCH="work")
+        checkout = project.clone(head)
+        passing = cagr_ci(checkout, env, "--body-file", "-", "--format", "json", stdin=GOOD_BODY)
+        assert passing.returncode == 0, passing.stdout
+        assert data(passing)["ci"]["body_source"] == "--body-file - (standard input)"
+        failing = cagr_ci(checkout, env, "--body-file", "-", stdin="## Risk\nNone.\n")
+        assert failing.returncode == 1
+        assert "Risk lacks `Dependency reason:`" in failing.stdout
+
+    def test_a_terminal_is_never_waited_on(self, project: Project) -> None:
+        head = project.work({"a.txt": "a"})
+        primary, secondary = pty.openpty()
+        try:
+            result = cagr_ci(project.clone(head), {}, "--body-file", "-", stdin=secondary)
+        finally:
+            os.close(primary)
+            os.close(secondary)
+        assert result.returncode == 2
+        assert "standard input, which is a terminal here; pipe it in" in result.stderr
+
+    def test_rules_check_says_where_standard_input_is_read(self, project: Project) -> None:
+        head = project.work({"a.txt": "a"})
+        result = subprocess.run(
+            [sys.executable, "-m", "cagr_cli", "rules", "check", "--body-file", "-"],
+            cwd=project.clone(head),
+            capture_output=True,
+            text=True,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+        assert result.returncode == 2
+        assert "--body-file - (standard input) is read by `cagr ci` only" in result.stderr

@@ -95,7 +95,8 @@ class TestWhatAppeared:
         (problem,) = json.loads(result.stdout)["problems"]
         assert problem["kind"] == "dirtied_by_stack"
         (cache,) = problem["paths"]
-        assert cache.startswith("src/__pycache__/mod.") and cache.endswith(".pyc")
+        assert cache.startswith("src/__pycache__/mod.")
+        assert cache.endswith(".pyc")
         assert f"new files appeared: {cache}" in problem["message"]
         assert "add `__pycache__/` to .gitignore" in problem["fix"]
         assert "`PYTHONDONTWRITEBYTECODE=1`" in problem["fix"]
