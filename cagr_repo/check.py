@@ -50,6 +50,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     base_chosen_by: str = BY_BASE_OPTION,
     base_guessed: bool = False,
     head_branch: str | None = None,
+    refuse_own_branch: bool | None = None,
     committed: bool = False,
     body: PrBody | None = None,
     note_uncommitted: bool = False,
@@ -59,9 +60,11 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     """Collect merge base -> working tree (or HEAD, `committed`) and evaluate the rules.
 
     The target is `base` (reported as chosen by `base_chosen_by`), else the configured or
-    default one. A guessed target (the remote's default branch or main; `base_guessed` when
-    the caller guessed `base`) that is HEAD's own branch leaves the range unchecked; the
-    branch is `head_branch` when the caller knows it (CI, on a detached HEAD), else HEAD's.
+    default one. In a committed check (or with `refuse_own_branch`), a guessed target (the
+    remote's default branch or main; `base_guessed` when the caller guessed `base`) that is
+    the branch being checked leaves the range unchecked, as the branch would be compared with
+    itself; the branch is `head_branch` when the caller knows it (CI, on a detached HEAD), else
+    HEAD's. A working-tree check against it still judges the uncommitted and unpushed work.
     Without a body, PR-body obligations are deferred (phase turn); with one, they are checked
     against it (phase ci). A committed check writes the gate record, which always
     holds the deferred form: the body that counts at the gate is the one on the `gh` command.
@@ -92,7 +95,9 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     protected = config.config.git.protected_branch
     target = choose_target(checkout, base, protected, base_chosen_by)
     default = choose_target(checkout, None, protected)
-    own = own_branch(checkout, head_branch) if target.guessed or base_guessed else None
+    refuse = committed if refuse_own_branch is None else refuse_own_branch
+    guessed = target.guessed or base_guessed
+    own = own_branch(checkout, head_branch) if guessed and refuse else None
     with open_repo(checkout) as repo:
         started = time.perf_counter()
         collect = collect_committed if committed else collect_working_tree

@@ -81,8 +81,9 @@ def _resolve(
         if not advice:
             raise
         raise RangeProblem(problem.message, problem.fix + advice) from problem
-    # Origin's copy of the branch is the branch itself; the local branch is too for a committed
-    # check (always empty), while a working-tree check against it judges the uncommitted work.
+    # Origin's copy of the branch is the branch itself, and so is the local branch for a
+    # committed check (always empty); a working-tree check against the local branch still
+    # judges the uncommitted work.
     own = {f"refs/remotes/origin/{own_branch}"} | (
         {f"refs/heads/{own_branch}"} if committed else set()
     )

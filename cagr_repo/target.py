@@ -5,10 +5,10 @@ Precedence: the caller's base (`--base`, or CI's pull-request target), then the 
 CI event, else the branch `origin/HEAD` names, as `git clone` records it), then `main`.
 
 The last two are guesses: no option named them. A guessed target that is the branch being
-checked (a single-branch clone of `feature` records `origin/HEAD` -> `origin/feature`) would
-compare the branch with itself, so the collectors refuse it (`own_branch`) and the range is
-unchecked: origin's copy of the branch always, the local branch for committed checks (a
-working-tree check against it still judges the uncommitted work).
+checked (a single-branch clone of `feature` records `origin/HEAD` -> `origin/feature`; a
+schedule on the default branch) would compare the branch with itself, so committed checks
+(CI, `--committed`) and `doctor` refuse it (`own_branch`) and the range is unchecked. A
+working-tree check on the default branch still judges its uncommitted and unpushed work.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         with open_repo(checkout) as repo:
             target = choose_target(checkout, args.base, config.config.git.protected_branch)
             collect = collect_committed if args.committed else collect_working_tree
-            own = own_branch(checkout) if target.guessed else None
+            own = own_branch(checkout) if target.guessed and args.committed else None
             changes = collect(
                 repo, target.name, config.rules, chosen_by=target.chosen_by, own_branch=own
             )

@@ -281,3 +281,27 @@ def test_without_a_remote_the_local_branch_itself_judges_only_uncommitted_work(
     committed = run("--committed")  # HEAD against itself would always be empty
     assert committed.returncode == 3, committed.stdout
     assert OWN_BRANCH in committed.stdout
+
+
+def test_on_the_default_branch_a_working_tree_check_judges_the_unpushed_work(
+    project: Project,
+) -> None:
+    # Setting cagr up on main in a full clone: origin/HEAD names main, the branch itself.
+    checkout = on_branch(project.clone("origin/main"), "main")
+    write(checkout, "src/schema.py", "v2")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "cagr_cli", *args],
+            cwd=checkout,
+            env={**_clean_environment(), **GIT_ENV},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    assert run("rules", "check").returncode == 1  # origin/main -> the working tree
+    committed = run("rules", "check", "--committed")
+    assert committed.returncode == 3
+    assert OWN_BRANCH in committed.stdout
+    assert run("doctor").returncode == 3  # doctor names the target problem
