@@ -117,5 +117,6 @@ def own_branch_problem(name: str, ref: str, chosen_by: str) -> tuple[str, str]:
         " compared with itself and every rule would pass without judging anything.",
         "Name the target: `--base <branch it merges into>` (or `[git] protected_branch`), and"
         " make sure the clone has that branch (`git fetch origin <branch>`; a single-branch"
-        " clone, `git clone --branch X --depth 1`, has only its own branch).",
+        " clone, `git clone --branch X --depth 1`, has only its own branch). On the default"
+        " branch itself nothing is to be merged: check the branch that will be.",
     )
