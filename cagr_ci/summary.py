@@ -117,13 +117,16 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
 
 
 def _finding_lists(result: CiResult) -> list[str]:
-    """Each failing rule's findings, every path of each listed (folded; the table is short)."""
+    """Each failing rule's findings, every path of each listed (folded; the table is short),
+    for the rules whose row could not say it all (several findings, or several paths)."""
     lines: list[str] = []
     by_rule: dict[str, list[Finding]] = {}
     for finding in result.report.findings:
         by_rule.setdefault(finding.rule, []).append(finding)
     for rule, findings in by_rule.items():
         paths = len({path for finding in findings for path in finding.paths})
+        if len(findings) == 1 and len(findings[0].paths) <= 1:
+            continue  # its row in the table says it all
         lines += [
             "",
             f"<details><summary>{html.escape(rule)}: {len(findings)} finding(s),"
