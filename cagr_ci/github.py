@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cagr_core.pull_request import PrBody
-from cagr_repo.gitdir import is_sha
+from cagr_git.object_ids import is_sha
 from cagr_repo.target import BY_PUSH_BEFORE
 
 from .event import CiEvent, EventError

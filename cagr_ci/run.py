@@ -18,10 +18,10 @@ from attrs import evolve, frozen
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.report import Report
 from cagr_core.review import check_pr_sections
+from cagr_git.discover import Checkout
+from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_repo.check import check
 from cagr_repo.config import RepoConfig, declaration
-from cagr_repo.gitdir import Checkout
-from cagr_repo.index import UnreadableIndex, tracked_paths
 from cagr_repo.stack import StackOutcome, run_stack
 from cagr_repo.target import TargetChoice, choose_target
 

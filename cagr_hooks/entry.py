@@ -107,7 +107,7 @@ def _decide(hook: HookInput, deadline: float) -> tuple[Decision, dict[str, float
     stages: dict[str, float] = {}
     gitdir = None
     try:
-        from cagr_repo.gitdir import NotARepository, find_checkout  # noqa: PLC0415
+        from cagr_git.discover import NotARepository, find_checkout  # noqa: PLC0415
 
         cwd = hook.cwd or os.getcwd()
         if hook.moment is None:

@@ -15,8 +15,10 @@ import os
 import re
 
 from cagr_core.version import VERSION
+from cagr_git.discover import Checkout, NotARepository, find_checkout
+from cagr_git.files import read_regular
+from cagr_git.refs import branch_ref, read_ref
 from cagr_repo.config_files import PYPROJECT, find_config_files
-from cagr_repo.files import read_regular
 from cagr_repo.gate_record import (
     GateRecord,
     Observed,
@@ -24,7 +26,6 @@ from cagr_repo.gate_record import (
     read_gate_record,
     stale_reasons,
 )
-from cagr_repo.gitdir import Checkout, NotARepository, branch_ref, find_checkout, read_ref
 
 from .protocols import NONE, Decision
 from .shell_command import PrCommand, find_pr_commands

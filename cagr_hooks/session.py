@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from cagr_core.rules import AddOnlyRule, PrBodyRule, RequiresRule, Rule, SiblingRule, When
+from cagr_git.discover import Checkout
 from cagr_repo.config import ConfigErrors, load_config
-from cagr_repo.gitdir import Checkout
 
 from .protocols import NONE, NOTICE_LIMIT, Decision
 

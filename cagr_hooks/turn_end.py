@@ -20,10 +20,10 @@ from attrs import evolve
 
 from cagr_core.render import render_text
 from cagr_core.report import Report
+from cagr_git.discover import Checkout
 from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
 from cagr_repo.gate_record import record_state
-from cagr_repo.gitdir import Checkout
 from cagr_repo.stack import StackOutcome, run_stack
 
 from . import turn_state

@@ -17,14 +17,15 @@ from cagr_core.pull_request import Phase, PrBody
 from cagr_core.render import render_text, report_data
 from cagr_core.report import Report, Timings
 from cagr_core.version import VERSION
+from cagr_git.discover import Checkout
+from cagr_git.objects import DamagedObject
+from cagr_git.refs import branch_ref, read_ref
+from cagr_git.repository import open_repo
 
 from .collect import collect_committed, collect_working_tree, count_uncommitted
 from .config import ConfigErrors, RepoConfig
 from .config_changes import committed_config, config_changes, self_target
 from .gate_record import GateRecord, identity, write_gate_record
-from .gitdir import Checkout, branch_ref, read_ref
-from .gitrepo import open_repo
-from .objects import DamagedObject
 from .state import GATE_RECORD, remove
 from .target import BY_BASE_OPTION, choose_target, own_branch
 

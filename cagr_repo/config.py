@@ -18,9 +18,9 @@ from cagr_core.config import Config, ConfigIssue, LoadedConfig, combine
 from cagr_core.errors import CagrError, RuleError
 from cagr_core.ruleset import RuleSet
 from cagr_core.validate import rules_digest, structure_config
+from cagr_git.files import read_regular
 
 from .config_files import MAX_CONFIG_BYTES, PYPROJECT, ConfigFiles, find_config_files
-from .files import read_regular
 
 
 class ConfigErrors(CagrError):

@@ -17,6 +17,11 @@ from cagr_core.config import Config
 from cagr_core.report import ConfigChanges
 from cagr_core.rules import Rule
 from cagr_core.validate import unstructure_rule
+from cagr_git.discover import Checkout
+from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
+from cagr_git.refs import head_ref
+from cagr_git.repository import Repository
+from cagr_git.trees import TREE_MODE, read_tree
 
 from .config import RepoConfig, combine_sources, config_from
 from .config_files import (
@@ -28,10 +33,6 @@ from .config_files import (
     fragment_order,
     is_config_source,
 )
-from .gitdir import Checkout, head_ref
-from .gitrepo import Repository
-from .objects import BLOB, DamagedObject, commit_tree, read_raw
-from .trees import TREE_MODE, read_tree
 
 _REGULAR = (0o100644, 0o100755)
 _SETTINGS = ("git.protected_branch", "review.pr_sections", "stack.on_turn_end", "stack.ci")

@@ -13,7 +13,8 @@ working-tree check on the default branch still judges its uncommitted and unpush
 
 from __future__ import annotations
 
-from .gitdir import Checkout, head_ref, remote_default_branch
+from cagr_git.discover import Checkout
+from cagr_git.refs import head_ref, remote_default_branch
 
 DEFAULT_TARGET = "main"
 BY_BASE_OPTION = "--base"

@@ -17,9 +17,10 @@ import time
 
 from cagr_ci.annotations import annotation_lines, command, guarded
 from cagr_ci.codequality import codequality_report
-from cagr_ci.event import EventError, read_event
+from cagr_ci.event import EventError
 from cagr_ci.integrity import CheckoutError
 from cagr_ci.outputs import output_text, step_outputs
+from cagr_ci.providers import read_event
 from cagr_ci.render import render_result, result_data
 from cagr_ci.run import CiResult, run_ci
 from cagr_ci.sarif import sarif_log

@@ -17,6 +17,8 @@ from typing import Any
 
 from cagr_core.example_runner import run_examples
 from cagr_core.rules import RULE_KINDS
+from cagr_git.discover import Checkout, NotARepository, find_checkout
+from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_hooks.install import SETTINGS_FILES
 from cagr_hooks.status import agent_status, timing_summary
 from cagr_repo.check import check
@@ -24,8 +26,6 @@ from cagr_repo.config import ConfigErrors, RepoConfig, load_config
 from cagr_repo.config_files import find_config_files
 from cagr_repo.diagnosis import advice
 from cagr_repo.gate_record import record_state
-from cagr_repo.gitdir import Checkout, NotARepository, find_checkout
-from cagr_repo.index import UnreadableIndex, tracked_paths
 
 from ..output import EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 

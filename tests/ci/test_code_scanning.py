@@ -13,8 +13,8 @@ from cagr_ci.run import run_ci
 from cagr_ci.sarif import LEFT_OUT, MAX_RESULTS, sarif_log
 from cagr_core.pull_request import PrBody
 from cagr_core.report import Finding
+from cagr_git.discover import find_checkout
 from cagr_repo.config import load_config
-from cagr_repo.gitdir import find_checkout
 
 from .code_scanning import rejections, unplaced
 from .conftest import GOOD_BODY, RULES, Project
