@@ -17,6 +17,7 @@ from attrs import evolve, frozen
 
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.report import Report
+from cagr_core.review import RULE as SECTIONS_RULE
 from cagr_core.review import check_pr_sections
 from cagr_git.discover import Checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
@@ -138,9 +139,16 @@ def run_ci(
         tuple(problems),
         _notes(event, report, is_shallow(checkout)),
         _declarations(config, report),
-        next((source for _, source in config.loaded.rule_sources), None)
-        or config.loaded.sections_source,
+        _config_file(config),
     )
+
+
+def _config_file(config: RepoConfig) -> str | None:
+    """The first configuration source: where something about no rule can be shown."""
+    for _, source in config.loaded.rule_sources:
+        return source
+    sections = declaration(config, SECTIONS_RULE)
+    return sections[0] if sections else None
 
 
 def _declarations(config: RepoConfig, report: Report) -> tuple[tuple[str, str, int], ...]:

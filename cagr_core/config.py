@@ -93,7 +93,6 @@ class LoadedConfig:
 
     config: Config
     rule_sources: tuple[tuple[str, str], ...]  # (rule id, source file)
-    sections_source: str | None = None  # the file that sets [review].pr_sections
 
     def source_of(self, rule_id: str) -> str:
         return dict(self.rule_sources)[rule_id]
@@ -142,7 +141,7 @@ def combine(parts: Sequence[tuple[str, Config]]) -> tuple[LoadedConfig, list[Con
         review=ReviewConfig(pr_sections=sections[1] if sections else ()),
         stack=StackConfig(on_turn_end=tuple(on_turn_end), ci=tuple(ci)),
     )
-    loaded = LoadedConfig(config, tuple(rule_sources), sections[0] if sections else None)
+    loaded = LoadedConfig(config, tuple(rule_sources))
     return loaded, issues
 
 

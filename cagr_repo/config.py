@@ -127,7 +127,7 @@ def declaration(config: RepoConfig, rule: str) -> tuple[str, int] | None:
     from cagr_core.review import RULE as SECTIONS_RULE  # noqa: PLC0415  # loading needs none
 
     if rule == SECTIONS_RULE:
-        source = config.loaded.sections_source
+        source = _sections_source(config.root)
         key = re.compile(r"^\s*(?:[\w.]+\.)?pr_sections\s*=")
     else:
         source = dict(config.loaded.rule_sources).get(rule)
@@ -138,3 +138,13 @@ def declaration(config: RepoConfig, rule: str) -> tuple[str, int] | None:
     data = read_regular(os.path.join(config.root, source), MAX_CONFIG_BYTES) or b""
     lines = data.decode("utf-8", "replace").splitlines()
     return source, next((n for n, line in enumerate(lines, 1) if key.match(line)), 1)
+
+
+def _sections_source(root: Path) -> str | None:
+    """The source that sets `[review].pr_sections` (a valid config sets it in one only)."""
+    for name, data in find_config_files(str(root)).read:
+        table, _ = _table(name, data)
+        review = table.get("review") if table is not None else None
+        if isinstance(review, dict) and review.get("pr_sections"):
+            return name
+    return None
