@@ -77,32 +77,33 @@ def run(args: argparse.Namespace) -> int:
     written = ""
     if args.sarif:
         data = json.dumps(sarif_log(result), indent=2, ensure_ascii=True) + "\n"
-        try:
-            write_output(args.sarif, data.encode("utf-8"), checkout.root)
+        if _write(args.sarif, data, checkout.root, "the SARIF log"):
             written = os.path.abspath(args.sarif)
-        except (OSError, UnsafeOutput) as error:  # the report is out already: say so beside it
-            why = error.strerror if isinstance(error, OSError) else str(error)
-            print(
-                f"cagr ci: cannot write the SARIF log {args.sarif}: {why}. Name a file"
-                " in a folder the job can write to.",
-                file=sys.stderr,
-            )
+        else:
             code = EXIT_INVALID
     if args.codequality:
-        report = json.dumps(codequality_report(result), indent=2, ensure_ascii=True) + "\n"
-        try:
-            write_output(args.codequality, report.encode("utf-8"), checkout.root)
-        except (OSError, UnsafeOutput) as error:
-            why = error.strerror if isinstance(error, OSError) else str(error)
-            print(
-                f"cagr ci: cannot write the code quality report {args.codequality}: {why}. Name"
-                " a file in a folder the job can write to.",
-                file=sys.stderr,
-            )
+        data = json.dumps(codequality_report(result), indent=2, ensure_ascii=True) + "\n"
+        if not _write(args.codequality, data, checkout.root, "the code quality report"):
             code = EXIT_INVALID
     if on_github:
         _append_outputs(step_outputs(result, written), checkout.root)
     return code
+
+
+def _write(path: str, data: str, root: str | None, what: str) -> bool:
+    """Write a report the run was asked for; when that fails, say so (the report is out
+    already) and return False."""
+    try:
+        write_output(path, data.encode("utf-8"), root)
+    except (OSError, UnsafeOutput) as error:
+        why = error.strerror if isinstance(error, OSError) else str(error)
+        print(
+            f"cagr ci: cannot write {what} {path}: {why}. Name a file in a folder the job can"
+            " write to.",
+            file=sys.stderr,
+        )
+        return False
+    return True
 
 
 def _print(args: argparse.Namespace, result: CiResult, on_github: bool) -> None:

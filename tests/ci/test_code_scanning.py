@@ -17,9 +17,9 @@ from cagr_git.discover import find_checkout
 from cagr_repo.config import load_config
 
 from .code_scanning import rejections, unplaced
-from .conftest import GOOD_BODY, RULES, Project
+from .conftest import GOOD_BODY, Project
 from .events import cagr_ci, github_env, pull_request
-from .test_outputs import sarif_schema
+from .test_outputs import MORE_RULES, sarif_schema
 from .test_trial_findings import SECTIONS
 
 
@@ -31,7 +31,7 @@ class TestResultLimit:
     def test_a_log_past_the_limit_keeps_every_rule_and_says_how_many_are_left_out(
         self, project: Project
     ) -> None:
-        project.baseline({"cagr.toml": RULES + _guards()})
+        project.baseline({"cagr.toml": MORE_RULES})
         head = project.work(
             {f"src/guards/g{n:02}.ts": "guard" for n in range(12)} | {"src/schema.py": "v2"}
         )
@@ -116,17 +116,3 @@ class TestLocations:
         log = json.loads(out.read_text())
         assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["schema-companion"]
         assert unplaced(log) == []
-
-
-def _guards() -> str:
-    return """
-[[changes.rules]]
-id = "guard-tests"
-kind = "sibling"
-paths = ["src/guards/**/*.ts"]
-ignores = ["**/*.test.ts"]
-target = "{dir}/{name}.test.{ext}"
-reason = "Add the matching .test.ts file in this change."
-examples.invalid = [{ changes = [{ path = "src/guards/a.ts", status = "A" }] }]
-examples.valid = [{ changes = [{ path = "src/guards/a.ts", status = "A" }, { path = "src/guards/a.test.ts", status = "A" }] }]
-"""

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from ..conftest import GIT_ENV
-from ..repo.gitutil import commit, git, write
+from ..repo.gitutil import git
 from .conftest import GOOD_BODY, Project
 from .events import _clean_environment, gitlab_env
-from .test_install import ROOT, run_tool, tool
+from .test_install import ROOT, branch_without_its_schema, run_tool, tool
 
 DOC = (ROOT / "docs" / "ci.md").read_text()
 
@@ -101,22 +101,8 @@ def test_the_job_runs_in_merge_request_pipelines(project: Project, merged_result
 
 def test_the_pre_commit_line_runs_the_hook(repo: Path, tmp_path: Path) -> None:
     pytest.importorskip("pre_commit", reason="pre-commit is in the `test` extra")
-    write(
-        repo,
-        "cagr.toml",
-        '[[changes.rules]]\nid = "schema"\nkind = "requires"\npaths = ["src.py"]\n'
-        'require = ["schema.json"]\nreason = "Regenerate schema.json."\n'
-        'examples.invalid = [{ changes = [{ path = "src.py", status = "M" }] }]\n'
-        'examples.valid = [{ changes = [{ path = "src.py", status = "M" },'
-        ' { path = "schema.json", status = "M" }] }]\n',
-    )
-    write(repo, "src.py", "1")
-    write(repo, "schema.json", "{}")
-    commit(repo, "base")
+    branch_without_its_schema(repo)
     git(repo, "update-ref", "refs/remotes/origin/main", "main")
-    git(repo, "checkout", "-q", "-b", "work")
-    write(repo, "src.py", "2")
-    commit(repo, "edit the source only")
     env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
     documented = re.search(r"pre-commit try-repo <cagr's repository> (.*?)\n  ```", DOC, re.DOTALL)
     arguments = documented.group(1).replace("\\\n", " ").split()

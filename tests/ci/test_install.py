@@ -327,6 +327,25 @@ class TestCompositeAction:
         assert 'property "verdict" is not defined' in result.stdout  # the outputs are declared
 
 
+def branch_without_its_schema(repo: Path) -> None:
+    """A `schema` rule on main, then the branch `work` that edits src.py without schema.json."""
+    write(
+        repo,
+        "cagr.toml",
+        '[[changes.rules]]\nid = "schema"\nkind = "requires"\npaths = ["src.py"]\n'
+        'require = ["schema.json"]\nreason = "Regenerate schema.json."\n'
+        'examples.invalid = [{ changes = [{ path = "src.py", status = "M" }] }]\n'
+        'examples.valid = [{ changes = [{ path = "src.py", status = "M" },'
+        ' { path = "schema.json", status = "M" }] }]\n',
+    )
+    write(repo, "src.py", "1")
+    write(repo, "schema.json", "{}")
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "work")
+    write(repo, "src.py", "2")
+    commit(repo, "edit the source only")
+
+
 class TestPreCommitHook:
     def test_pre_commits_own_schema_accepts_the_manifest(self) -> None:
         pytest.importorskip("pre_commit", reason="pre-commit is in the `test` extra")
@@ -342,21 +361,7 @@ class TestPreCommitHook:
 
     def test_try_repo_runs_the_hook_before_a_push(self, repo: Path, tmp_path: Path) -> None:
         pytest.importorskip("pre_commit", reason="pre-commit is in the `test` extra")
-        write(
-            repo,
-            "cagr.toml",
-            '[[changes.rules]]\nid = "schema"\nkind = "requires"\npaths = ["src.py"]\n'
-            'require = ["schema.json"]\nreason = "Regenerate schema.json."\n'
-            'examples.invalid = [{ changes = [{ path = "src.py", status = "M" }] }]\n'
-            'examples.valid = [{ changes = [{ path = "src.py", status = "M" },'
-            ' { path = "schema.json", status = "M" }] }]\n',
-        )
-        write(repo, "src.py", "1")
-        write(repo, "schema.json", "{}")
-        commit(repo, "base")
-        git(repo, "checkout", "-q", "-b", "work")
-        write(repo, "src.py", "2")
-        commit(repo, "edit the source only")
+        branch_without_its_schema(repo)
         env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
         command = [
             sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "cagr-rules",
