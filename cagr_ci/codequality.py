@@ -4,16 +4,19 @@ codequality`), so findings show in the merge request.
 GitLab reads a subset of the Code Climate issue format: a JSON array of issues, each with a
 `description`, a `check_name`, a `fingerprint` (unique: GitLab shows one issue per fingerprint,
 and compares them with the target branch's report), a `severity` (info, minor, major, critical,
-blocker) and a `location` (`path`, `lines.begin`). A finding is `major`, on its first path (line
-1: change rules judge files), or, without a path, on the configuration line that declares it;
-an unchecked item is `info` (the job's exit code already fails the pipeline), and one about no
-rule goes on the first configuration file. What has no file at all stays in the job log.
+blocker) and a `location` (`path`, `lines.begin`). A finding is `major` (a `warn` rule's:
+`minor`), on its first path (line 1: change rules judge files), or, without a path, on the
+configuration line that declares it; a waived finding and an unchecked item are `info` (the
+job's exit code already fails the pipeline for an unchecked one), and one about no rule goes
+on the first configuration file. What has no file at all stays in the job log.
 """
 
 from __future__ import annotations
 
 import hashlib
 from typing import Any
+
+from cagr_core.severity import Severity
 
 from .run import CiResult
 
@@ -32,18 +35,25 @@ def _text(path: str) -> str:
 def codequality_report(result: CiResult) -> list[dict[str, Any]]:
     """The run's findings and unchecked items as code quality issues."""
     issues: list[dict[str, Any]] = []
-    for finding in result.report.findings:
+    report = result.report
+    shown = [(f, None) for f in report.findings] + [(w.finding, w.label) for w in report.waived]
+    for finding, label in shown:
         place = _place(result, finding.rule, finding.paths[0] if finding.paths else None)
-        if place is not None:
-            issues.append(
-                _issue(
-                    finding.rule,
-                    f"{finding.message} Instead: {finding.fix}",
-                    "major",
-                    place,
-                    _fingerprint(finding.rule, finding.message, *finding.paths),
-                )
+        if place is None:
+            continue
+        if label is not None:
+            severity, said = "info", f"Waived by the label {label} (not a pass): "
+        else:
+            severity, said = ("minor" if finding.severity is Severity.WARN else "major"), ""
+        issues.append(
+            _issue(
+                finding.rule,
+                f"{said}{finding.message} Instead: {finding.fix}",
+                severity,
+                place,
+                _fingerprint(finding.rule, finding.message, *finding.paths),
             )
+        )
     for item in result.report.unchecked:
         place = _place(result, item.rule, item.path)
         if place is None and item.rule is None and result.config_file is not None:

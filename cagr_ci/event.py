@@ -36,6 +36,8 @@ class CiEvent:
     it would compare the branch with itself. `privileged`: why this job runs with the base
     repository's secrets and write token on a checkout a pull request controls; then no
     `[stack].ci` command (named by that checkout's own configuration) is run.
+    `labels`: the pull request's labels (None: this run knows of none, so nothing is waived);
+    `labels_source` says where they came from.
     """
 
     provider: Provider
@@ -56,3 +58,10 @@ class CiEvent:
     privileged: str = ""  # why the job holds the base repository's secrets (no [stack].ci then)
     pull_request: bool = False  # the run is about pull requests (a PR, an MR, a merge queue)
     shallow_fix: str = "Fetch the full history (`git fetch --unshallow`) before `cagr ci`."
+    labels: frozenset[str] | None = None
+    labels_source: str = ""
+
+
+def split_labels(text: str) -> frozenset[str]:
+    """Labels from a comma-separated list (GitLab's CI_MERGE_REQUEST_LABELS, `--labels`)."""
+    return frozenset(label.strip() for label in text.split(",") if label.strip())

@@ -3,10 +3,13 @@
 - `pull_request` / `pull_request_target`, every action (`edited` included: a changed description
   reruns the check): the checkout must be the PR's own head (`pull_request.head.sha`), never
   GitHub's synthetic merge commit; the target is GITHUB_BASE_REF; the body is
-  `pull_request.body` (null is an available, empty body). `pull_request_target` runs with the
-  base repository's secrets: the PR's own `[stack].ci` commands are never run there.
+  `pull_request.body` (null is an available, empty body); the labels are the names in
+  `pull_request.labels` (`labeled` and `unlabeled` rerun the check). `pull_request_target`
+  runs with the base repository's secrets: the PR's own `[stack].ci` commands are never run
+  there.
 - `merge_group`: file rules for `base_sha` -> `head_sha`; the event carries no PR descriptions,
-  so PR-body obligations that fire are unchecked (never judged by one arbitrary body).
+  so PR-body obligations that fire are unchecked (never judged by one arbitrary body), and
+  no labels, so nothing is waived.
 - `push`: the pushed range, `before` -> `after` (the checkout must be `after`); a new branch
   (an all-zero `before`) from its merge base with the target (`[git] protected_branch`, else
   the default branch); a force push whose `before` is gone is unchecked. Tag pushes and
@@ -206,6 +209,7 @@ def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) ->
         payload_base = _field(payload, "pull_request.base.ref", name)
         base = payload_base if isinstance(payload_base, str) else ""
         source = "pull_request.base.ref"
+    labels = _labels(payload["pull_request"].get("labels"), name)
     number = payload["pull_request"].get("number")
     action = payload.get("action")
     title = f"GitHub {name}" + (f" ({action})" if isinstance(action, str) else "")
@@ -224,7 +228,25 @@ def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) ->
         privileged=PRIVILEGED if name == "pull_request_target" else "",
         pull_request=True,
         shallow_fix=SHALLOW_FIX,
+        labels=labels,
+        labels_source="pull_request.labels" if labels is not None else "",
     )
+
+
+def _labels(value: object, name: str) -> frozenset[str] | None:
+    """The names in `pull_request.labels` (None: the payload has none to read)."""
+    if value is None:
+        return None
+    shaped = isinstance(value, list) and all(
+        isinstance(item, dict) and isinstance(item.get("name"), str) for item in value
+    )
+    if not shaped:
+        raise EventError(
+            f"`pull_request.labels` in the `{name}` event payload is not a list of labels.",
+            _SHAPE_FIX,
+        )
+    assert isinstance(value, list)
+    return frozenset(item["name"] for item in value)
 
 
 def _merge_group(payload: dict[str, Any]) -> CiEvent:

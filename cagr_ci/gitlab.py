@@ -8,6 +8,7 @@
   (an all-zero CI_COMMIT_BEFORE_SHA) from its merge base with the target (`[git]
   protected_branch`, else CI_DEFAULT_BRANCH). Other pipelines (schedules, runs by hand) check
   what is checked out against that target, never against their own branch.
+- The labels are CI_MERGE_REQUEST_LABELS (comma-separated; absent when there are none).
 - The body is CI_MERGE_REQUEST_DESCRIPTION. GitLab passes only its first 2,700 characters and
   sets CI_MERGE_REQUEST_DESCRIPTION_IS_TRUNCATED=true when it cut it: a cut description decides
   a section only where that section ends at a next heading inside the kept text. An absent
@@ -24,7 +25,7 @@ from cagr_core.pull_request import PrBody
 from cagr_git.object_ids import is_sha
 from cagr_repo.target import BY_PUSH_BEFORE
 
-from .event import CiEvent, EventError
+from .event import CiEvent, EventError, split_labels
 
 NO_COMMIT = "0" * 40  # CI_COMMIT_BEFORE_SHA of a new branch (and of every non-push pipeline)
 DESCRIPTION_LIMIT = 2_700  # characters GitLab keeps of a description in the variable
@@ -65,6 +66,9 @@ def read_gitlab_event(env: Mapping[str, str]) -> CiEvent:
         body_note=note,
         pull_request=True,
         shallow_fix=SHALLOW_FIX,
+        # GitLab leaves the variable out when the merge request has no labels.
+        labels=split_labels(env.get("CI_MERGE_REQUEST_LABELS", "")),
+        labels_source="CI_MERGE_REQUEST_LABELS",
     )
 
 

@@ -14,15 +14,20 @@ from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
 from cagr_repo.body_file import read_body_file, read_body_stdin
 
 from . import github, gitlab
-from .event import CiEvent, EventError
+from .event import CiEvent, EventError, split_labels
 
 
 def read_event(
-    env: Mapping[str, str], *, base: str | None, body_file: str | None, stdin: int | None = None
+    env: Mapping[str, str],
+    *,
+    base: str | None,
+    body_file: str | None,
+    labels: str | None = None,
+    stdin: int | None = None,
 ) -> CiEvent:
-    """The event of the CI system `env` shows (none: no CI variables), with --base and
-    --body-file applied on top (`-`: the description piped to the file descriptor `stdin`);
-    EventError when it cannot be read or the options do not fit."""
+    """The event of the CI system `env` shows (none: no CI variables), with --base,
+    --body-file (`-`: the description piped to the file descriptor `stdin`) and --labels
+    applied on top; EventError when it cannot be read or the options do not fit."""
     explicit = bool(base) and body_file is not None  # enough to run anywhere, as in any CI
     if env.get("GITHUB_ACTIONS") == "true" and (env.get("GITHUB_EVENT_NAME") or not explicit):
         event = github.read_github_event(env)
@@ -38,6 +43,14 @@ def read_event(
         )
     if base:
         event = evolve(event, target=base, target_source="--base")
+    if labels is not None:
+        if event.merge_queue:
+            raise EventError(
+                "--labels cannot be used for a merge queue run: the batch holds several pull"
+                " requests, and one set of labels cannot stand for all of them.",
+                "Drop --labels; each pull request's own run reads its labels.",
+            )
+        event = evolve(event, labels=split_labels(labels), labels_source="--labels")
     if body_file is not None:
         if event.merge_queue:
             raise EventError(

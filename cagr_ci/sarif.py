@@ -1,16 +1,18 @@
 """A SARIF 2.1.0 log of a CI run's findings, for code scanning (`cagr ci --sarif FILE`).
 
 One rule descriptor per rule that has findings (its fix is the help text), one result per
-finding, each with a location code scanning can show: the finding's first path (file level:
-change rules judge files, not lines), or, for a finding about the PR description
-(`review.pr_sections`), the line of the configuration that asks for it.
+finding, at level `warning` for a `warn` rule, each with a location code scanning can show: the
+finding's first path (file level: change rules judge files, not lines), or, for a finding
+about the PR description (`review.pr_sections`), the line of the configuration that asks for
+it. A finding a pull-request label waived is a result with an external suppression whose
+justification names the label.
 
 What code scanning does with a log decides its shape (github/codeql-action's upload code):
 - `executionSuccessful: false` makes code scanning treat the upload as a failed analysis
   ("unsuccessful execution"): it stores none of the log's results, and the upload step fails.
   cagr always ran to the end when it writes a log, so the invocation is successful, and what
   was left unchecked is said the way SARIF says that results are incomplete: tool execution
-  notifications of level "error", with job problems beside them.
+  notifications of level "error" (a `warn` rule's: "warning"), with job problems beside them.
 - A run holds at most 25,000 results (more is rejected whole): past that, one result says how
   many findings were left out, and the log keeps every failing rule's first findings.
 """
@@ -22,6 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 from cagr_core.report import Finding, each_rule_first
+from cagr_core.severity import Severity
 from cagr_core.version import VERSION
 
 from .run import CiResult
@@ -48,7 +51,9 @@ def _fingerprint(*parts: str) -> str:
 
 def sarif_log(result: CiResult, max_results: int = MAX_RESULTS) -> dict[str, Any]:
     """The log of one run (one SARIF run), at most `max_results` results."""
-    findings = result.report.findings
+    report = result.report
+    labels = {w.finding: w.label for w in report.waived}
+    findings = report.findings + tuple(w.finding for w in report.waived)
     kept = list(findings)
     left_out: list[Finding] = []
     if len(findings) > max_results:
@@ -60,12 +65,15 @@ def sarif_log(result: CiResult, max_results: int = MAX_RESULTS) -> dict[str, Any
             "id": rule,
             "shortDescription": {"text": f"cagr change rule {rule}"},
             "help": {"text": _first(kept, rule).fix},
-            "defaultConfiguration": {"level": "error"},
+            "defaultConfiguration": {"level": _level(_first(kept, rule).severity)},
             "properties": {"kind": _first(kept, rule).kind},
         }
         for rule in rule_ids
     ]
-    results = [_result(result, finding, rule_ids.index(finding.rule)) for finding in kept]
+    results = [
+        _result(result, finding, rule_ids.index(finding.rule), labels.get(finding))
+        for finding in kept
+    ]
     if left_out:
         rules.append(
             {
@@ -104,18 +112,21 @@ def sarif_log(result: CiResult, max_results: int = MAX_RESULTS) -> dict[str, Any
     return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
-def _result(result: CiResult, finding: Finding, index: int) -> dict[str, Any]:
+def _result(
+    result: CiResult, finding: Finding, index: int, waived_by: str | None
+) -> dict[str, Any]:
     where = _place(result, finding.rule, finding.paths[0] if finding.paths else None)
     return {
         "ruleId": finding.rule,
         "ruleIndex": index,
         "kind": "fail",
-        "level": "error",
+        "level": _level(finding.severity),
         "message": {"text": f"{finding.message} Instead: {finding.fix}"},
         "locations": [_location(*where)] if where else [],
         "partialFingerprints": {
             "cagrFinding/v1": _fingerprint(finding.rule, finding.message, *finding.paths)
         },
+        **({} if waived_by is None else {"suppressions": [_suppression(waived_by)]}),
     }
 
 
@@ -144,7 +155,8 @@ def _invocation(result: CiResult) -> dict[str, Any]:
     notifications = [
         {
             "descriptor": {"id": UNCHECKED, "index": 0},
-            "level": "error",  # SARIF: an error notification means the results are incomplete
+            # SARIF: an error notification means the results are incomplete
+            "level": _level(item.severity),
             "message": {"text": f"Unchecked ({item.stage.value}): {item.message}"},
             **(
                 {"locations": [_location(*where)]}
@@ -179,6 +191,19 @@ def _location(path: str, line: int) -> dict[str, Any]:
             "region": {"startLine": line},
         }
     }
+
+
+def _suppression(label: str) -> dict[str, Any]:
+    """A waived finding: suppressed outside the code, by the pull request's label."""
+    return {
+        "kind": "external",
+        "status": "accepted",
+        "justification": f"waived by the pull request label {label}",
+    }
+
+
+def _level(severity: Severity) -> str:
+    return "warning" if severity is Severity.WARN else "error"
 
 
 def _first(findings: list[Finding], rule: str) -> Finding:

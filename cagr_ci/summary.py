@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import html
 
+from cagr_core.render import waivable
 from cagr_core.report import Finding
 from cagr_core.review import RULE as SECTIONS_RULE
 from cagr_core.safe_text import terminal_safe
+from cagr_core.severity import Severity
 from cagr_repo.config import RepoConfig
 
 from .run import CiResult
@@ -17,7 +19,13 @@ SUMMARY_LIMIT = 1024 * 1024  # GitHub's limit for one step's summary, in bytes
 _MARGIN = 4 * 1024  # room kept for the closing lines
 CELL_LIMIT = 600  # characters of one table cell: every rule keeps its row
 
-_VERDICT = {"pass": "✅ pass", "fail": "❌ fail", "unchecked": "⚠️ unchecked"}
+_VERDICT = {
+    "pass": "✅ pass",
+    "fail": "❌ fail",
+    "unchecked": "⚠️ unchecked",
+    "warn": "🟡 warning",
+    "waived": "🏷️ waived",
+}
 
 
 def cell(text: str, limit: int = CELL_LIMIT) -> str:
@@ -62,6 +70,7 @@ def step_summary(result: CiResult, config: RepoConfig, limit: int = SUMMARY_LIMI
         "pass": "passed",
         "fail": "failed",
         "unchecked": "not a pass (something could not be checked)",
+        "waived": "waived by label (not a pass)",
     }[result.status]
     range_ = report.range
     where = (
@@ -94,16 +103,25 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
     rows = []
     for rule in ids:
         findings = [f for f in report.findings if f.rule == rule]
+        waived = [w for w in report.waived if w.finding.rule == rule]
         unknown = [u for u in report.unchecked if u.rule == rule]
         deferred = [d for d in report.deferred if d.rule == rule]
         if findings:
             fixes = "\n".join(dict.fromkeys(f.fix for f in findings))
-            what = findings[0].message
+            if findings[0].waive_label is not None:
+                fixes += "\n" + waivable(findings[0].waive_label)
+            verdict = "warn" if findings[0].severity is Severity.WARN else "fail"
+            what, fix = findings[0].message, fixes
             if len(findings) > 1:
                 what += f" ({len(findings)} findings: each, with its paths, below the table.)"
             elif len(findings[0].paths) > 1:
                 what += " (Every path below the table.)"
-            verdict, fix = "fail", fixes
+        elif waived:
+            verdict = "waived"
+            what = f"Waived by the label {waived[0].label}: " + " ".join(
+                w.finding.message for w in waived
+            )
+            fix = ""
         elif unknown:
             verdict, what, fix = "unchecked", " ".join(u.message for u in unknown), ""
         elif whole_change_unknown and rule != SECTIONS_RULE:  # the headings need no change

@@ -118,7 +118,19 @@ def _decide_one(pr: PrCommand, command: str) -> Decision:
             base=pr.base,
             record=record,
         )
-    return _body_decision(pr, record, command)
+    return _with_warnings(_body_decision(pr, record, command), record)
+
+
+def _with_warnings(decision: Decision, record: GateRecord) -> Decision:
+    """A decision on a record that passed, with its findings added as a notice: a passing
+    record's findings are all of `warn` rules, which never deny but are always shown."""
+    if decision.kind == "deny" or not record.findings:
+        return decision
+    text = (
+        "cagr: the change rules pass for this PR's commits, with warnings (rules of severity"
+        f" warn: shown, never denied):\n\n{record.text}"
+    )
+    return Decision("notice", "\n\n".join(t for t in (decision.text, text) if t))
 
 
 def _check_command(base: str | None, record: GateRecord | None) -> str:
@@ -227,13 +239,20 @@ def _body_decision(pr: PrCommand, record: GateRecord, command: str) -> Decision:
             f"cagr: this PR's description must have {', '.join(owed)}, but cagr cannot see the"
             f" body here: {why}.{advice} {_LET_THROUGH}",
         )
-    problems = _body_problems(body, obligations, headings)
-    if not problems:
-        return NONE
-    return Decision(
-        "deny",
-        "cagr: the PR description does not meet the change rules.\n\n" + "\n\n".join(problems),
-    )
+    problems, warnings = _body_problems(body, obligations, headings)
+    if problems:
+        return Decision(
+            "deny",
+            "cagr: the PR description does not meet the change rules.\n\n"
+            + "\n\n".join(problems + warnings),
+        )
+    if warnings:
+        return Decision(
+            "notice",
+            "cagr: the PR description misses what rules of severity warn ask (shown, never"
+            " denied):\n\n" + "\n\n".join(warnings),
+        )
+    return NONE
 
 
 def _read_body_file(path: str, cwd: str) -> tuple[str | None, str | None]:
@@ -250,14 +269,17 @@ def _read_body_file(path: str, cwd: str) -> tuple[str | None, str | None]:
 
 def _body_problems(
     body: str, obligations: list[dict[str, object]], headings: list[str]
-) -> list[str]:
+) -> tuple[list[str], list[str]]:
+    """What the body misses: (of error rules and headings, of `warn` rules)."""
     # Imported here: parsing Markdown costs more than the rest of the gate together.
     from cagr_core.pull_request import PrBody  # noqa: PLC0415
+    from cagr_core.render import waivable  # noqa: PLC0415
     from cagr_core.review import check_pr_sections  # noqa: PLC0415
     from cagr_core.sections import Body, check_section, describe_problem  # noqa: PLC0415
 
     parsed = Body.parse(body)
-    problems = []
+    problems: list[str] = []
+    warnings: list[str] = []
     for item in obligations:
         section = str(item["section"])
         contains = item["contains"] if isinstance(item["contains"], str) else None
@@ -265,9 +287,13 @@ def _body_problems(
         if problem is None:
             continue
         gap = describe_problem(problem, section, contains, empty_body=not body.strip())
-        problems.append(
-            f"Change rule {item['rule']} failed.\n{item['trigger']}; {gap}.\nInstead: {item['fix']}"
+        warn = item.get("severity") == "warn"
+        label = item.get("waive_label")
+        (warnings if warn else problems).append(
+            f"{'Warning: change rule' if warn else 'Change rule'} {item['rule']}"
+            f" {'(severity warn)' if warn else 'failed'}.\n{item['trigger']}; {gap}."
+            f"\nInstead: {item['fix']}" + (f"\n{waivable(label)}" if isinstance(label, str) else "")
         )
     findings, _ = check_pr_sections(headings, PrBody(body))  # the body is available here
     problems.extend(f"[review] pr_sections: {f.message}\nInstead: {f.fix}" for f in findings)
-    return problems
+    return problems, warnings

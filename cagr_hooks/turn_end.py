@@ -157,6 +157,12 @@ def _decision(
             "The agent was let stop; no passing result was recorded. Run `cagr rules check`"
             " once the cause above is fixed.",
         )
+    if report.findings:  # all of `warn` rules: shown, never blocking
+        return Decision(
+            "notice",
+            "cagr: the change rules pass so far, with warnings (rules of severity warn never"
+            f" block a stop):\n\n{text}",
+        )
     if report.deferred:
         return Decision(
             "notice",

@@ -1,4 +1,4 @@
-"""`cagr ci [--base REF] [--body-file FILE|-] [--sarif FILE] [--codequality FILE]`: CI's check.
+"""`cagr ci [--base REF] [--body-file FILE|-] [--labels A,B] [--sarif FILE] [--codequality FILE]`.
 
 A thin translation of cagr_ci: read the CI system's event from the environment, check it, then
 print the report (text or JSON), GitHub annotations, job summary and step outputs when on GitHub
@@ -31,7 +31,7 @@ from cagr_repo.files import UnsafeOutput, append_output, output_path, write_outp
 from ..checkout import fail, open_checkout
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
-_EXIT = {"pass": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
+_EXIT = {"pass": EXIT_OK, "waived": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
         return fail(args, str(error), "cagr ci")
     try:
         stdin = sys.stdin.fileno() if sys.stdin is not None else None
-        event = read_event(os.environ, base=args.base, body_file=args.body_file, stdin=stdin)
+        event = read_event(
+            os.environ, base=args.base, body_file=args.body_file, labels=args.labels, stdin=stdin
+        )
         result = run_ci(config, checkout, event, started=started)
     except (EventError, CheckoutError) as error:
         return _fail(args, on_github, error.message, error.fix)

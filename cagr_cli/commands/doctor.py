@@ -1,7 +1,7 @@
 """`cagr doctor`: what to look at when something feels wrong, in sections.
 
 Config (sources, rules per kind, problems, examples), range (target, merge base, history), the
-change as a check sees it (violations, unchecked and deferred kept apart), the gate record
+change as a check sees it (violations, warnings, unchecked and deferred kept apart), the gate record
 (absent, current or stale and why), agent hooks (installed, missing, outdated; recent times)
 and advice. A diagnosis, not a policy check: exit 2 for an invalid config or failing examples,
 3 when something could not be checked, else 0 — findings in the change never fail it.
@@ -85,7 +85,8 @@ def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
             "problems": [u.message for u in report.unchecked if u.stage.value == "range"],
         }
         data["change"] = {
-            "violations": sorted({f.rule for f in report.findings}),
+            "violations": sorted({f.rule for f in report.errors}),
+            "warnings": sorted({f.rule for f in report.warnings}),
             "unchecked": [u.message for u in report.unchecked],
             "deferred": sorted({d.rule for d in report.deferred}),
         }
@@ -150,6 +151,8 @@ def _text(data: dict[str, Any]) -> str:
         change = data["change"]
         lines += ["", "Change (merge base to working tree; a diagnosis, not a verdict)"]
         lines.append(f"  violations: {', '.join(change['violations']) or 'none'}")
+        if change["warnings"]:
+            lines.append(f"  warnings (severity warn): {', '.join(change['warnings'])}")
         lines.append(f"  deferred to the PR: {', '.join(change['deferred']) or 'none'}")
         lines.append(f"  unchecked: {len(change['unchecked']) or 'nothing'}")
         record = data["gate_record"]
