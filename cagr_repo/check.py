@@ -63,9 +63,9 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     The target is `base` (reported as chosen by `base_chosen_by`), else the configured or
     default one. In a committed check (or with `refuse_own_branch`), a guessed target (the
     remote's default branch or main; `base_guessed` when the caller guessed `base`) that is
-    the branch being checked leaves the range unchecked, as the branch would be compared with
-    itself; the branch is `head_branch` when the caller knows it (CI, on a detached HEAD), else
-    HEAD's. A working-tree check against it still judges the uncommitted and unpushed work.
+    the branch being checked and already holds HEAD leaves the range unchecked, as the change
+    would be empty; the branch is `head_branch` when the caller knows it (CI, on a detached
+    HEAD), else HEAD's. Unpushed commits on it are a change and are judged.
     Without a body, PR-body obligations are deferred (phase turn); with one, they are checked
     against it (phase ci). A committed check writes the gate record, which always
     holds the deferred form: the body that counts at the gate is the one on the `gh` command.

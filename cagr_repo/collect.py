@@ -73,15 +73,13 @@ def _resolve(
         if not advice:
             raise
         raise RangeProblem(problem.message, problem.fix + advice) from problem
-    # Origin's copy of the branch is the branch itself, and so is the local branch for a
-    # committed check (always empty); a working-tree check against the local branch still
-    # judges the uncommitted work.
-    own = {f"refs/remotes/origin/{own_branch}"} | (
-        {f"refs/heads/{own_branch}"} if committed else set()
-    )
-    if own_branch and target.ref in own:
-        raise RangeProblem(*own_branch_problem(name, target.ref, chosen_by or "default"))
     base = merge_base(repo, target, head)
+    # The branch being checked (origin's copy or the local branch) that already holds HEAD
+    # leaves nothing between them: the change would be empty. Unpushed commits (a pre-push
+    # check on main) are a change, and are judged.
+    own = (f"refs/heads/{own_branch}", f"refs/remotes/origin/{own_branch}")
+    if own_branch and base == head and target.ref in own:
+        raise RangeProblem(*own_branch_problem(name, target.ref, chosen_by or "default"))
     return Range(target.ref, target.sha, base, head if committed else None, chosen_by)
 
 

@@ -5,10 +5,11 @@ Precedence: the caller's base (`--base`, or CI's pull-request target), then the 
 CI event, else the branch `origin/HEAD` names, as `git clone` records it), then `main`.
 
 The last two are guesses: no option named them. A guessed target that is the branch being
-checked (a single-branch clone of `feature` records `origin/HEAD` -> `origin/feature`; a
-schedule on the default branch) would compare the branch with itself, so committed checks
-(CI, `--committed`) and `doctor` refuse it (`own_branch`) and the range is unchecked. A
-working-tree check on the default branch still judges its uncommitted and unpushed work.
+checked and already holds HEAD (a single-branch clone of `feature` records `origin/HEAD` ->
+`origin/feature`; a schedule on the default branch) would compare the branch with itself, so
+committed checks (CI, `--committed`) and `doctor` refuse it (`own_branch`) and the range is
+unchecked. Unpushed commits on the default branch are still judged, and a working-tree check
+there judges the uncommitted work too.
 """
 
 from __future__ import annotations
@@ -114,8 +115,8 @@ def own_branch_problem(name: str, ref: str, chosen_by: str) -> tuple[str, str]:
     """The message and fix for a guessed target that resolved to HEAD's own branch."""
     return (
         f"the target {name} ({chosen_by}) resolved to {ref}, which is the branch being checked"
-        " itself: nothing named the branch this one merges into, so the change would be"
-        " compared with itself and every rule would pass without judging anything.",
+        " itself and already holds HEAD: nothing named the branch this one merges into, so"
+        " the change would be empty and every rule would pass without judging anything.",
         "Name the target: `--base <branch it merges into>` (or `[git] protected_branch`), and"
         " make sure the clone has that branch (`git fetch origin <branch>`; a single-branch"
         " clone, `git clone --branch X --depth 1`, has only its own branch). On the default"

@@ -283,7 +283,7 @@ def test_without_a_remote_the_local_branch_itself_judges_only_uncommitted_work(
     assert OWN_BRANCH in committed.stdout
 
 
-def test_on_the_default_branch_a_working_tree_check_judges_the_unpushed_work(
+def test_on_the_default_branch_the_unpushed_work_is_judged(
     project: Project,
 ) -> None:
     # Setting cagr up on main in a full clone: origin/HEAD names main, the branch itself.
@@ -302,6 +302,10 @@ def test_on_the_default_branch_a_working_tree_check_judges_the_unpushed_work(
 
     assert run("rules", "check").returncode == 1  # origin/main -> the working tree
     committed = run("rules", "check", "--committed")
-    assert committed.returncode == 3
+    assert committed.returncode == 3  # HEAD is origin/main: nothing committed to judge
     assert OWN_BRANCH in committed.stdout
     assert run("doctor").returncode == 3  # doctor names the target problem
+    commit(checkout, "unpushed")  # what a pre-push hook on main judges
+    pushed = run("rules", "check", "--committed")
+    assert pushed.returncode == 1, pushed.stdout
+    assert "src/schema.py changed; schema.json did not change." in pushed.stdout
