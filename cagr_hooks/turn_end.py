@@ -10,57 +10,25 @@ the committed check runs too, so the `gh pr create` gate is usually warm.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
 from attrs import evolve
 
 from cagr_core.render import render_text
 from cagr_core.report import Report
 from cagr_repo.check import check
-from cagr_repo.config import ConfigErrors, RepoConfig, load_config
-from cagr_repo.gate_record import record_state
+from cagr_repo.config import ConfigErrors, load_config
 from cagr_repo.gitdir import Checkout
 from cagr_repo.stack import StackOutcome, run_stack
 
 from . import turn_state
 from .protocols import NONE, NOTICE_LIMIT, Decision
+from .refresh import refresh_record
+from .worker import DeadlinePassed, within
 
-T = TypeVar("T")
 _RESERVE = 2.0  # seconds kept for rendering, state and output after the last stage
 _TEXT_LIMIT = NOTICE_LIMIT - 1_000  # room for the lines around the report
-
-
-class DeadlinePassed(Exception):
-    """The stage did not finish before the hook's deadline."""
-
-
-def within(deadline: float, work: Callable[[], T]) -> T:
-    """Run `work` in a worker thread; DeadlinePassed when it is not done by `deadline`.
-
-    Python cannot stop a thread: the caller answers and leaves the process (the worker is a
-    daemon). Everything the worker may be writing is written atomically.
-    """
-    outcome: list[T] = []
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            outcome.append(work())
-        except BaseException as error:  # handed to the caller's thread
-            failure.append(error)
-
-    worker = threading.Thread(target=run, name="cagr-check", daemon=True)
-    worker.start()
-    worker.join(max(0.0, deadline - time.monotonic()))
-    if worker.is_alive():
-        raise DeadlinePassed
-    if failure:
-        raise failure[0]
-    return outcome[0]
 
 
 def decide(
@@ -103,7 +71,7 @@ def decide(
     if stack:
         stages["stack"] = (time.monotonic() - started) * 1000
     decision = _decision(result.report, stack, checkout, session)
-    _refresh_gate_record(config, checkout, deadline, stages)  # so `gh pr create` sees this state
+    refresh_record(config, checkout, deadline, stages)  # blocking or not: the gate reads it
     return decision, stages
 
 
@@ -187,22 +155,3 @@ def _failing(report: Report, stack: str, checkout: Checkout, session: str | None
         f" {turn_state.BLOCKED_STOPS} that cagr blocks).\n\n{text}\n\nFix the change as each"
         " `Instead:` says, or explain why it cannot be done; `cagr explain RULE` shows a rule.",
     )
-
-
-def _refresh_gate_record(
-    config: RepoConfig, checkout: Checkout, deadline: float, stages: dict[str, float]
-) -> None:
-    """Write the committed record when it is not current and enough time is left; this only
-    warms the PR gate, so any failure here is silent (the gate then asks for a check)."""
-    left = deadline - time.monotonic()
-    if left < 1.0:
-        return
-    record, stale = record_state(checkout, config.raw_digest)
-    if record is not None and not stale:
-        return
-    started = time.monotonic()
-    try:
-        within(deadline, lambda: check(config, checkout, committed=True))
-    except Exception:  # DeadlinePassed or any fault: the gate will ask instead
-        return
-    stages["gate_record"] = (time.monotonic() - started) * 1000
