@@ -60,6 +60,10 @@ def _hooks(root: Path, gitdir: str) -> dict[str, Any]:
             "missing": list(status.missing),
             "outdated": list(status.outdated),
             **({"problem": status.problem} if status.problem else {}),
+            **({"command": status.command} if status.command else {}),
+            **({"resolves_to": status.resolves_to} if status.resolves_to else {}),
+            **({"not_resolved": status.not_resolved} if status.not_resolved else {}),
+            **({"machine_path": status.machine_path} if status.machine_path else {}),
         }
     return {"agents": agents, "timings": timing_summary(gitdir)}
 
@@ -161,6 +165,19 @@ def _text(data: dict[str, Any]) -> str:
             what = "missing" if status["missing"] else "outdated"
             detail += f" ({what} {', '.join(events)}; run `cagr init --hooks {agent}`)"
         lines.append(f"  {agent}: {detail} [{status['file']}]")
+        if "resolves_to" in status:
+            lines.append(f"    runs `{status['command']}`: {status['resolves_to']}")
+        elif "not_resolved" in status:
+            lines.append(
+                f"    runs `{status['command']}`, which does not resolve here"
+                f" ({status['not_resolved']}): the hook lets every call through without cagr"
+            )
+        if "machine_path" in status:
+            lines.append(
+                f"    {status['machine_path']} is a path on this machine; teammates who use the"
+                " committed file lack it. Use `cagr` on the PATH or a path under the project"
+                f" (`cagr init --hooks {agent} --hook-command ...`)."
+            )
     for moment, figures in hooks["timings"].items():
         budget = f", budget {figures['budget_ms']:g} ms" if "budget_ms" in figures else ""
         lines.append(

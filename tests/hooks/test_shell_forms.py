@@ -269,5 +269,7 @@ def test_obfuscations_bash_undoes_are_undone(form: str) -> None:
     found = find_pr_commands(form, str(tmp / "work"))
     ran = [c for c in calls if c["argv"][:1] == ["pr"]]
     assert might_run_pr_command(form) or not ran
-    if found.unreadable is None:
-        assert [(pr.verb, pr.body) for pr in found.commands] == [("create", "x")] * len(ran)
+    if found.unreadable is None:  # every call bash made is found (a form the program itself
+        # refuses, such as env -S with an unknown escape, may be judged anyway: never a pass)
+        assert len(found.commands) >= len(ran)
+        assert all((pr.verb, pr.body) == ("create", "x") for pr in found.commands)
