@@ -21,6 +21,8 @@ from .protocols import AGENTS, NONE, Decision, HookInput
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from cagr_repo.gitdir import Checkout
+
     from .shell_command import Found
 
 DEFAULT_DEADLINE = 60.0  # seconds for the whole hook: check, stack commands, rendering, cleanup
@@ -197,17 +199,11 @@ def _decide(  # one branch per moment
             return NONE, stages, gitdir
         if hook.moment == protocols.SESSION_START:
             stage = "the session brief"
-            from . import turn_state  # noqa: PLC0415
-            from .session import brief  # noqa: PLC0415
-
-            turn_state.forget_old_sessions(gitdir)
-            return brief(checkout), stages, gitdir
+            return _session_start(hook, checkout), stages, gitdir
         if hook.stopped:
             return NONE, stages, gitdir  # the person stopped the turn: no follow-up to send
         stage = "the turn-end check"
-        from .turn_end import decide as turn_end  # noqa: PLC0415
-
-        decision, stages = turn_end(checkout, hook.session, deadline)
+        decision, stages = _turn_end(hook, checkout, deadline)
         return decision, stages, gitdir
     except Exception as error:  # fail open: any fault lets the call through
         if os.environ.get("CAGR_DEBUG"):
@@ -224,6 +220,32 @@ def _decide(  # one branch per moment
             stages,
             gitdir,
         )
+
+
+def _session_start(hook: HookInput, checkout: Checkout) -> Decision:
+    """The brief; for Cursor, with the notice of an earlier stop it could not show anyone."""
+    from . import turn_state  # noqa: PLC0415
+    from .session import brief  # noqa: PLC0415
+
+    turn_state.forget_old_sessions(checkout.gitdir)
+    decision = brief(checkout)
+    left = turn_state.take_notice(checkout.gitdir) if hook.agent == "cursor" else None
+    if left:
+        text = f"cagr, at the end of an earlier turn here:\n{left}"
+        return Decision("context", f"{text}\n\n{decision.text}".strip())
+    return decision
+
+
+def _turn_end(
+    hook: HookInput, checkout: Checkout, deadline: float
+) -> tuple[Decision, dict[str, float]]:
+    from . import turn_state  # noqa: PLC0415
+    from .turn_end import decide  # noqa: PLC0415
+
+    decision, stages = decide(checkout, hook.session, deadline)
+    if hook.agent == "cursor" and decision.kind == "notice":
+        turn_state.leave_notice(checkout.gitdir, decision.text)  # Cursor's stop shows no one
+    return decision, stages
 
 
 def _answer(hook: HookInput, decision: Decision) -> None:

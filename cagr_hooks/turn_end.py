@@ -10,11 +10,14 @@ the committed check runs too, so the `gh pr create` gate is usually warm.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from pathlib import Path
 
 from attrs import evolve
 
+from cagr_core.changes import ChangeSet
 from cagr_core.render import render_text
 from cagr_core.report import Report
 from cagr_repo.check import check
@@ -70,7 +73,8 @@ def decide(
     )
     if stack:
         stages["stack"] = (time.monotonic() - started) * 1000
-    decision = _decision(result.report, stack, checkout, session)
+    fingerprint = _fingerprint(result.changes, result.report, stack)
+    decision = _decision(result.report, stack, checkout, session, fingerprint)
     refresh_record(config, checkout, deadline, stages)  # blocking or not: the gate reads it
     return decision, stages
 
@@ -108,15 +112,38 @@ def _text(report: Report) -> str:
     return render_text(evolve(report, config_changes=None), limit=_TEXT_LIMIT)
 
 
+def _fingerprint(changes: ChangeSet, report: Report, stack: list[StackOutcome]) -> str:
+    """What a stop is judged on: the change (merge base, head, each path's modes and object
+    ids, so any edit in the working tree counts), the findings, and the failed commands."""
+    range_ = changes.range
+    data = {
+        "range": [range_.base, range_.head] if range_ is not None else None,
+        "changes": [
+            [
+                change.path,
+                *[(side.mode, side.oid) if side else None for side in (change.old, change.new)],
+            ]
+            for change in changes.changes
+        ],
+        "findings": [[f.rule, f.message, list(f.paths)] for f in report.findings],
+        "stack": [[o.command, o.status, o.exit_code] for o in stack if o.status == "failed"],
+    }
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
 def _decision(
-    report: Report, stack: list[StackOutcome], checkout: Checkout, session: str | None
+    report: Report,
+    stack: list[StackOutcome],
+    checkout: Checkout,
+    session: str | None,
+    fingerprint: str,
 ) -> Decision:
     failed = _stack_text(stack, ("failed",))
     incomplete = _stack_text(stack, ("timed_out", "error"))
     if report.status == "fail" or failed:
-        return _failing(report, failed, checkout, session)
+        return _failing(report, failed, checkout, session, fingerprint)
     if session is not None:
-        turn_state.reset(checkout.gitdir, session)
+        turn_state.clear(checkout.gitdir, session)
     text = "\n\n".join(part for part in (_text(report), incomplete) if part)
     if report.status == "unchecked" or incomplete:
         return Decision(
@@ -133,10 +160,22 @@ def _decision(
     return NONE
 
 
-def _failing(report: Report, stack: str, checkout: Checkout, session: str | None) -> Decision:
+def _failing(
+    report: Report, stack: str, checkout: Checkout, session: str | None, fingerprint: str
+) -> Decision:
     text = "\n\n".join(part for part in (_text(report), stack) if part)
+    if session is not None and turn_state.escaped_with(checkout.gitdir, session) == fingerprint:
+        rules = ", ".join(dict.fromkeys(f.rule for f in report.findings)) or "stack commands"
+        return Decision(
+            "notice",
+            f"cagr: the change rules still fail ({rules}), and neither the change nor the"
+            " findings moved since the agent was last let stop, so this stop is not blocked"
+            " again. This is not a pass: `cagr rules check` shows the findings.",
+        )
     blocked = turn_state.blocked_stops(checkout.gitdir, session) if session else 0
     if blocked >= turn_state.BLOCKED_STOPS:
+        assert session is not None
+        turn_state.record_escape(checkout.gitdir, session, fingerprint)
         return Decision(
             "notice",
             f"cagr: the change rules still fail after {blocked} blocked stops; the agent was let"

@@ -66,7 +66,8 @@ def test_a_payload_followed_by_an_open_stdin_is_answered(feature: Path) -> None:
         "tool_input": {"command": "gh pr create -t T -b x"},
     }
     with _hook(feature) as process:
-        assert process.stdin is not None and process.stdout is not None
+        assert process.stdin is not None
+        assert process.stdout is not None
         process.stdin.write(json.dumps(payload).encode() + b"\n")
         process.stdin.flush()  # and kept open, as an agent holding its end of the pipe does
         try:
@@ -79,7 +80,8 @@ def test_a_payload_followed_by_an_open_stdin_is_answered(feature: Path) -> None:
 
 def test_an_unfinished_payload_on_an_open_stdin_ends_at_the_deadline(feature: Path) -> None:
     with _hook(feature, "--deadline", "2") as process:
-        assert process.stdin is not None and process.stdout is not None
+        assert process.stdin is not None
+        assert process.stdout is not None
         assert process.stderr is not None
         process.stdin.write(b'{"hook_event_name": "Stop", "session_id": "s", "cwd": ')
         process.stdin.flush()

@@ -79,6 +79,9 @@ def gemini(command: str, payload: dict[str, Any], cwd: Path, env: dict[str, str]
         out.shown.append(output["systemMessage"])
     if out.blocked:
         out.context.append(output.get("reason", ""))
+    specific = output.get("hookSpecificOutput")
+    if isinstance(specific, dict) and specific.get("additionalContext"):
+        out.context.append(specific["additionalContext"])  # SessionStart, BeforeAgent, AfterTool
     return out
 
 
