@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 from cagr_repo.gitdir import Checkout, NotARepository, find_checkout, read_ref
 from cagr_repo.state import REFRESH_STAMP, load, save
@@ -79,6 +78,8 @@ def refresh(cwd: str, deadline: float) -> tuple[str | None, dict[str, float]]:
     if not find_config_files(checkout.root).configure_cagr():
         _write_stamp(checkout, None)
         return checkout.gitdir, stages
+    from pathlib import Path  # noqa: PLC0415  # not on the fast path
+
     from cagr_repo.config import ConfigErrors, load_config  # noqa: PLC0415
 
     try:
