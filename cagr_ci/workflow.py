@@ -15,7 +15,7 @@ from typing import Literal
 from attrs import frozen
 
 from cagr_core.version import VERSION
-from cagr_repo.files import write_atomically
+from cagr_repo.files import UnsafeOutput, output_path, write_atomically
 
 WORKFLOW_PATH = ".github/workflows/cagr.yml"
 _DIGEST_LINE = re.compile(r"# cagr-digest: sha256:([0-9a-f]{64})\n")
@@ -94,7 +94,11 @@ def install_workflow(root: Path, force: bool) -> InstallResult:
     path = root / WORKFLOW_PATH
     wanted = workflow_text()
     try:
-        current: str | None = path.read_text(encoding="utf-8")
+        target = Path(output_path(str(path), str(root), confined=True))
+    except UnsafeOutput as error:
+        return InstallResult(path, "refused", f"{error}; it was left alone.")
+    try:
+        current: str | None = target.read_text(encoding="utf-8")
     except FileNotFoundError:
         current = None
     except (OSError, UnicodeDecodeError) as error:
@@ -126,5 +130,5 @@ def install_workflow(root: Path, force: bool) -> InstallResult:
             f"{WORKFLOW_PATH} has been edited (or was not written by cagr), so it was left"
             " alone. Keep it, or rerun with --force to replace it with cagr's workflow.",
         )
-    write_atomically(str(path), wanted.encode("utf-8"))
+    write_atomically(str(target), wanted.encode("utf-8"))
     return InstallResult(path, outcome, message)

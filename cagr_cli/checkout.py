@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
-from cagr_repo.gitdir import Checkout, NotARepository, find_checkout, unsupported
+from cagr_repo.gitdir import Checkout, NotARepository, find_checkout
 
 from .output import EXIT_INVALID, print_json
 
@@ -46,9 +46,6 @@ def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int
             f"{checkout.gitdir} is a bare repository: it has no checkout to read cagr's"
             " configuration from. Run cagr in a clone with a work tree.",
         )
-    problem = unsupported(checkout)
-    if problem is not None:
-        return fail(args, problem)
     config = load(args, Path(checkout.root))
     return config if isinstance(config, int) else (checkout, config)
 

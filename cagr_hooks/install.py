@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from typing import Any
 from attrs import frozen
 
 from cagr_core.errors import CagrError
-from cagr_repo.files import write_atomically
+from cagr_repo.files import UnsafeOutput, output_path, write_atomically
 
 from .settings_text import Edits, Node, SettingsSyntax, parse
 from .shell_words import Unbalanced, split_commands
@@ -263,11 +262,13 @@ def install(root: Path, agent: str, command: str | None = None) -> Installed:
     """Merge cagr's entries for `agent` into its settings file under `root`.
 
     `command` runs cagr's hook; by default the one the file already uses, else `cagr hook`. A
-    settings file that is a symlink is written where it points (it is the person's file).
+    settings file that is a symlink is written where it points when that is inside the
+    repository; one that leads outside it (the person's global settings, say) is refused.
     """
-    path = root / SETTINGS_FILES[agent]
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
+    try:
+        path = Path(output_path(str(root / SETTINGS_FILES[agent]), str(root), confined=True))
+    except UnsafeOutput as error:
+        raise InstallError(f"{error}; it was left as it was") from error
     text = _read(path)
     if text is None:
         command = command or DEFAULT_COMMAND

@@ -145,8 +145,8 @@ def _committed_config(config: RepoConfig, checkout: Checkout) -> RepoConfig | No
     """HEAD's configuration when the working tree's differs (None: the same, or no HEAD)."""
     with open_repo(checkout) as repo:
         head = read_ref(checkout, "HEAD")
-        if head is None:
-            return None  # no commit yet: the collection says so
+        if head is None or repo.problem is not None:
+            return None  # no commit yet, or a repository cagr cannot read: the collection says so
         try:
             return committed_config(repo, config, head)
         except (KeyError, DamagedObject):

@@ -14,16 +14,16 @@ import os
 from pathlib import Path
 
 from attrs import evolve
-from dulwich.config import StackedConfig
-from dulwich.ignore import IgnoreFilterManager
-from dulwich.refs import Ref
 
 from cagr_core.changes import Change, ChangeSet, Range, Side, Stage, Unchecked
 from cagr_core.errors import CagrError
 from cagr_core.ruleset import RuleSet
 
 from .attributes import Attributes
+from .gitconfig import GitConfig, GitConfigError
+from .gitdir import ref_text
 from .gitrepo import RangeProblem, Repository, head_commit, merge_base, resolve_target
+from .ignore import ignore_rules
 from .index import IndexEntry, UnreadableIndex, read_index
 from .objects import BLOB, TREE, DamagedObject, commit_tree, read_raw
 from .target import missing_target_advice
@@ -92,6 +92,8 @@ def collect_committed(
     chosen_by: str | None = None,
 ) -> ChangeSet:
     """Merge base -> HEAD, tree to tree. `chosen_by` says which rule chose the target `name`."""
+    if repo.problem is not None:
+        return _incomplete(None, Stage.RANGE, repo.problem)
     try:
         range_ = _resolve(repo, name, True, chosen_by)
     except RangeProblem as problem:
@@ -118,6 +120,8 @@ def collect_working_tree(
     """Merge base -> the working tree, retried once if it changes while being read."""
     if repo.bare:
         raise BareRepository("a bare repository has no working tree; use --committed")
+    if repo.problem is not None:
+        return _incomplete(None, Stage.RANGE, repo.problem)
     try:
         range_ = _resolve(repo, name, False, chosen_by)
     except RangeProblem as problem:
@@ -137,6 +141,8 @@ def _read_working_tree(
             return _missing_object(error)
         except DamagedObject as error:
             return _damaged(range_, error)
+        except GitConfigError as error:  # a setting the working tree needs, which git refuses
+            return _incomplete(range_, Stage.COLLECT, f"{error}; git refuses it too. Repair it.")
         if isinstance(result, ChangeSet):
             return result  # could not be read at all: the set says why
         changeset, tree = result
@@ -180,22 +186,18 @@ def count_uncommitted(repo: Repository, committed: ChangeSet) -> int | None:
     )
 
 
-def _index_signature(repo: Repository) -> tuple[int, int, int, bytes | None]:
+def _index_signature(repo: Repository) -> tuple[int, int, int, str | None]:
     try:
-        st = os.stat(repo.index_path())
+        st = os.stat(repo.index_path)
         signature = (st.st_size, st.st_mtime_ns, st.st_ino)
     except FileNotFoundError:
         signature = (0, 0, 0)
-    try:
-        head = repo.refs[Ref(b"HEAD")]
-    except KeyError:
-        head = None
-    return (*signature, head)
+    return (*signature, ref_text(repo.checkout, "HEAD"))
 
 
 def _read_index(repo: Repository) -> tuple[tuple[IndexEntry, ...], int]:
     """The index entries and the index file's mtime (none: an empty index)."""
-    index_path = Path(repo.index_path())
+    index_path = Path(repo.index_path)
     try:
         data = index_path.read_bytes()
         mtime_ns = index_path.stat().st_mtime_ns
@@ -216,17 +218,18 @@ def _conflict_message(entries: tuple[IndexEntry, ...]) -> str | None:
 
 def _work_tree(repo: Repository, index: IndexTree) -> WorkTree:
     """The work tree, read with this repository's file-mode and line-ending settings."""
-    config = repo.get_config_stack()
-    filemode = config.get_boolean((b"core",), b"filemode", True)
-    autocrlf = config.get_boolean((b"core",), b"autocrlf", False) or _autocrlf_input(config)
+    config = repo.config
+    filemode = config.boolean("core", "fileMode", True)
+    autocrlf = _autocrlf(config)
     attribute_files = sorted(
         folder + b"/.gitattributes" if folder else b".gitattributes"
         for folder, names in index.files.items()
         if b".gitattributes" in names
     )
-    info = Path(repo.commondir()) / "info" / "attributes"
-    attributes = Attributes(Path(repo.path), attribute_files, info, autocrlf)
-    return WorkTree(repo, attributes, filemode)
+    assert repo.root is not None
+    info = Path(repo.commondir) / "info" / "attributes"
+    attributes = Attributes(Path(repo.root), attribute_files, info, autocrlf)
+    return WorkTree(repo.root, attributes, filemode)
 
 
 def _untracked_changes(
@@ -257,7 +260,8 @@ def _working_tree_once(
     index = index_tree(entries)
     tree = _work_tree(repo, index)
     differs = _base_against_index(repo, _tree_of(repo, range_.base), index)
-    ignores = IgnoreFilterManager.from_repo(repo)
+    assert repo.root is not None
+    ignores = ignore_rules(repo.root, repo.commondir, repo.config, repo.environ)
     try:
         walk = tree.untracked(index, ignores)
     except Unreadable as error:
@@ -297,11 +301,12 @@ def _unreadable(error: Unreadable) -> Unchecked:
     return Unchecked(None, Stage.COLLECT, f"{path}: {error.why}.", path)
 
 
-def _autocrlf_input(config: StackedConfig) -> bool:
-    try:
-        return config.get((b"core",), b"autocrlf").lower() == b"input"
-    except KeyError:
-        return False
+def _autocrlf(config: GitConfig) -> bool:
+    """Whether `core.autocrlf` converts line endings on the way in (`true` or `input`)."""
+    value = config.get("core", "autocrlf")
+    if value is not None and value.lower() == "input":
+        return True
+    return config.boolean("core", "autocrlf", False)
 
 
 def _to_changes(

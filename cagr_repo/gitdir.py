@@ -17,8 +17,9 @@ from cagr_core.errors import CagrError
 from .files import read_regular
 
 _HEX = frozenset("0123456789abcdef")
-# Refs kept per worktree (in the worktree's own git directory); all others live in the common one.
-_PER_WORKTREE = ("HEAD", "refs/bisect/", "refs/worktree/", "refs/rewritten/")
+# Refs kept per worktree (in the worktree's own git directory), beside HEAD and the other
+# all-capital names; all others live in the common one.
+_PER_WORKTREE = ("refs/bisect/", "refs/worktree/", "refs/rewritten/")
 
 
 class NotARepository(CagrError):
@@ -106,6 +107,18 @@ def is_repository(dotgit: str) -> bool:
     return True
 
 
+def checkout_at(folder: str) -> Checkout:
+    """The repository whose work tree is exactly `folder` (a submodule, a nested repository);
+    NotARepository when its `.git` is missing or no repository. Never walks up."""
+    dotgit = os.path.join(folder, ".git")
+    if os.path.isfile(dotgit):
+        gitdir = _gitfile_target(dotgit)
+        return Checkout(folder, gitdir, _common_dir(gitdir))
+    if os.path.isdir(dotgit) and is_git_directory(dotgit):
+        return Checkout(folder, dotgit, _common_dir(dotgit))
+    raise NotARepository(f"{folder} has no repository of its own")
+
+
 def find_checkout(start: str) -> Checkout:
     """The repository `start` belongs to, walking up; NotARepository when there is none."""
     folder = os.path.realpath(start)
@@ -135,28 +148,17 @@ def find_checkout(start: str) -> Checkout:
         folder = parent
 
 
-def unsupported(checkout: Checkout) -> str | None:
-    """Why cagr cannot read this repository exactly, or None: a SHA-256 repository (its object
-    ids are not the 40-character ones cagr reads)."""
-    section = ""
-    for line in (_text(os.path.join(checkout.commondir, "config"), 1024 * 1024) or "").splitlines():
-        text = line.strip().lower()
-        if text.startswith("["):
-            section = text.strip("[]").strip()
-        elif section == "extensions" and text.replace(" ", "").startswith("objectformat="):
-            value = text.partition("=")[2].split("#")[0].split(";")[0].strip().strip('"')
-            if value != "sha1":
-                shown = value.upper().replace("SHA", "SHA-")
-                return (
-                    f"{checkout.commondir} is a repository with {shown} object ids,"
-                    " which cagr does not read yet. Run cagr in a SHA-1 repository."
-                )
-    return None
-
-
-def _ref_dir(checkout: Checkout, name: str) -> str:
-    per_worktree = name == "HEAD" or name.startswith(_PER_WORKTREE[1:])
-    return checkout.gitdir if per_worktree else checkout.commondir
+def _ref_path(checkout: Checkout, name: str) -> str:
+    """Where a ref's loose file lives: per-worktree refs (HEAD and other all-capital names,
+    `refs/bisect/`, `refs/worktree/`, `refs/rewritten/`) in this worktree's git directory,
+    `main-worktree/` and `worktrees/ID/` ones in those worktrees', all others in the common one."""
+    if name.startswith("main-worktree/"):
+        return os.path.join(checkout.commondir, name[len("main-worktree/") :])
+    if name.startswith("worktrees/"):
+        return os.path.join(checkout.commondir, name)
+    if "/" not in name or name.startswith(_PER_WORKTREE):
+        return os.path.join(checkout.gitdir, name)
+    return os.path.join(checkout.commondir, name)
 
 
 def _packed_ref(commondir: str, name: str) -> str | None:
@@ -174,28 +176,34 @@ def _safe_ref_name(name: str) -> bool:
     return bool(name) and not name.startswith("/") and all(p not in ("", ".", "..") for p in parts)
 
 
-def read_ref(checkout: Checkout, name: str) -> str | None:
-    """The object id a ref names (symbolic refs followed), or None when it does not resolve.
+def ref_text(checkout: Checkout, name: str) -> str | None:
+    """What a ref holds once symbolic refs are followed: normally a commit id; other text when
+    the ref holds junk (or is no regular file, or names a ref cagr does not follow); None when
+    it does not exist (an unborn branch).
 
     Loose refs first, then packed-refs, as git reads them. Repositories that keep refs in a
-    reftable are not read here (None): callers then take their slower, complete path.
+    reftable are not read here: `unsupported` stops them before anything is read.
     """
     for _ in range(6):  # git follows at most five levels of symbolic refs
         if not _safe_ref_name(name):
-            return None
-        path = os.path.join(_ref_dir(checkout, name), name)
+            return f"ref: {name}"
+        path = _ref_path(checkout, name)
         text = _text(path, 4096) if os.path.lexists(path) else ""
         if text is None:
-            return None  # a ref that is not a regular file: unknown, never followed
+            return "(not a regular file)"  # unknown, never followed
         if text.startswith("ref: "):
             name = text[len("ref: ") :]
             continue
-        if is_sha(text):
-            return text
         if text:
-            return None  # junk in a ref file: unknown, never guessed
+            return text
         return _packed_ref(checkout.commondir, name)
-    return None
+    return f"ref: {name}"
+
+
+def read_ref(checkout: Checkout, name: str) -> str | None:
+    """The object id a ref names (symbolic refs followed), or None when it names none."""
+    text = ref_text(checkout, name)
+    return text if text is not None and is_sha(text) else None
 
 
 def head_ref(checkout: Checkout) -> str | None:

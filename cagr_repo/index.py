@@ -6,12 +6,15 @@ one keeps what collection needs in named tuples and takes about a fifth of that.
 
 from __future__ import annotations
 
+import os
 import struct
 from typing import NamedTuple
 
 from attrs import frozen
 
 from cagr_core.errors import CagrError
+
+from .files import read_regular
 
 _HEADER = struct.Struct(">4sLL")
 # ctime s/ns, mtime s/ns, (dev), ino, mode, (uid, gid), size, id, flags: what collection compares
@@ -22,6 +25,7 @@ _NAME_MASK = 0x0FFF
 _SKIP_WORKTREE = 0x4000  # extended flags
 _INTENT_TO_ADD = 0x2000
 _NS = 1_000_000_000
+MAX_INDEX_BYTES = 1 << 34  # 16 GiB: far beyond any real index
 
 
 class UnreadableIndex(CagrError):
@@ -154,10 +158,12 @@ def read_index(data: bytes) -> Index:
 
 
 def tracked_paths(gitdir: str) -> list[str]:
-    """The paths the index of `gitdir` tracks (none when there is no index yet)."""
-    try:
-        with open(f"{gitdir}/index", "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
+    """The paths the index of `gitdir` tracks (none when there is no index yet);
+    UnreadableIndex when it cannot be read."""
+    path = os.path.join(gitdir, "index")
+    data = read_regular(path, MAX_INDEX_BYTES)
+    if data is None:
+        if os.path.lexists(path):
+            raise UnreadableIndex(f"{path} is not a regular file cagr can read")
         return []
     return [entry.path.decode("utf-8", "surrogateescape") for entry in read_index(data).entries]

@@ -14,12 +14,15 @@ what to do. Nothing is written.
 
 from __future__ import annotations
 
+import hashlib
 import mmap
 import os
 import struct
 import zlib
 
 from cagr_core.errors import CagrError
+
+from .files import read_regular
 
 COMMIT, TREE, BLOB, TAG = 1, 2, 3, 4
 TYPE_NAMES = {COMMIT: "commit", TREE: "tree", BLOB: "blob", TAG: "tag"}
@@ -29,6 +32,8 @@ _IDX_MAGIC = b"\377tOc"
 _CACHE_BYTES = 64 << 20  # resolved objects kept for later deltas
 _MAX_DEPTH = 10_000  # git writes chains of at most 4,095; a longer one is a loop
 _MAX_HOPS = 64  # packs one chain may pass through (a loop across packs otherwise)
+_MAX_LOOSE_BYTES = 1 << 40
+_HEX_DIGITS = frozenset("0123456789abcdef")
 
 
 class DamagedObject(CagrError):
@@ -221,13 +226,12 @@ class ObjectReader:
     def _read_loose(self, oid: bytes) -> tuple[int, bytes] | None:
         name = oid.hex()
         for directory in self.directories:
-            try:
-                with open(os.path.join(directory, name[:2], name[2:]), "rb") as handle:
-                    compressed = handle.read()
-            except FileNotFoundError:
-                continue
-            except OSError as error:
-                raise DamagedObject(name, f"cannot be read ({error.strerror})") from None
+            path = os.path.join(directory, name[:2], name[2:])
+            compressed = read_regular(path, _MAX_LOOSE_BYTES)
+            if compressed is None:
+                if not os.path.lexists(path):
+                    continue
+                raise DamagedObject(name, "cannot be read as a regular file")
             try:
                 data = zlib.decompress(compressed)
                 header, _, raw = data.partition(b"\0")
@@ -237,8 +241,34 @@ class ObjectReader:
                     raise ValueError("its size is not the header's")
             except (zlib.error, ValueError, KeyError) as error:
                 raise DamagedObject(name, f"not a loose object: {error}"[:200]) from None
+            if hashlib.sha1(data, usedforsecurity=False).digest() != oid:
+                raise DamagedObject(name, "its content does not hash to its name")
             return kind, raw
         return None
+
+    def ids_with_prefix(self, prefix: str) -> list[bytes]:
+        """The hex ids (ASCII bytes, sorted) of every object whose id starts with `prefix` (at
+        least two lower-case hex digits), in packs and loose."""
+        if self.packs is None:
+            self.packs = self._load_packs()
+        found: set[str] = set()
+        first = int(prefix[:2], 16)
+        for pack in self.packs:
+            for position in range(pack.bounds[first], pack.bounds[first + 1]):
+                at = pack.names + pack.stride * position
+                name = bytes(pack.index[at : at + 20]).hex()
+                if name.startswith(prefix):
+                    found.add(name)
+        for directory in self.directories:
+            try:
+                names = os.listdir(os.path.join(directory, prefix[:2]))
+            except OSError:
+                continue
+            for name in names:
+                full = prefix[:2] + name
+                if len(full) == 40 and full.startswith(prefix) and _HEX_DIGITS.issuperset(full):
+                    found.add(full)
+        return sorted(name.encode("ascii") for name in found)
 
     def _unpack(self, number: int, offset: int, hops: int) -> tuple[int, bytes]:
         """The object at `offset` in pack `number`, its delta chain resolved (walked down to a

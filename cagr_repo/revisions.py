@@ -14,10 +14,10 @@ import os
 import re
 
 from attrs import frozen
-from dulwich.refs import Ref
 
 from cagr_core.errors import ErrorWithFix
 
+from .files import read_regular
 from .gitdir import is_sha
 from .history import GraphDamaged
 from .objects import COMMIT, TAG, TYPE_NAMES, DamagedObject
@@ -56,7 +56,7 @@ def resolve_revision(repo: Repository, text: str) -> Resolved:
     base, suffixes = _split(text)
     start, sha = _resolve_name(repo, base, text)
     commit = _peel_to_commit(repo, sha, base, text)
-    shallow: set[bytes] = {bytes(sha) for sha in repo.get_shallow()} if suffixes else set()
+    shallow = {sha.encode("ascii") for sha in repo.shallow} if suffixes else set()
     for match in _SUFFIX.finditer(suffixes):
         steps, peel, nth = match.groups()
         if steps is not None:
@@ -125,39 +125,32 @@ def _resolve_name(repo: Repository, name: str, text: str) -> tuple[str, bytes]:
         return name, sha
     tried = _name_candidates(name)
     for ref in tried:
-        try:
-            sha = repo.refs[Ref(ref.encode("utf-8", "surrogateescape"))]
-        except KeyError:
-            continue
-        return ref, sha
+        found = repo.ref(ref)
+        if found is not None:
+            return ref, found.encode("ascii")
     described = _DESCRIBED.search(name)
     hexes = name if _HEX.match(name) else described.group(1) if described else None
     if hexes is not None:
-        found = _abbreviated(repo, hexes.lower(), name, text)
-        if found is not None:
-            return found.decode("ascii"), found
+        abbreviated = _abbreviated(repo, hexes.lower(), name, text)
+        if abbreviated is not None:
+            return abbreviated.decode("ascii"), abbreviated
     raise _not_found(name, text, tried, hexes is not None)
 
 
 def _pseudo_ref(repo: Repository, name: str) -> bytes | None:
     """HEAD and the `*_HEAD` files in the git directory (FETCH_HEAD's first line counts)."""
     if name != "FETCH_HEAD":
-        try:
-            return repo.refs[Ref(name.encode("ascii"))]
-        except KeyError:
-            return None
-    try:
-        with open(os.path.join(repo.controldir(), name), "rb") as handle:
-            first = handle.read(40).decode("ascii", "replace")
-    except OSError:
-        return None
+        found = repo.ref(name)
+        return None if found is None else found.encode("ascii")
+    data = read_regular(os.path.join(repo.gitdir, name), 40) or b""
+    first = data.decode("ascii", "replace")
     return first.encode("ascii") if is_sha(first) else None
 
 
 def _abbreviated(repo: Repository, prefix: str, name: str, text: str) -> bytes | None:
     """The one commit-ish object whose id starts with `prefix`, as git disambiguates for a
     commit; None when no object does; RevisionProblem when several commits do."""
-    matches = sorted(repo.object_store.iter_prefix(prefix.encode("ascii")))
+    matches = repo.objects.ids_with_prefix(prefix)
     if not matches:
         return None
     commits = [sha for sha in matches if _commit_of(repo, sha) is not None]

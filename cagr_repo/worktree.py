@@ -16,12 +16,11 @@ from collections.abc import Iterable
 
 from attrs import define, field
 from dulwich.ignore import IgnoreFilterManager
-from dulwich.repo import Repo
 
 from cagr_core.errors import CagrError
 
 from .attributes import Attributes, looks_binary
-from .gitdir import is_repository
+from .gitdir import NotARepository, checkout_at, is_repository, read_ref
 from .index import IndexEntry
 from .trees import GITLINK, IndexTree, TreeEntry, normal_mode
 
@@ -85,8 +84,8 @@ def _beneath(path: bytes, folders: set[bytes]) -> bool:
 class WorkTree:
     """Reads one work tree's files the way git would see them."""
 
-    def __init__(self, repo: Repo, attributes: Attributes, filemode: bool) -> None:
-        self.root = os.fsencode(repo.path)
+    def __init__(self, root: str, attributes: Attributes, filemode: bool) -> None:
+        self.root = os.fsencode(root)
         self.attributes = attributes
         self.filemode = filemode
         self.hashed: dict[bytes, tuple[int, int, int]] = {}
@@ -152,10 +151,11 @@ class WorkTree:
     def submodule_head(self, path: bytes) -> bytes | None:
         """The commit a submodule (or nested repository) has checked out; None if none."""
         try:
-            with Repo(os.fsdecode(self._abs(path))) as sub:
-                return bytes.fromhex(sub.head().decode("ascii"))
-        except Exception:  # any failure means: no checked-out commit to compare
+            checkout = checkout_at(os.fsdecode(self._abs(path)))
+        except NotARepository:
             return None
+        head = read_ref(checkout, "HEAD")
+        return bytes.fromhex(head) if head is not None else None
 
     def scan(
         self,

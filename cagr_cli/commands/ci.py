@@ -22,7 +22,7 @@ from cagr_ci.run import CiResult, run_ci
 from cagr_ci.sarif import sarif_log
 from cagr_ci.summary import SUMMARY_LIMIT, error_summary, step_summary
 from cagr_repo.body_file import BodyFileError
-from cagr_repo.files import write_atomically
+from cagr_repo.files import UnsafeOutput, append_output, output_path, write_output
 
 from ..checkout import fail, open_checkout
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
@@ -45,9 +45,15 @@ def run(args: argparse.Namespace) -> int:
                 ),
                 file=sys.stderr if args.format == "json" else sys.stdout,
             )
-            _append_summary(error_summary(f"{said}."))
+            _append_summary(error_summary(f"{said}."), None)
         return opened
     checkout, config = opened
+    try:  # refused before anything is checked: a usage error, nothing half-written
+        for path in (args.sarif, os.environ.get("GITHUB_STEP_SUMMARY") if on_github else None):
+            if path:
+                output_path(path, checkout.root)
+    except UnsafeOutput as error:
+        return fail(args, str(error), "cagr ci")
     try:
         event = read_event(os.environ, base=args.base, body_file=args.body_file)
         result = run_ci(config, checkout, event, started=started)
@@ -57,14 +63,16 @@ def run(args: argparse.Namespace) -> int:
         return _fail(args, on_github, str(error), "")
     _print(args, result, on_github)
     if on_github:
-        _append_summary(step_summary(result, config, limit=max(0, SUMMARY_LIMIT - _used())))
+        summary = step_summary(result, config, limit=max(0, SUMMARY_LIMIT - _used()))
+        _append_summary(summary, checkout.root)
     if args.sarif:
         data = json.dumps(sarif_log(result), indent=2, ensure_ascii=True) + "\n"
         try:
-            write_atomically(args.sarif, data.encode("utf-8"))
-        except OSError as error:  # the report is out already: say so once, beside it
+            write_output(args.sarif, data.encode("utf-8"), checkout.root)
+        except (OSError, UnsafeOutput) as error:  # the report is out already: say so beside it
+            why = error.strerror if isinstance(error, OSError) else str(error)
             print(
-                f"cagr ci: cannot write the SARIF log {args.sarif}: {error.strerror}. Name a file"
+                f"cagr ci: cannot write the SARIF log {args.sarif}: {why}. Name a file"
                 " in a folder the job can write to.",
                 file=sys.stderr,
             )
@@ -93,15 +101,14 @@ def _used() -> int:
         return 0
 
 
-def _append_summary(text: str) -> None:
+def _append_summary(text: str, root: str | None) -> None:
     path = os.environ.get("GITHUB_STEP_SUMMARY")
     if not path:
         return
     try:
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as error:
-        print(f"cagr ci: cannot write the job summary ({error.strerror}).", file=sys.stderr)
+        append_output(path, text.encode("utf-8"), root)
+    except UnsafeOutput as error:
+        print(f"cagr ci: cannot write the job summary: {error}.", file=sys.stderr)
 
 
 def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> int:
@@ -112,5 +119,5 @@ def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> 
             command("error", text, title="cagr ci could not check this run"),
             file=sys.stderr if args.format == "json" else sys.stdout,
         )
-        _append_summary(error_summary(text))
+        _append_summary(error_summary(text), None)
     return EXIT_INVALID

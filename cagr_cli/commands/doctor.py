@@ -20,12 +20,12 @@ from cagr_core.rules import RULE_KINDS
 from cagr_hooks.install import SETTINGS_FILES
 from cagr_hooks.status import agent_status, timing_summary
 from cagr_repo.check import check
-from cagr_repo.config import ConfigErrors, load_config
+from cagr_repo.config import ConfigErrors, RepoConfig, load_config
 from cagr_repo.config_files import find_config_files
 from cagr_repo.diagnosis import advice
 from cagr_repo.gate_record import record_state
 from cagr_repo.gitdir import Checkout, NotARepository, find_checkout
-from cagr_repo.index import tracked_paths
+from cagr_repo.index import UnreadableIndex, tracked_paths
 
 from ..output import EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
@@ -106,16 +106,23 @@ def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
                 "target_ref": record.target_ref,
             }
         )
-        tracked = tracked_paths(checkout.gitdir)
-        if len(tracked) * max(1, len(config.rules.rules)) <= MAX_ADVICE_WORK:
-            data["advice"] = advice(config.rules, tracked)
+        try:
+            tracked = tracked_paths(checkout.gitdir)
+        except UnreadableIndex as error:
+            data["advice"] = [f"advice skipped: the index cannot be read ({error})."]
         else:
-            data["advice"] = [
-                f"advice skipped: {len(config.rules.rules)} rules over {len(tracked)} tracked"
-                " files is more than doctor matches."
-            ]
+            data["advice"] = _advice(config, tracked)
     data["hooks"] = _hooks(root, checkout.gitdir)
     return data, code
+
+
+def _advice(config: RepoConfig, tracked: list[str]) -> list[str]:
+    if len(tracked) * max(1, len(config.rules.rules)) <= MAX_ADVICE_WORK:
+        return advice(config.rules, tracked)
+    return [
+        f"advice skipped: {len(config.rules.rules)} rules over {len(tracked)} tracked"
+        " files is more than doctor matches."
+    ]
 
 
 def _text(data: dict[str, Any]) -> str:

@@ -15,9 +15,9 @@ from pathlib import Path
 from cagr_ci.workflow import install_workflow
 from cagr_hooks.install import NOTES, InstallError, behind_others, install, machine_path
 from cagr_hooks.status import resolve
-from cagr_repo.files import write_atomically
+from cagr_repo.files import UnsafeOutput, output_path, write_atomically
 from cagr_repo.gitdir import NotARepository, find_checkout
-from cagr_repo.index import tracked_paths
+from cagr_repo.index import UnreadableIndex, tracked_paths
 from cagr_repo.suggest import SCHEMA_FILE, render, suggest
 
 from ..output import EXIT_INVALID, EXIT_OK
@@ -27,20 +27,33 @@ RULES_FILE = ".cagr/changes.toml"
 
 
 def _rules(root: Path, gitdir: str, force: bool) -> int:
-    path = root / RULES_FILE
+    try:
+        path = Path(output_path(str(root / RULES_FILE), str(root), confined=True))
+        schema = Path(output_path(str(root / SCHEMA_FILE), str(root), confined=True))
+    except UnsafeOutput as error:
+        print(f"cagr init: {error}; nothing was written", file=sys.stderr)
+        return EXIT_INVALID
     if path.exists() and not force:
         print(
             f"cagr init: {RULES_FILE} exists; it was left as it was (--force replaces it)",
             file=sys.stderr,
         )
         return EXIT_INVALID
-    suggestions = suggest(tracked_paths(gitdir))
+    try:
+        tracked = tracked_paths(gitdir)
+    except UnreadableIndex as error:
+        print(
+            f"cagr init: cannot read the index ({error}), so no rules can be suggested;"
+            " nothing was written",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    suggestions = suggest(tracked)
     write_atomically(str(path), render(suggestions).encode("utf-8"))
     print(f"{RULES_FILE}: {len(suggestions)} suggested rule(s), commented out:")
     for suggestion in suggestions:
         print(f"  {suggestion.rule['id']} ({suggestion.rule['kind']}): {suggestion.why}")
     print("  Uncomment what fits, then run `cagr rules test` and `cagr rules check`.")
-    schema = root / SCHEMA_FILE
     if not schema.exists():
         write_atomically(str(schema), schema_text().encode("utf-8"))
         print(

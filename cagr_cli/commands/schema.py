@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from cagr_core.schema import json_schema
-from cagr_repo.files import write_atomically
+from cagr_repo.files import UnsafeOutput, write_output
 
 from ..checkout import root_of
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, print_json
@@ -33,7 +33,10 @@ def run(args: argparse.Namespace) -> int:
     if args.write is not None:
         path, shown = _path(args, args.write)
         try:
-            write_atomically(str(path), schema_text().encode("utf-8"))
+            write_output(str(path), schema_text().encode("utf-8"), str(root_of(args.repo)))
+        except UnsafeOutput as error:
+            print(f"cagr schema: {error}", file=sys.stderr)
+            return EXIT_INVALID
         except OSError as error:
             print(
                 f"cagr schema: cannot write {shown} ({error.strerror}: {error.filename});"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cagr_repo.gitrepo import Repository
+from cagr_repo.gitdir import find_checkout
+from cagr_repo.gitrepo import open_repo
 from cagr_repo.revisions import Resolved, RevisionProblem, resolve_revision
 
 from .gitutil import commit, git, write
@@ -26,7 +27,7 @@ def rev_parse(root: Path, text: str) -> str | None:
 
 
 def resolve(root: Path, text: str) -> Resolved:
-    with Repository(str(root)) as repo:
+    with open_repo(find_checkout(str(root))) as repo:
         return resolve_revision(repo, text)
 
 
@@ -223,9 +224,13 @@ class TestAdvice:
         assert problem(history, "refs/notes/x").fix == (
             "Name an existing branch, tag or commit with --base."
         )
-        assert problem(history, "ORIG_HEAD").fix == (
+        assert problem(history, "CHERRY_PICK_HEAD").fix == (
             "Name an existing branch, tag or commit with --base."
         )
+
+    def test_pseudo_refs_as_git_reads_them(self, history: Path) -> None:
+        # The merge in the fixture left ORIG_HEAD behind, in the git directory.
+        assert resolve(history, "ORIG_HEAD").sha == rev_parse(history, "ORIG_HEAD")
 
     def test_past_the_root(self, history: Path) -> None:
         root = git(history, "rev-list", "--max-parents=0", "HEAD").decode().strip()
