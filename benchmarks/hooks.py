@@ -142,7 +142,7 @@ def gate_rows(where: Path, runs: int) -> None:
             "2.5x")  # fmt: skip
     from cagr_hooks.install import hook_command  # noqa: PLC0415
 
-    installed = hook_command(CAGR + " hook", "claude", shell_event=True)
+    installed = hook_command(CAGR + " hook", "claude", note=False)
     compare("non-PR shell command, the installed command via sh -c",
             _process(["sh", "-c", installed], pre_tool_use(root, "npm test"), root),
             _process(["sh", "-c", f"{PYTHON} -c pass"], b"", root), runs, "1.3x")  # fmt: skip

@@ -8,8 +8,8 @@ paste, never rewritten.
 
 The command written fails open under every agent's exit-code rules: it runs cagr's hook only
 when the program is found, and otherwise exits 0 (Gemini CLI turns any exit but 0 or 1 into a
-deny, so a missing `cagr` must never exit 127), with a note on stderr except around shell
-commands, where it would repeat on every command. It holds no path of this machine: teams
+deny, so a missing `cagr` must never exit 127), with a note on stderr at session start only: on
+every command, prompt or stop it would only repeat. It holds no path of this machine: teams
 commit these files.
 """
 
@@ -87,10 +87,10 @@ def machine_path(command: str) -> str | None:
     return None
 
 
-def hook_command(command: str, agent: str, *, shell_event: bool) -> str:
-    """The settings' command: cagr's hook when its program is found, else exit 0 (with a note,
-    except around shell commands)."""
-    otherwise = "true" if shell_event else f"echo '{MISSING}' >&2"
+def hook_command(command: str, agent: str, *, note: bool) -> str:
+    """The settings' command: cagr's hook when its program is found, else exit 0 (with a note
+    on stderr when `note`: at session start, once, not on every command, prompt or stop)."""
+    otherwise = f"echo '{MISSING}' >&2" if note else "true"
     return (
         f"command -v {program(command)} >/dev/null 2>&1 && {command} --agent {agent} || {otherwise}"
     )
@@ -102,39 +102,39 @@ def _command_hook(command: str, timeout: int) -> dict[str, Any]:
 
 def entries(agent: str, command: str) -> dict[str, dict[str, Any]]:
     """cagr's entry for each event of `agent`, as that agent's settings file spells it."""
-    around = hook_command(command, agent, shell_event=True)  # before and after shell commands
-    other = hook_command(command, agent, shell_event=False)
+    quiet = hook_command(command, agent, note=False)
+    start = hook_command(command, agent, note=True)  # the one place a missing cagr is told
     if agent == "cursor":
         return {
-            "stop": {"command": other, "timeout": TURN_END_TIMEOUT},
-            "beforeShellExecution": {"command": around, "timeout": OTHER_TIMEOUT},
-            "afterShellExecution": {"command": around, "timeout": TURN_END_TIMEOUT},
-            "sessionStart": {"command": other, "timeout": OTHER_TIMEOUT},
-            "beforeSubmitPrompt": {"command": other, "timeout": OTHER_TIMEOUT},
+            "stop": {"command": quiet, "timeout": TURN_END_TIMEOUT},
+            "beforeShellExecution": {"command": quiet, "timeout": OTHER_TIMEOUT},
+            "afterShellExecution": {"command": quiet, "timeout": TURN_END_TIMEOUT},
+            "sessionStart": {"command": start, "timeout": OTHER_TIMEOUT},
+            "beforeSubmitPrompt": {"command": quiet, "timeout": OTHER_TIMEOUT},
         }
     if agent == "gemini":  # Gemini CLI's timeouts are in milliseconds
         return {
-            "AfterAgent": {"matcher": "", "hooks": [_command_hook(other, TURN_END_TIMEOUT * 1000)]},
+            "AfterAgent": {"matcher": "", "hooks": [_command_hook(quiet, TURN_END_TIMEOUT * 1000)]},
             "BeforeTool": {
                 "matcher": "run_shell_command",
-                "hooks": [_command_hook(around, OTHER_TIMEOUT * 1000)],
+                "hooks": [_command_hook(quiet, OTHER_TIMEOUT * 1000)],
             },
             "AfterTool": {
                 "matcher": "run_shell_command",
-                "hooks": [_command_hook(around, TURN_END_TIMEOUT * 1000)],
+                "hooks": [_command_hook(quiet, TURN_END_TIMEOUT * 1000)],
             },
-            "SessionStart": {"matcher": "", "hooks": [_command_hook(other, OTHER_TIMEOUT * 1000)]},
-            "BeforeAgent": {"matcher": "", "hooks": [_command_hook(other, OTHER_TIMEOUT * 1000)]},
+            "SessionStart": {"matcher": "", "hooks": [_command_hook(start, OTHER_TIMEOUT * 1000)]},
+            "BeforeAgent": {"matcher": "", "hooks": [_command_hook(quiet, OTHER_TIMEOUT * 1000)]},
         }
     return {  # Claude Code and Codex both call their shell tool `Bash`
-        "Stop": {"hooks": [_command_hook(other, TURN_END_TIMEOUT)]},
-        "PreToolUse": {"matcher": "Bash", "hooks": [_command_hook(around, OTHER_TIMEOUT)]},
-        "PostToolUse": {"matcher": "Bash", "hooks": [_command_hook(around, TURN_END_TIMEOUT)]},
+        "Stop": {"hooks": [_command_hook(quiet, TURN_END_TIMEOUT)]},
+        "PreToolUse": {"matcher": "Bash", "hooks": [_command_hook(quiet, OTHER_TIMEOUT)]},
+        "PostToolUse": {"matcher": "Bash", "hooks": [_command_hook(quiet, TURN_END_TIMEOUT)]},
         "SessionStart": {
             "matcher": "startup|resume|clear|compact",
-            "hooks": [_command_hook(other, OTHER_TIMEOUT)],
+            "hooks": [_command_hook(start, OTHER_TIMEOUT)],
         },
-        "UserPromptSubmit": {"hooks": [_command_hook(other, OTHER_TIMEOUT)]},
+        "UserPromptSubmit": {"hooks": [_command_hook(quiet, OTHER_TIMEOUT)]},
     }
 
 

@@ -97,11 +97,11 @@ def test_a_custom_command(repo: Path) -> None:
     assert data["AfterAgent"][0]["hooks"][0] == {
         "type": "command",
         "command": "command -v .venv/bin/cagr >/dev/null 2>&1 && .venv/bin/cagr hook --agent"
-        f" gemini || echo '{MISSING}' >&2",
+        " gemini || true",
         "timeout": 90_000,
     }
     assert data["BeforeTool"][0]["matcher"] == "run_shell_command"
-    assert data["BeforeTool"][0]["hooks"][0]["command"].endswith("--agent gemini || true")
+    assert data["SessionStart"][0]["hooks"][0]["command"].endswith(f"|| echo '{MISSING}' >&2")
 
 
 def test_a_path_of_this_machine_is_refused(repo: Path, capsys: Capture) -> None:
