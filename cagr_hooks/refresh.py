@@ -97,11 +97,12 @@ def refresh_record(
     config: RepoConfig, checkout: Checkout, deadline: float, stages: dict[str, float]
 ) -> bool:
     """Run the committed check and write the record unless the record is current; False when
-    it could not be done in time (any fault: the gate then asks for a check instead)."""
+    it ran out of time (try again after the next command). A fault is not retried until HEAD
+    moves: the gate asks for a check instead."""
     from cagr_repo.check import check  # noqa: PLC0415
     from cagr_repo.gate_record import record_state  # noqa: PLC0415
 
-    from .worker import within  # noqa: PLC0415
+    from .worker import DeadlinePassed, within  # noqa: PLC0415
 
     record, stale = record_state(checkout, config.raw_digest)
     if record is not None and not stale:
@@ -111,7 +112,9 @@ def refresh_record(
     started = time.monotonic()
     try:
         within(deadline - _RESERVE, lambda: check(config, checkout, committed=True))
-    except Exception:  # DeadlinePassed or any fault: the gate will ask instead
+    except DeadlinePassed:
         return False
+    except Exception:  # any fault: the gate will ask for a check instead
+        return True
     stages["gate_record"] = (time.monotonic() - started) * 1000
     return True

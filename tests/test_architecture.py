@@ -176,3 +176,21 @@ def test_the_pr_gate_without_a_body_loads_only_the_standard_library(tmp_path: Pa
         "tool_input": {"command": "gh pr create --fill"},
     }
     assert _loaded_by_hook(json.dumps(payload), root) == []
+
+
+def test_the_call_after_a_shell_command_that_moved_nothing_loads_only_the_standard_library(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "cagr.toml").write_text("")
+    payload = {
+        "session_id": "s",
+        "cwd": str(root),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "npm test"},
+    }
+    _loaded_by_hook(json.dumps(payload), root)  # the first call notes where HEAD is
+    assert (root / ".git" / "cagr" / "refreshed.json").exists()
+    assert _loaded_by_hook(json.dumps(payload), root) == []
