@@ -258,6 +258,11 @@ def has_pattern(raw: str) -> bool:
             quote = "" if char == "'" else quote
         elif char == "\\":
             index += 1
+        elif raw.startswith("$'", index) and not quote:
+            try:
+                index = _end_of_ansi(raw, index) - 1
+            except Unbalanced:
+                return False
         elif char in "'\"" and (not quote or quote == char):
             quote = "" if quote else char
         elif not quote and (char in "*?[" or (char == "{" and "}" in raw[index:])):
@@ -280,6 +285,11 @@ def substitutions(raw: str) -> list[str]:
             index += 1
         elif char == "\\":
             index += 2
+        elif raw.startswith("$'", index) and not quote:
+            try:
+                index = _end_of_ansi(raw, index)
+            except Unbalanced:
+                return found
         elif char == "'" and not quote:
             quote = "'"
             index += 1
@@ -347,7 +357,7 @@ def _end_of_substitution(line: str, index: int) -> int:
     pending: list[tuple[str, bool]] = []
     while index < len(line):
         char = line[index]
-        if char in "\\'\"`" or line.startswith("$(", index):
+        if char in "\\'\"`" or line.startswith(("$(", "$'"), index):
             index = _end_of_part(line, index)
             continue
         if line.startswith("<<", index) and not line.startswith("<<<", index):
@@ -403,9 +413,25 @@ def _end_of_part(line: str, index: int) -> int:
         return _end_of_double(line, index)
     if char == "`":
         return _end_of_backticks(line, index)
+    if line.startswith("$'", index):
+        return _end_of_ansi(line, index)
     if line.startswith(("$(", "<(", ">("), index):  # a substitution, or a process substitution
         return _end_of_substitution(line, index + 1)
     return index + 1
+
+
+def _end_of_ansi(line: str, index: int) -> int:
+    """`index` at the `$` of bash's `$'...'`, where a backslash escapes the quote: the index
+    after its closing quote."""
+    index += 2
+    while index < len(line):
+        if line[index] == "\\":
+            index += 2
+        elif line[index] == "'":
+            return index + 1
+        else:
+            index += 1
+    raise Unbalanced("an unclosed $'")
 
 
 class _Splitter:

@@ -50,6 +50,7 @@ FORMS = [
     ("gh pr cre\\\nate -b x", ()),
     ("$'gh' pr create -b x", ()),
     ("$'\\x67\\150' pr create -b x", ()),
+    ("echo $'it\\'s' $(gh pr create -b x)", ()),
     ("time -p gh pr create -b x", ()),
     ('env -S "gh pr create -b x"', ()),
     ("setsid -w gh pr create -b x", ("setsid",)),
@@ -179,6 +180,15 @@ class TestWithAFailingRecord:
         script = "git status && gh pr create -t T -b x"
         answer = gate(failing, shlex.join(["bash", "-lc", script]), agent)
         assert denied(agent, answer.json)
+
+    def test_an_argv_list_is_read_as_the_command_it_runs(self, failing: Path) -> None:
+        """Codex's older `local_shell` payload: the argv list itself in `tool_input.command`."""
+        from .hookutil import hook, payload  # noqa: PLC0415
+
+        for argv in (["bash", "-lc", "gh pr create -t T -b x"], ["gh", "pr", "create", "-b", "x"]):
+            data = payload("codex", 1, failing, command="")
+            data["tool_input"]["command"] = argv
+            assert denied("codex", hook(data, "--agent", "codex").json), argv
 
     def test_gh_pr_edit_with_a_body_names_the_failing_rules(self, failing: Path) -> None:
         decision = decide(find_pr_commands("gh pr edit --body x", str(failing)), str(failing))
