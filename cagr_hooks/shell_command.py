@@ -21,6 +21,7 @@ import shlex
 
 from .gh_pr import VERBS, PrCommand, parse_gh
 from .shell_words import Unbalanced, Word, expand, has_pattern, split_commands, substitutions
+from .shell_wrappers import WRAPPERS, parallel_command, read_options, split_string
 
 MAX_COMMAND = 256 * 1024  # characters of one command line cagr reads
 MAX_PR_COMMANDS = 16  # PR commands in one line; more is not something to decide quickly
@@ -44,91 +45,6 @@ _GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--names
                                 "--config-env", "--super-prefix", "--exec-path"})  # fmt: skip
 _MOVES_HEAD = frozenset({"commit", "merge", "rebase", "pull", "reset", "checkout", "switch",
                          "cherry-pick", "revert", "am", "stash", "update-ref"})  # fmt: skip
-
-
-class _Wrapper:
-    """How a program that runs another command reads its own options.
-
-    values: options that take a value; positionals: operands before the command (a timeout's
-    duration, flock's file); stops: options that mean no command follows (`command -v`);
-    script: options whose value is a shell script it runs (`script -c`); chdir: options naming
-    the folder it runs in; split: options whose value is split into words (`env -S`); joins:
-    the rest is joined into a script (`watch`); adds: why its command gets more arguments.
-    """
-
-    __slots__ = ("adds", "chdir", "joins", "positionals", "script", "split", "stops", "values")
-
-    def __init__(  # noqa: PLR0913  # each is one way a wrapper reads its options
-        self,
-        values: str = "",
-        *,
-        positionals: int = 0,
-        stops: str = "",
-        script: str = "",
-        chdir: str = "",
-        split: str = "",
-        joins: bool = False,
-        adds: str | None = None,
-    ) -> None:
-        self.values = frozenset(values.split())
-        self.positionals = positionals
-        self.stops = frozenset(stops.split())
-        self.script = frozenset(script.split())
-        self.chdir = frozenset(chdir.split())
-        self.split = frozenset(split.split())
-        self.joins = joins
-        self.adds = adds
-
-
-_SUDO = (
-    "-u --user -g --group -h --host -p --prompt -C --close-from -D --chdir -r --role -t --type"
-    " -U --other-user"
-)
-_WRAPPERS = {
-    "env": _Wrapper(
-        "-u --unset -C --chdir -S --split-string", chdir="-C --chdir", split="-S --split-string"
-    ),
-    "command": _Wrapper(stops="-v -V"),
-    "builtin": _Wrapper(),
-    "exec": _Wrapper("-a"),
-    "nohup": _Wrapper(),
-    "setsid": _Wrapper(),
-    "unbuffer": _Wrapper(),
-    "time": _Wrapper("-f --format -o --output"),
-    "nice": _Wrapper("-n --adjustment"),
-    "stdbuf": _Wrapper("-i -o -e --input --output --error"),
-    "timeout": _Wrapper("-s --signal -k --kill-after", positionals=1),
-    "sudo": _Wrapper(_SUDO, chdir="-D --chdir", stops="-l --list -v --validate -k -K -e"),
-    "doas": _Wrapper("-u -C"),
-    "caffeinate": _Wrapper("-t -w"),
-    "ionice": _Wrapper("-c --class -n --classdata", stops="-p --pid -P --pgid -u --uid"),
-    "taskset": _Wrapper(positionals=1, stops="-p --pid"),
-    "chrt": _Wrapper(
-        "-T -P -D --sched-runtime --sched-period --sched-deadline", positionals=1, stops="-p --pid"
-    ),
-    "flock": _Wrapper(
-        "-w --wait --timeout -E --conflict-exit-code -c --command",
-        positionals=1,
-        script="-c --command",
-    ),
-    "script": _Wrapper(
-        "-c --command -E --echo -m --logging-format -T --log-timing -B --log-io -I --log-in"
-        " -O --log-out",
-        script="-c --command",
-    ),
-    "su": _Wrapper("-c --command -s --shell -g --group -G --supp-group -w", script="-c --command"),
-    "watch": _Wrapper("-n --interval -q --equexit", joins=True),
-    "xargs": _Wrapper(
-        "-a --arg-file -d --delimiter -E -e --eof -I -i --replace -L -l --max-lines -n"
-        " --max-args -P --max-procs -s --max-chars",
-        adds="`xargs` adds arguments to it that cagr cannot see",
-    ),
-    "parallel": _Wrapper(
-        "-j --jobs -S --sshlogin -a --arg-file --colsep -C -d --delimiter -E -I -n --max-args"
-        " -N -P -s --timeout --joblog --results --tmpdir --workdir --env",
-        adds="`parallel` adds arguments to it that cagr cannot see",
-    ),
-}
 
 
 def mentions_pr(text: str) -> bool:
@@ -303,7 +219,7 @@ class _Shell:
             elif program == "coproc":  # `coproc NAME { ...; }` or `coproc COMMAND`
                 named = len(args) > 2 and _NAME.match(args[1].text or "") and args[2].text == "{"
                 args = args[2 if named else 1 :]
-            elif program in _WRAPPERS:
+            elif program in WRAPPERS:
                 unwrapped = self._wrapper(program, args, here, env, scope)
                 if unwrapped is None:
                     return here
@@ -370,9 +286,9 @@ class _Shell:
     ) -> tuple[list[Arg], str | None, str | None] | None:  # fmt: skip
         """The command a wrapper runs, the folder it runs in and why it cannot be read whole;
         None when nothing is left to run as data (no command, or a script read here)."""
-        spec = _WRAPPERS[program]
+        spec = WRAPPERS[program]
         given: dict[str, str | None] = {}
-        index = _options(args, 1, spec, given)
+        index = read_options(args, 1, spec, given)
         while program in ("env", "sudo") and 0 <= index < len(args):
             if args[index].text == "-":  # `env -`: an empty environment
                 index += 1
@@ -393,10 +309,10 @@ class _Shell:
             if value is None:
                 self._unreadable(args, f"`{program}` with a string the shell computes")
                 return None
-            words = [Arg(shlex.quote(word), word) for word in _split_string(value)]
+            words = [Arg(shlex.quote(word), word) for word in split_string(value)]
             return self._wrapper(program, [args[0], *words, *args[index:]], here, env, scope)
         index += spec.positionals
-        index = _options(args, index, spec, given) if spec.positionals else index
+        index = read_options(args, index, spec, given) if spec.positionals else index
         scripts = [given[option] for option in given.keys() & spec.script]
         if scripts:
             if scripts[0] is None:
@@ -413,7 +329,7 @@ class _Shell:
                 self.nested(" ".join(texts), here, scope.copy())  # type: ignore[arg-type]
             return None
         if program == "parallel":
-            rest = _parallel_command(rest)
+            rest = parallel_command(rest)
             if not rest:
                 self.reader.stdin_runner = self.reader.stdin_runner or "parallel"
                 return None
@@ -532,53 +448,6 @@ def _assignment(arg: Arg, scope: _Scope) -> tuple[str, str | None]:
         old = scope.values.get(name, "")
         value = None if value is None or old is None else old + value
     return name, value
-
-
-def _options(args: list[Arg], index: int, spec: _Wrapper, given: dict[str, str | None]) -> int:
-    """Read a wrapper's options from `index` into `given` (flags map to ""); the index of the
-    first word after them, or -1 when an option is computed by the shell."""
-    while index < len(args):
-        text = args[index].text
-        if text is None:
-            return -1 if args[index].raw.startswith("-") else index
-        if text == "--":
-            return index + 1
-        if not text.startswith("-") or text == "-":
-            return index
-        following = args[index + 1].text if index + 1 < len(args) else None
-        if text.startswith("--"):
-            name, equals, value = text.partition("=")
-            takes = name in spec.values and not equals
-            given[name] = following if takes else value
-            index += 2 if takes else 1
-            continue
-        index += 1
-        for position, letter in enumerate(text[1:], start=1):
-            option = "-" + letter
-            if option not in spec.values:
-                given[option] = ""
-                continue
-            attached = text[position + 1 :]
-            given[option] = attached or following
-            index += 0 if attached else 1
-            break
-    return index
-
-
-def _split_string(value: str) -> list[str]:
-    """`env -S`'s words: split as the shell splits a line (env's own escapes are close to it)."""
-    try:
-        return shlex.split(value)
-    except ValueError:
-        return value.split()
-
-
-def _parallel_command(rest: list[Arg]) -> list[Arg]:
-    """The command `parallel` runs: its words before the first `:::` / `::::` separator."""
-    for index, arg in enumerate(rest):
-        if arg.text in (":::", "::::", ":::+", "::::+"):
-            return rest[:index]
-    return rest
 
 
 def _gh_invocation(
