@@ -153,7 +153,7 @@ def _call(options: _Options, started: float) -> int:
     return 0
 
 
-def _decide(  # one branch per moment
+def _decide(
     hook: HookInput, deadline: float, found: Found | None
 ) -> tuple[Decision, dict[str, float], str | None]:
     """The decision, the stage timings, and the git dir (None outside a repository)."""

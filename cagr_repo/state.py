@@ -16,7 +16,6 @@ GATE_RECORD = "gate.json"  # the committed check's result, for the `gh pr create
 TURN_STATE = "turns"  # per-session stop counts (a folder: one file per session)
 HOOK_TIMINGS = "hook-timings.jsonl"  # recent hook durations, for `cagr doctor`
 REFRESH_STAMP = "refreshed.json"  # where HEAD and the target were when the record was refreshed
-ESCAPES = "escapes"  # per-session: the change and findings an agent was last let stop with
 PENDING_NOTICE = "pending-notice.txt"  # a turn-end notice an agent could not show, for later
 
 
