@@ -98,20 +98,41 @@ def refresh_record(
 ) -> bool:
     """Run the committed check and write the record unless the record is current; False when
     it ran out of time (try again after the next command). A fault is not retried until HEAD
-    moves: the gate asks for a check instead."""
+    moves: the gate asks for a check instead. A record made for another target than the
+    default (`rules check --committed --base develop`) is renewed for that target."""
+    from cagr_core.version import VERSION  # noqa: PLC0415
     from cagr_repo.check import check  # noqa: PLC0415
-    from cagr_repo.gate_record import record_state  # noqa: PLC0415
+    from cagr_repo.gate_record import (  # noqa: PLC0415
+        Observed,
+        read_gate_record,
+        record_state,
+        stale_reasons,
+    )
 
     from .worker import DeadlinePassed, within  # noqa: PLC0415
 
-    record, stale = record_state(checkout, config.raw_digest)
+    record = read_gate_record(checkout.gitdir)
+    chosen = record is not None and record.target_ref != record.default_target_ref
+    if record is not None and chosen:  # a `--base` the person gave: keep it
+        now = Observed(
+            checkout,
+            head=read_ref(checkout, "HEAD"),
+            target_ref=record.target_ref,
+            target_ref_value=read_ref(checkout, record.target_ref),
+            config_digest=config.raw_digest,
+            version=VERSION,
+        )
+        stale = stale_reasons(record, now)
+    else:
+        record, stale = record_state(checkout, config.raw_digest)
     if record is not None and not stale:
         return True
+    base = record.target_name if record is not None and chosen else None
     if deadline - time.monotonic() < _RESERVE:
         return False
     started = time.monotonic()
     try:
-        within(deadline - _RESERVE, lambda: check(config, checkout, committed=True))
+        within(deadline - _RESERVE, lambda: check(config, checkout, base=base, committed=True))
     except DeadlinePassed:
         return False
     except Exception:  # any fault: the gate will ask for a check instead

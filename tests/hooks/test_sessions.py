@@ -188,3 +188,18 @@ def test_a_deleted_config_is_a_config_change_at_the_gate(cloned: Path) -> None:
     git(cloned, "update-index", "--skip-worktree", "cagr.toml")
     (cloned / "cagr.toml").unlink()
     assert "the cagr configuration changed since" in hook(data, "--agent", "claude").text
+
+
+def test_a_record_made_for_another_target_is_renewed_for_it(cloned: Path, tmp_path: Path) -> None:
+    """The person checked against `develop`; the refresh after a commit keeps `develop`."""
+    git(cloned, "branch", "develop", "main")
+    assert main(["--repo", str(cloned), "init", "--hooks", "claude"]) == 0
+    assert main(["--repo", str(cloned), "rules", "check", "--committed", "--base", "develop"]) == 0
+    session = Session("claude", cloned, tmp_path / "home")
+    write(cloned, "src/schema.py", "v2")
+    session.shell("git add -A")
+    session.shell("git commit -qm v2")
+    record = json.loads((cloned / ".git" / "cagr" / "gate.json").read_text())
+    assert record["target_name"] == "develop"
+    assert record["head"] == git(cloned, "rev-parse", "HEAD").decode().strip()
+    assert session.hook(1, command="gh pr create -B develop -t T -b x").blocked

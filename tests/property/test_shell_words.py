@@ -13,7 +13,7 @@ VARIABLES = {"V": "a b", "E": "", "G": "gh", "T": " lead and trail "}
 
 _plain = st.text(st.sampled_from("abgh019_./-=:@%+,"), min_size=1, max_size=6)
 _single = _plain.map(lambda text: f"'{text} {text}'")
-_double_char = st.sampled_from(["a", " ", "'", "\\\"", "\\\\", "\\$", "${V}", "${G}", "${E}", "x"])
+_double_char = st.sampled_from(["a", " ", "'", '\\"', "\\\\", "\\$", "${V}", "${G}", "${E}", "x"])
 _double = st.lists(_double_char, max_size=5).map(lambda parts: '"' + "".join(parts) + '"')
 _ansi_part = st.sampled_from(["a", "\\x67", "\\150", "\\n", "\\t", "\\\\", "\\'", "\\u00e9", " "])
 _ansi = st.lists(_ansi_part, max_size=5).map(lambda parts: "$'" + "".join(parts) + "'")
