@@ -334,7 +334,10 @@ class _Shell:
                 self.reader.stdin_runner = self.reader.stdin_runner or "parallel"
                 return None
             if len(rest) == 1 and rest[0].text is not None and " " in rest[0].text:
-                self.nested(rest[0].text, here, scope.copy())
+                before = len(self.reader.found.commands)
+                self.nested(rest[0].text, here, scope.copy())  # a command line of its own
+                for pr in self.reader.found.commands[before:]:
+                    pr.problem = pr.problem or spec.adds  # `{}` and the rest: its arguments
                 return None
         if spec.adds:
             rest = [Arg(arg.raw, None) if "{}" in (arg.text or "") else arg for arg in rest]

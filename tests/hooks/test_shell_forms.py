@@ -87,6 +87,25 @@ UNREADABLE = [  # bash runs gh pr create; cagr cannot resolve it and says so
     "python3 -c 'import os; os.system(\"gh pr create -b x\")'",
     "V=$(echo create); gh pr $V -b x",
     "find . -maxdepth 0 -execdir gh pr create -b x \\;",
+    "source <(echo gh pr create -b x)",
+]
+# Programs not installed on every machine: read as data only (no oracle run).
+WRAPPED_ELSEWHERE = [
+    "sudo -u me -- gh pr create -b x",
+    "doas -u me gh pr create -b x",
+    "unbuffer -p gh pr create -b x",
+    "caffeinate -i gh pr create -b x",
+    "watch -n 5 gh pr create -b x",
+    "zsh -ic 'gh pr create -b x'",
+    "ksh -c 'gh pr create -b x'",
+    "fish -c 'gh pr create -b x'",
+    "su -c 'gh pr create -b x' me",
+    "parallel 'gh pr create -b {}' ::: x",
+]
+UNREADABLE_ELSEWHERE = [
+    "echo 'gh pr create -b x' | parallel",
+    "ssh host 'gh pr create -b x'",
+    'node -e \'require("child_process").execSync("gh pr create -b x")\'',
 ]
 
 
@@ -148,6 +167,21 @@ def test_what_cagr_cannot_resolve_it_says(form: str, here: Path, fake_gh: Path) 
     assert might_run_pr_command(form)
     found = find_pr_commands(form, str(here))
     assert found.unreadable or any(pr.problem or pr.cwd is None for pr in found.commands)
+
+
+@pytest.mark.parametrize("form", WRAPPED_ELSEWHERE)
+def test_wrappers_read_as_data(form: str) -> None:
+    found = find_pr_commands(form, "/tmp")
+    assert found.unreadable is None
+    (pr,) = found.commands
+    assert pr.verb == "create"
+    assert pr.body == "x" or (form.startswith("parallel") and pr.problem)
+
+
+@pytest.mark.parametrize("form", UNREADABLE_ELSEWHERE)
+def test_what_cagr_cannot_read_elsewhere_it_says(form: str) -> None:
+    assert might_run_pr_command(form)
+    assert find_pr_commands(form, "/tmp").unreadable
 
 
 class TestWithAFailingRecord:
