@@ -45,7 +45,10 @@ class Node:
 def parse(text: str) -> Node:
     """The text's one value, comments allowed around and between tokens."""
     at = _skip(text, 0)
-    node, at = _value(text, at)
+    try:
+        node, at = _value(text, at)
+    except RecursionError:
+        raise SettingsSyntax("values nested too deeply", text, at) from None
     if _skip(text, at) != len(text):
         raise SettingsSyntax("more text after the JSON value", text, _skip(text, at))
     return node
