@@ -157,9 +157,9 @@ def gate_rows(where: Path, runs: int) -> None:
 
 
 def turn_end_rows(where: Path, sizes: list[int], runs: int) -> None:
+    from cagr_git.discover import find_checkout  # noqa: PLC0415
     from cagr_repo.check import check  # noqa: PLC0415
     from cagr_repo.config import load_config  # noqa: PLC0415
-    from cagr_repo.gitdir import find_checkout  # noqa: PLC0415
 
     for files in sizes:
         root = where / f"repo-{files}"

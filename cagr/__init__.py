@@ -21,11 +21,11 @@ from cagr_core.pull_request import PrBody
 from cagr_core.render import render_text, report_data
 from cagr_core.report import Report
 from cagr_core.version import VERSION
+from cagr_git.discover import NotARepository, find_checkout
 from cagr_repo.check import CheckResult
 from cagr_repo.check import check as _check
 from cagr_repo.collect import BareRepository
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
-from cagr_repo.gitdir import NotARepository, find_checkout
 
 __version__ = VERSION
 __all__ = [

@@ -1,6 +1,6 @@
 """cagr_ci: `cagr ci`, the complete check in CI; events in, report out.
 
-- `event.read_event(env, base=, body_file=)` -> CiEvent: GitHub Actions (`github`), GitLab
+- `providers.read_event(env, base=, body_file=)` -> CiEvent: GitHub Actions (`github`), GitLab
   (`gitlab`) or no CI system, with `--base` / `--body-file` on top.
 - `run.run_ci(config, checkout, event)` -> CiResult: exact head, change rules with the event's
   PR body, `[review].pr_sections`, `[stack].ci`, and a clean-checkout check (`integrity`).

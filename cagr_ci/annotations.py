@@ -2,7 +2,8 @@
 
 One `::error` per job problem and per finding, on the finding's first path (the trigger;
 deleted paths too: GitHub lists them with the check even where it cannot show them in a diff),
-and a `::warning` per unchecked item. GitHub shows only 10 errors and 10 warnings per step, so
+a `::warning` per finding of a `warn` rule and per unchecked item, and a `::notice` per finding
+a label waived. GitHub shows only 10 errors and 10 warnings per step, so
 findings go a rule at a time (every failing rule is shown), and past the limit the last
 annotation says how many more there are and where to read them.
 
@@ -15,11 +16,13 @@ from __future__ import annotations
 import secrets
 
 from cagr_core.changes import Unchecked
-from cagr_core.report import Finding
+from cagr_core.render import waivable
+from cagr_core.report import Finding, Waived
+from cagr_core.severity import Severity
 
 from .run import CiResult, JobProblem
 
-SHOWN_PER_KIND = 10  # GitHub displays at most 10 errors and 10 warnings per step
+SHOWN_PER_KIND = 10  # GitHub displays at most 10 errors, 10 warnings and 10 notices per step
 
 
 def escape_data(text: str) -> str:
@@ -50,10 +53,22 @@ def _attachable(path: str | None) -> str | None:
 
 def _finding(finding: Finding) -> str:
     subject = finding.rule if finding.rule.startswith("review.") else f"change rule {finding.rule}"
+    warn = finding.severity is Severity.WARN
+    waive = "" if finding.waive_label is None else f"\n{waivable(finding.waive_label)}"
     return command(
-        "error",
-        f"{finding.message}\nInstead: {finding.fix}",
-        title=f"cagr: {subject}",
+        "warning" if warn else "error",
+        f"{finding.message}\nInstead: {finding.fix}{waive}",
+        title=f"cagr: {subject}" + (" (warning)" if warn else ""),
+        file=_attachable(finding.paths[0] if finding.paths else None),
+    )
+
+
+def _waived(waived: Waived) -> str:
+    finding = waived.finding
+    return command(
+        "notice",
+        f"Waived by the label {waived.label} (not a pass): {finding.message}",
+        title=f"cagr: change rule {finding.rule} waived",
         file=_attachable(finding.paths[0] if finding.paths else None),
     )
 
@@ -78,15 +93,20 @@ def _unchecked(item: Unchecked) -> str:
 
 def annotation_lines(result: CiResult) -> list[str]:
     """The run's annotations, within GitHub's display limits."""
+    report = result.report
     errors = [_problem(p) for p in result.problems] + [
-        _finding(f) for f in _each_rule_first(result.report.findings)
+        _finding(f) for f in _each_rule_first(report.errors)
     ]
-    warnings = [_unchecked(item) for item in result.report.unchecked]
-    edits = result.report.config_changes
+    warnings = [_finding(f) for f in _each_rule_first(report.warnings)]
+    warnings += [_unchecked(item) for item in report.unchecked]
+    edits = report.config_changes
     if edits is not None:  # rules the pull request changed judged it: say so where people look
         warnings.insert(0, command("warning", edits.describe(), title="cagr: configuration"))
-    return _bounded(errors, "error", "finding(s) and problem(s)") + _bounded(
-        warnings, "warning", "unchecked item(s)"
+    notices = [_waived(w) for w in report.waived]
+    return (
+        _bounded(errors, "error", "finding(s) and problem(s)")
+        + _bounded(warnings, "warning", "warning(s) and unchecked item(s)")
+        + _bounded(notices, "notice", "waived finding(s)")
     )
 
 

@@ -1,19 +1,17 @@
 """What one CI run is about: the commit it must check, the target, and the PR's description.
 
-A provider (GitHub Actions, GitLab CI, or none) reads its own variables into a CiEvent; the
-command line's `--base` and `--body-file` then take precedence over what the event says.
+A provider (GitHub Actions, GitLab CI, or none) reads its own variables into a CiEvent
+(`providers.read_event`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Literal
 
-from attrs import evolve, field, frozen
+from attrs import field, frozen
 
 from cagr_core.errors import ErrorWithFix
-from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
-from cagr_repo.body_file import read_body_file
+from cagr_core.pull_request import PrBody
 
 Provider = Literal["github", "gitlab", "none"]
 
@@ -32,6 +30,8 @@ class CiEvent:
     `body`: the pull request's description, or unavailable. `body_note`: when unavailable, why,
     and what to do instead. `merge_queue`: the run checks a merge queue's batch.
     `shallow_fix`: how to get full history in this CI system.
+    `labels`: the pull request's labels (None: this run knows of none, so nothing is waived);
+    `labels_source` says where they came from.
     """
 
     provider: Provider
@@ -49,37 +49,10 @@ class CiEvent:
     default_branch: str = ""  # the payload's repository.default_branch, after protected_branch
     pull_request: bool = False  # the run is about pull requests (a PR, an MR, a merge queue)
     shallow_fix: str = "Fetch the full history (`git fetch --unshallow`) before `cagr ci`."
+    labels: frozenset[str] | None = None
+    labels_source: str = ""
 
 
-def read_event(env: Mapping[str, str], *, base: str | None, body_file: str | None) -> CiEvent:
-    """The event of the CI system `env` shows (none: no CI variables), with --base and
-    --body-file applied on top; EventError when it cannot be read or the options do not fit."""
-    from . import github, gitlab  # noqa: PLC0415  # they import CiEvent from this module
-
-    explicit = bool(base) and body_file is not None  # enough to run anywhere, as in any CI
-    if env.get("GITHUB_ACTIONS") == "true" and (env.get("GITHUB_EVENT_NAME") or not explicit):
-        event = github.read_github_event(env)
-    elif env.get("GITLAB_CI") == "true":
-        event = gitlab.read_gitlab_event(env)
-    else:
-        event = CiEvent(
-            "none",
-            "",
-            "no CI system detected",
-            body_note="No CI event names a pull request here, so PR-body rules that fire cannot"
-            " be checked: pass the description with --body-file FILE.",
-        )
-    if base:
-        event = evolve(event, target=base, target_source="--base")
-    if body_file is not None:
-        if event.merge_queue:
-            raise EventError(
-                "--body-file cannot be used for a merge queue run: the batch holds several pull"
-                " requests, and one description cannot stand for all of them.",
-                "Drop --body-file; each pull request's own run checks its description.",
-            )
-        text = read_body_file(body_file, MAX_BODY_BYTES)
-        event = evolve(
-            event, body=PrBody(text), body_source=f"--body-file {body_file}", pull_request=True
-        )
-    return event
+def split_labels(text: str) -> frozenset[str]:
+    """Labels from a comma-separated list (GitLab's CI_MERGE_REQUEST_LABELS, `--labels`)."""
+    return frozenset(label.strip() for label in text.split(",") if label.strip())

@@ -3,9 +3,11 @@
 - `pull_request` / `pull_request_target`, every action (`edited` included: a changed description
   reruns the check): the checkout must be the PR's own head (`pull_request.head.sha`), never
   GitHub's synthetic merge commit; the target is GITHUB_BASE_REF; the body is
-  `pull_request.body` (null is an available, empty body).
+  `pull_request.body` (null is an available, empty body); the labels are the names in
+  `pull_request.labels` (`labeled` and `unlabeled` rerun the check).
 - `merge_group`: file rules for `base_sha` -> `head_sha`; the event carries no PR descriptions,
-  so PR-body obligations that fire are unchecked (never judged by one arbitrary body).
+  so PR-body obligations that fire are unchecked (never judged by one arbitrary body), and
+  no labels, so nothing is waived.
 - Anything else (push, workflow_dispatch, schedule, ...): no pull request, no body.
 """
 
@@ -16,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cagr_core.pull_request import PrBody
-from cagr_repo.gitdir import is_sha
+from cagr_git.object_ids import is_sha
 
 from .event import CiEvent, EventError
 
@@ -139,6 +141,7 @@ def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) ->
         payload_base = _field(payload, "pull_request.base.ref", name)
         base = payload_base if isinstance(payload_base, str) else ""
         source = "pull_request.base.ref"
+    labels = _labels(payload["pull_request"].get("labels"), name)
     number = payload["pull_request"].get("number")
     action = payload.get("action")
     title = f"GitHub {name}" + (f" ({action})" if isinstance(action, str) else "")
@@ -156,7 +159,25 @@ def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) ->
         body_source="pull_request.body" + (" (null: an empty description)" if body is None else ""),
         pull_request=True,
         shallow_fix=SHALLOW_FIX,
+        labels=labels,
+        labels_source="pull_request.labels" if labels is not None else "",
     )
+
+
+def _labels(value: object, name: str) -> frozenset[str] | None:
+    """The names in `pull_request.labels` (None: the payload has none to read)."""
+    if value is None:
+        return None
+    shaped = isinstance(value, list) and all(
+        isinstance(item, dict) and isinstance(item.get("name"), str) for item in value
+    )
+    if not shaped:
+        raise EventError(
+            f"`pull_request.labels` in the `{name}` event payload is not a list of labels.",
+            _SHAPE_FIX,
+        )
+    assert isinstance(value, list)
+    return frozenset(item["name"] for item in value)
 
 
 def _merge_group(payload: dict[str, Any]) -> CiEvent:

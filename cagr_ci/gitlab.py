@@ -4,6 +4,7 @@
   pipelines (where CI_COMMIT_SHA is GitLab's merge commit), CI_MERGE_REQUEST_SOURCE_BRANCH_SHA.
 - The target is CI_MERGE_REQUEST_DIFF_BASE_SHA, the commit GitLab diffs the merge request
   against (else the target branch, CI_MERGE_REQUEST_TARGET_BRANCH_NAME).
+- The labels are CI_MERGE_REQUEST_LABELS (comma-separated; absent when there are none).
 - The body is CI_MERGE_REQUEST_DESCRIPTION. GitLab passes only its first 2,700 characters and
   sets CI_MERGE_REQUEST_DESCRIPTION_IS_TRUNCATED=true when it cut it: a cut description decides
   a section only where that section ends at a next heading inside the kept text. An absent
@@ -15,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cagr_core.pull_request import PrBody
-from cagr_repo.gitdir import is_sha
+from cagr_git.object_ids import is_sha
 
-from .event import CiEvent, EventError
+from .event import CiEvent, EventError, split_labels
 
 DESCRIPTION_LIMIT = 2_700  # characters GitLab keeps of a description in the variable
 SHALLOW_FIX = (
@@ -66,6 +67,9 @@ def read_gitlab_event(env: Mapping[str, str]) -> CiEvent:
         body_note=note,
         pull_request=True,
         shallow_fix=SHALLOW_FIX,
+        # GitLab leaves the variable out when the merge request has no labels.
+        labels=split_labels(env.get("CI_MERGE_REQUEST_LABELS", "")),
+        labels_source="CI_MERGE_REQUEST_LABELS",
     )
 
 

@@ -13,9 +13,10 @@ from attrs import frozen
 
 from cagr_core.changes import ChangeSet
 from cagr_core.ruleset import RuleSet
+from cagr_git.discover import Checkout
+from cagr_git.refs import read_ref
+from cagr_git.repository import open_repo
 from cagr_repo.collect import collect_working_tree
-from cagr_repo.gitdir import Checkout, read_ref
-from cagr_repo.gitrepo import open_repo
 
 from .event import EventError
 

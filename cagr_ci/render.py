@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cagr_core.render import render_text, report_data
+from cagr_core.render import json_status, render_text, report_data
 
 from .run import CiResult
 
@@ -32,6 +32,9 @@ def describe_run(result: CiResult) -> list[str]:
             target + ": no range (the target or the merge base could not be resolved;"
             " the Unchecked line below says which)"
         )
+    if event.labels is not None:
+        shown = ", ".join(sorted(event.labels)) or "none"
+        lines.append(f"Labels: {shown} ({event.labels_source})")
     if event.body.available:
         size = len(event.body.text or "")
         lines.append(f"Body:   {event.body_source} ({size} characters)")
@@ -74,28 +77,41 @@ def _stack_text(result: CiResult) -> str:
 
 def _verdict(result: CiResult) -> str:
     report = result.report
+    also = [
+        f"{count} {what}"
+        for count, what in (
+            (len(report.warnings), "warning(s) (severity warn: they fail nothing)"),
+            (len(report.deferred), "obligation(s) deferred"),
+        )
+        if count
+    ]
+    checked = f"{len(result.changes.changes)} changed path(s) checked"
     if result.status == "pass":
+        return f"Passed: {', '.join([checked, *also])}."
+    if result.status == "waived":
+        labels = ", ".join(sorted({w.label for w in report.waived}))
         return (
-            f"Passed: {len(result.changes.changes)} changed path(s) checked"
-            + (f", {len(report.deferred)} obligation(s) deferred" if report.deferred else "")
-            + "."
+            f"Waived, not a pass: {len(report.waived)} finding(s) waived by the label(s)"
+            f" {labels}; {', '.join([checked, *also])}."
         )
     parts = []
-    if report.findings:
-        parts.append(f"{len(report.findings)} finding(s)")
+    if report.errors:
+        parts.append(f"{len(report.errors)} finding(s)")
     if result.problems:
         parts.append(f"{len(result.problems)} problem(s) with the job")
     if report.unchecked:
         parts.append(f"{len(report.unchecked)} item(s) unchecked")
+    if report.waived:
+        parts.append(f"{len(report.waived)} finding(s) waived")
     word = "Failed" if result.status == "fail" else "Not a pass"
-    return f"{word}: {', '.join(parts)}."
+    return f"{word}: {', '.join(parts + also)}."
 
 
 def result_data(result: CiResult) -> dict[str, Any]:
     """The JSON report of `cagr rules check`, with the CI run's own keys added."""
     data = report_data(result.report)
     event = result.event
-    data["status"] = result.status
+    data["status"] = json_status(result.status)
     data["ci"] = {
         "provider": event.provider,
         "event": event.name,
@@ -107,6 +123,8 @@ def result_data(result: CiResult) -> dict[str, Any]:
         "body_source": event.body_source if event.body.available else None,
         "body_truncated": event.body.truncated,
         "merge_queue": event.merge_queue,
+        "labels": None if event.labels is None else sorted(event.labels),
+        "labels_source": event.labels_source or None,
     }
     data["stack"] = [
         {

@@ -16,18 +16,18 @@ from typing import Literal
 from attrs import evolve, frozen
 
 from cagr_core.changes import ChangeSet, Stage, Unchecked
-from cagr_core.report import Report
+from cagr_core.report import Report, Verdict, waive
 from cagr_core.review import check_pr_sections
+from cagr_git.discover import Checkout
 from cagr_repo.check import check
 from cagr_repo.config import RepoConfig
-from cagr_repo.gitdir import Checkout
 from cagr_repo.stack import StackOutcome, run_stack
 from cagr_repo.target import TargetChoice, choose_target
 
 from .event import CiEvent
 from .integrity import CheckoutError, LocalChanges, head_of, is_shallow, local_changes
 
-CiStatus = Literal["pass", "fail", "unchecked"]
+CiStatus = Verdict
 STACK_SECONDS = 20 * 60  # the `[stack].ci` commands' shared deadline, from the start of the run
 
 
@@ -61,12 +61,9 @@ class CiResult:
 
     @property
     def status(self) -> CiStatus:
-        """fail: a finding or a job problem; unchecked: something undecided; else pass."""
-        if self.report.findings or self.problems:
-            return "fail"
-        if self.report.unchecked:
-            return "unchecked"
-        return "pass"
+        """fail: an error finding or a job problem; else the report's verdict (unchecked,
+        waived or pass; `warn` rules change none of them)."""
+        return "fail" if self.problems else self.report.status
 
 
 def run_ci(
@@ -103,6 +100,8 @@ def run_ci(
     report = evolve(
         report, findings=report.findings + findings, unchecked=report.unchecked + unknown
     )
+    if event.labels is not None:  # a maintainer's labels on the pull request: nothing else waives
+        report = waive(report, event.labels)
     stack = _run_stack(config, checkout.root, result.changes, started)
     ran = any(outcome.status != "skipped" for outcome in stack)
     after = local_changes(checkout, head) if ran else before  # only commands can write
@@ -267,4 +266,22 @@ def _notes(event: CiEvent, report: Report, shallow: bool) -> tuple[str, ...]:
         notes.append(event.body_note)
     if Stage.RANGE in stages and shallow:
         notes.append(f"This clone is shallow (its history is cut off). {event.shallow_fix}")
+    waivable = sorted({f.waive_label for f in report.findings if f.waive_label is not None})
+    if waivable and event.labels is None:
+        notes.append(
+            f"This run knows no pull-request labels ({_no_labels(event)}), so the label(s)"
+            f" {', '.join(waivable)} cannot waive anything here. A waiver counts in the pull"
+            " request's own run; "
+            + (
+                "merge a pull request with a waived finding without the merge queue."
+                if event.merge_queue
+                else "for other CI systems, pass the labels with --labels A,B."
+            )
+        )
     return tuple(notes)
+
+
+def _no_labels(event: CiEvent) -> str:
+    if event.merge_queue:
+        return "GitHub's merge_group event carries none"
+    return f"{event.title} has no pull request labels"

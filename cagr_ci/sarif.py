@@ -1,8 +1,10 @@
 """A SARIF 2.1.0 log of a CI run's findings, for code scanning (`cagr ci --sarif FILE`).
 
 One rule descriptor per rule that has findings (its fix is the help text), one
-result per finding on its first path (file level: change rules judge files, not lines), and
-unchecked items as tool notifications, so a log of an incomplete check never reads as clean.
+result per finding on its first path (file level: change rules judge files, not lines), at
+level `warning` for a `warn` rule, and unchecked items as tool notifications, so a log of an
+incomplete check never reads as clean. A finding a pull-request label waived is a result with
+an external suppression whose justification names the label.
 Findings without a path (`[review].pr_sections`) are results without a location: valid SARIF,
 though code scanning lists only results it can place in a file.
 """
@@ -14,6 +16,7 @@ from typing import Any
 from urllib.parse import quote
 
 from cagr_core.report import Finding
+from cagr_core.severity import Severity
 from cagr_core.version import VERSION
 
 from .run import CiResult
@@ -36,15 +39,19 @@ def _fingerprint(finding: Finding) -> str:
 
 def sarif_log(result: CiResult) -> dict[str, Any]:
     """The log of one run (one SARIF run)."""
-    findings = result.report.findings
+    report = result.report
+    shown = [(finding, None) for finding in report.findings] + [
+        (waived.finding, waived.label) for waived in report.waived
+    ]
+    findings = tuple(finding for finding, _ in shown)
     rule_ids = list(dict.fromkeys(finding.rule for finding in findings))
     rules = [
         {
             "id": rule,
             "shortDescription": {"text": f"cagr change rule {rule}"},
             "help": {"text": _first_fix(findings, rule)},
-            "defaultConfiguration": {"level": "error"},
-            "properties": {"kind": _kind(findings, rule)},
+            "defaultConfiguration": {"level": _level(_first(findings, rule))},
+            "properties": {"kind": _first(findings, rule).kind},
         }
         for rule in rule_ids
     ]
@@ -53,12 +60,13 @@ def sarif_log(result: CiResult) -> dict[str, Any]:
             "ruleId": finding.rule,
             "ruleIndex": rule_ids.index(finding.rule),
             "kind": "fail",
-            "level": "error",
+            "level": _level(finding),
             "message": {"text": f"{finding.message} Instead: {finding.fix}"},
             "locations": [_location(path) for path in finding.paths[:1]],
             "partialFingerprints": {"cagrFinding/v1": _fingerprint(finding)},
+            **({} if label is None else {"suppressions": [_suppression(label)]}),
         }
-        for finding in findings
+        for finding, label in shown
     ]
     notifications = [
         {
@@ -104,9 +112,22 @@ def _location(path: str) -> dict[str, Any]:
     }
 
 
+def _suppression(label: str) -> dict[str, Any]:
+    """A waived finding: suppressed outside the code, by the pull request's label."""
+    return {
+        "kind": "external",
+        "status": "accepted",
+        "justification": f"waived by the pull request label {label}",
+    }
+
+
+def _level(finding: Finding) -> str:
+    return "warning" if finding.severity is Severity.WARN else "error"
+
+
+def _first(findings: tuple[Finding, ...], rule: str) -> Finding:
+    return next(f for f in findings if f.rule == rule)
+
+
 def _first_fix(findings: tuple[Finding, ...], rule: str) -> str:
-    return next(f.fix for f in findings if f.rule == rule)
-
-
-def _kind(findings: tuple[Finding, ...], rule: str) -> str:
-    return next(f.kind for f in findings if f.rule == rule)
+    return _first(findings, rule).fix

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import html
 
+from cagr_core.render import waivable
 from cagr_core.review import RULE as SECTIONS_RULE
 from cagr_core.safe_text import terminal_safe
+from cagr_core.severity import Severity
 from cagr_repo.config import RepoConfig
 
 from .run import CiResult
@@ -15,7 +17,13 @@ SUMMARY_LIMIT = 1024 * 1024  # GitHub's limit for one step's summary, in bytes
 _MARGIN = 4 * 1024  # room kept for the closing lines
 CELL_LIMIT = 600  # characters of one table cell: every rule keeps its row
 
-_VERDICT = {"pass": "✅ pass", "fail": "❌ fail", "unchecked": "⚠️ unchecked"}
+_VERDICT = {
+    "pass": "✅ pass",
+    "fail": "❌ fail",
+    "unchecked": "⚠️ unchecked",
+    "warn": "🟡 warning",
+    "waived": "🏷️ waived",
+}
 
 
 def cell(text: str, limit: int = CELL_LIMIT) -> str:
@@ -58,6 +66,7 @@ def step_summary(result: CiResult, config: RepoConfig, limit: int = SUMMARY_LIMI
         "pass": "passed",
         "fail": "failed",
         "unchecked": "not a pass (something could not be checked)",
+        "waived": "waived by label (not a pass)",
     }[result.status]
     range_ = report.range
     where = (
@@ -90,11 +99,21 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
     rows = []
     for rule in ids:
         findings = [f for f in report.findings if f.rule == rule]
+        waived = [w for w in report.waived if w.finding.rule == rule]
         unknown = [u for u in report.unchecked if u.rule == rule]
         deferred = [d for d in report.deferred if d.rule == rule]
         if findings:
             fixes = "\n".join(dict.fromkeys(f.fix for f in findings))
-            verdict, what, fix = "fail", " ".join(f.message for f in findings), fixes
+            if findings[0].waive_label is not None:
+                fixes += "\n" + waivable(findings[0].waive_label)
+            verdict = "warn" if findings[0].severity is Severity.WARN else "fail"
+            what, fix = " ".join(f.message for f in findings), fixes
+        elif waived:
+            verdict = "waived"
+            what = f"Waived by the label {waived[0].label}: " + " ".join(
+                w.finding.message for w in waived
+            )
+            fix = ""
         elif unknown:
             verdict, what, fix = "unchecked", " ".join(u.message for u in unknown), ""
         elif whole_change_unknown and rule != SECTIONS_RULE:  # the headings need no change

@@ -30,7 +30,8 @@ name: cagr
 on:
   pull_request:
     # `edited`: a changed description can break a PR-body rule without a new commit.
-    types: [opened, synchronize, reopened, edited, ready_for_review]
+    # `labeled`, `unlabeled`: a maintainer's label can waive a rule (its `waive_label`).
+    types: [opened, synchronize, reopened, edited, ready_for_review, labeled, unlabeled]
   merge_group:
 
 permissions:

@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
-from cagr_repo.gitdir import Checkout, NotARepository, find_checkout
 
 from .output import EXIT_INVALID, print_json
 

@@ -73,6 +73,12 @@ def _parser() -> argparse.ArgumentParser:
         help="the PR description to check, for CI systems that do not provide one",
     )
     ci_parser.add_argument(
+        "--labels",
+        metavar="A,B",
+        help="the pull request's labels, for CI systems whose event does not carry them (a"
+        " rule's waive_label among them waives its findings)",
+    )
+    ci_parser.add_argument(
         "--sarif", metavar="FILE", help="also write a SARIF 2.1.0 log of the findings to FILE"
     )
     ci_parser.set_defaults(command_module="ci")

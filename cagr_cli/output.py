@@ -33,8 +33,9 @@ def print_json(data: Any) -> None:
 
 
 def exit_code(report: Report) -> int:
-    """0 pass, 1 a finding, 3 something unchecked (and no finding)."""
-    return {"pass": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}[report.status]
+    """0 pass (or only waived findings), 1 a finding, 3 something unchecked (and no finding)."""
+    codes = {"pass": EXIT_OK, "waived": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
+    return codes[report.status]
 
 
 # Anything but printable ASCII, newline and tab is looked at one character at a time.

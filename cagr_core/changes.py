@@ -8,6 +8,8 @@ from typing import Literal
 
 from attrs import field, frozen
 
+from .severity import Severity
+
 
 class Kind(enum.Enum):
     """What a git tree entry is, from its mode."""
@@ -168,6 +170,8 @@ class Unchecked:
     # Set when only this path is unknown, not the whole change; a path ending in `/` stands for
     # everything beneath that folder (one that could not be listed).
     path: str | None = None
+    # A `warn` rule's unchecked item is shown but, like its findings, never changes the verdict.
+    severity: Severity = Severity.ERROR
 
 
 def _sorted_unique(changes: tuple[Change, ...]) -> tuple[Change, ...]:

@@ -23,9 +23,18 @@ from .manifests import ManifestError, added_dependencies
 from .pull_request import MAX_BODY_BYTES, Phase, PrBody
 from .report import AddedDependency, Deferred, Finding, Report
 from .rule_index import Matches, RuleIndex
-from .rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule, When
+from .rules import (
+    AddOnlyRule,
+    PrBodyRule,
+    RequiresRule,
+    SiblingRule,
+    When,
+    describe_requirement,
+    require_glob,
+)
 from .ruleset import CompiledRule, RuleSet
 from .sections import Body, Found, Section, check_section, describe_problem
+from .severity import Severity
 from .templates import RenderError
 
 
@@ -224,7 +233,16 @@ class _Context:
         dependencies)."""
         rule = compiled.rule
         self.findings.append(
-            Finding(rule.id, rule.kind, message, rule.reason, tuple(paths), **details)
+            Finding(
+                rule.id,
+                rule.kind,
+                message,
+                rule.reason,
+                tuple(paths),
+                severity=rule.severity,
+                waive_label=rule.waive_label,
+                **details,
+            )
         )
 
     def selected(self, compiled: CompiledRule) -> list[Change]:
@@ -298,13 +316,21 @@ def _manifest_problem(change: Change, error: ManifestError) -> str:
     )
 
 
+def _satisfies(change: Change, added_only: bool) -> bool:
+    """Whether a change matching a `require` entry counts: a regular file in the result, and
+    for an added-only entry one the baseline did not have."""
+    return change.exists_as_file and (not added_only or change.old is None)
+
+
 def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
     rule = compiled.rule
     assert isinstance(rule, RequiresRule)
     missing = [
-        (pattern, matcher)
-        for pattern, matcher in zip(rule.require, compiled.require, strict=True)
-        if not any(c.exists_as_file for c in ctx.paths.changes_matching(matcher))
+        (entry, matcher, added_only)
+        for entry, matcher, added_only in zip(
+            rule.require, compiled.require, compiled.require_added, strict=True
+        )
+        if not any(_satisfies(c, added_only) for c in ctx.paths.changes_matching(matcher))
     ]
     if not missing:
         return
@@ -312,21 +338,30 @@ def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
     ctx.unchecked.extend(problems)
     if not triggers:
         return
-    gaps = "; ".join(_missing_companion(pattern, matcher, ctx) for pattern, matcher in missing)
+    gaps = "; ".join(
+        _missing_companion(require_glob(entry), matcher, added_only, ctx)
+        for entry, matcher, added_only in missing
+    )
     paths = [t.change.path for t in triggers]
-    for _, matcher in missing:  # near misses: a companion that changed but does not count
+    for _, matcher, _ in missing:  # near misses: a companion that changed but does not count
         near = next((c.path for c in ctx.changes.changes if matcher.matches(c.path)), None)
         if near is not None and near not in paths:
             paths.append(near)
-    requires = tuple(pattern for pattern, _ in missing)
+    requires = tuple(describe_requirement(entry) for entry, _, _ in missing)
     ctx.find(compiled, f"{_describe_all(triggers)}; {gaps}.", paths, requires=requires)
 
 
-def _missing_companion(pattern: str, matcher: PathMatcher, ctx: _Context) -> str:
+def _missing_companion(pattern: str, matcher: PathMatcher, added_only: bool, ctx: _Context) -> str:
     """Why nothing satisfied one `require` entry, naming a near miss when there is one."""
     near = next(iter(ctx.paths.changes_matching(matcher)), None)
+    shown = pattern.removeprefix("/")
     if near is None:
-        shown = pattern.removeprefix("/")
+        if added_only:
+            return (
+                f"{shown} was not added"
+                if is_literal(pattern)
+                else f"nothing matching {pattern} was added"
+            )
         return (
             f"{shown} did not change"
             if is_literal(pattern)
@@ -334,7 +369,10 @@ def _missing_companion(pattern: str, matcher: PathMatcher, ctx: _Context) -> str
         )
     if near.new is None:
         return f"{near.path} {ctx.deletion(near)}, which does not count"
-    return f"{near.path} is now a {near.new.kind.described}, not a regular file"
+    if not near.new.kind.is_file:
+        return f"{near.path} is now a {near.new.kind.described}, not a regular file"
+    what = shown if is_literal(pattern) else f"a file matching {pattern}"
+    return f"{near.path} was changed, not added, and this rule needs {what} added"
 
 
 def _check_add_only(compiled: CompiledRule, ctx: _Context) -> None:
@@ -357,52 +395,61 @@ def _check_add_only(compiled: CompiledRule, ctx: _Context) -> None:
 
 
 def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
-    rule, template = compiled.rule, compiled.target
+    rule = compiled.rule
     assert isinstance(rule, SiblingRule)
-    assert template is not None
     for change in ctx.selected(compiled):
         ctx.clock.tick()
         if change.status is not Status.ADDED:
             continue
-        try:
-            target = template.render(change.path)
-        except RenderError as error:
-            ctx.unchecked.append(
-                Unchecked(
-                    rule.id,
-                    Stage.TEMPLATE,
-                    f"{error}; add {change.path} to ignores or change target",
-                )
-            )
+        targets: list[str] = []
+        problems: list[str] = []
+        for template in compiled.targets:
+            try:
+                target = template.render(change.path)
+            except RenderError as error:
+                problems.append(f"{error}; add {change.path} to ignores or change target")
+                continue
+            if target == change.path:
+                problems.append(f"{template.source} names {change.path} itself")
+                continue
+            if target not in targets:
+                targets.append(target)
+        if any(_is_file(ctx.by_path.get(target)) for target in targets):
             continue
-        if target == change.path:
-            ctx.unchecked.append(
-                Unchecked(rule.id, Stage.TEMPLATE, f"{rule.target} names {change.path} itself")
-            )
-            continue
-        companion = ctx.by_path.get(target)
-        if companion is not None and companion.exists_as_file:
+        if problems:  # a target that could not be rendered might be the one the author meant
+            ctx.unchecked.extend(Unchecked(rule.id, Stage.TEMPLATE, text) for text in problems)
             continue
         paths = [change.path]
-        if companion is None:
-            note = ""
-        elif companion.new is None:
-            moved = ctx.moved_to(companion)
-            note = (
-                " (it was deleted)"
-                if moved is None
-                else f" (it was deleted; its content was added as {moved})"
-            )
-            paths.append(target)
+        notes = []
+        for target in targets:
+            companion = ctx.by_path.get(target)
+            if companion is not None:
+                paths.append(target)
+                notes.append((target, _companion_problem(companion, ctx)))
+        needed = targets[0] if len(targets) == 1 else f"one of {', '.join(targets)}"
+        if len(targets) == 1 and notes:
+            note = f" (it {notes[0][1]})"
         else:
-            note = f" (it is now a {companion.new.kind.described}, not a regular file)"
-            paths.append(target)
+            note = f" ({'; '.join(f'{t} {n}' for t, n in notes)})" if notes else ""
         ctx.find(
             compiled,
-            f"Added {change.path}; {target} needs to be added or changed in this change{note}.",
+            f"Added {change.path}; {needed} needs to be added or changed in this change{note}.",
             paths,
-            target=target,
+            target=targets[0],
+            targets=tuple(targets),
         )
+
+
+def _companion_problem(companion: Change, ctx: _Context) -> str:
+    """Why a target that changed does not count: deleted (maybe moved), or no regular file."""
+    if companion.new is None:
+        moved = ctx.moved_to(companion)
+        return "was deleted" if moved is None else f"was deleted; its content was added as {moved}"
+    return f"is now a {companion.new.kind.described}, not a regular file"
+
+
+def _is_file(change: Change | None) -> bool:
+    return change is not None and change.exists_as_file
 
 
 def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
@@ -426,6 +473,8 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
                     rule.reason,
                     trigger=_describe_all(triggers),
                     dependencies=_dependencies(triggers),
+                    severity=rule.severity,
+                    waive_label=rule.waive_label,
                 )
             )
         ctx.unchecked.extend(problems)
@@ -566,15 +615,25 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
         ctx.unchecked.extend(
             Unchecked(c.rule.id, Stage.DEADLINE, _OUT_OF_TIME) for c in rules.rules[decided:]
         )
+    severities = {c.rule.id: c.severity for c in rules.rules}
     return evolve(
         report,
         findings=tuple(sorted(ctx.findings, key=lambda f: (f.rule, f.paths, f.message))),
         unchecked=tuple(
-            sorted(set(ctx.unchecked), key=lambda u: (u.rule or "", u.stage.value, u.message))
+            sorted(
+                {_weighed(item, severities) for item in ctx.unchecked},
+                key=lambda u: (u.rule or "", u.stage.value, u.message),
+            )
         ),
         deferred=tuple(sorted(ctx.deferred, key=lambda d: (d.rule, d.message))),
         rules_checked=len(rules.rules),
     )
+
+
+def _weighed(item: Unchecked, severities: dict[str, Severity]) -> Unchecked:
+    """An undecided rule's item, with that rule's severity: a `warn` rule's never gates."""
+    severity = severities.get(item.rule or "", Severity.ERROR)
+    return item if severity is item.severity else evolve(item, severity=severity)
 
 
 def _unknown_input(compiled: CompiledRule, unknown: dict[str, str], ctx: _Context) -> str | None:
@@ -589,11 +648,13 @@ def _unknown_input(compiled: CompiledRule, unknown: dict[str, str], ctx: _Contex
     first = ctx.paths.first_unknown(compiled)
     if first is not None:
         return first
-    if compiled.target is not None:
+    if compiled.targets:
         for change in ctx.selected(compiled):
-            if change.status is Status.ADDED:
+            if change.status is not Status.ADDED:
+                continue
+            for template in compiled.targets:
                 try:
-                    target = compiled.target.render(change.path)
+                    target = template.render(change.path)
                 except RenderError:
                     continue
                 if target in unknown:

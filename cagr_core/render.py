@@ -7,32 +7,59 @@ from itertools import groupby
 from typing import Any
 
 from .changes import Range, Unchecked
-from .report import AddedDependency, ConfigChanges, Finding, Report
+from .report import AddedDependency, ConfigChanges, Finding, Report, UncommittedConfig
+from .severity import Severity
 
 _OUTCOME = {
     "pass": "passed",
     "fail": "failed",
     "unchecked": "left something unchecked (not a pass)",
+    "waived": "found nothing that fails, with findings waived by label (not a pass)",
 }
 
 
 def _finding_blocks(report: Report) -> list[tuple[str, list[str], str]]:
-    """(header, message lines, fixes) for each failing rule; a fix its findings share is said
-    once, and findings that need different fixes get each of them."""
+    """(header, message lines, fixes) for each rule with findings; a fix its findings share is
+    said once, and findings that need different fixes get each of them. A `warn` rule says it
+    does not fail the check; a rule with a `waive_label` says who can waive it, and where."""
     where = f" ({report.range.label})" if report.range is not None else ""
     blocks = []
     for rule, group in groupby(report.findings, key=lambda f: f.rule):
         findings: list[Finding] = list(group)
-        blocks.append(
-            (
-                f"{'Check' if rule.startswith('review.') else 'Change rule'} {rule} failed{where}.",
-                [_one_line(f.message) for f in findings],
-                "\n".join(
-                    f"Instead: {_one_line(fix)}" for fix in dict.fromkeys(f.fix for f in findings)
-                ),
+        first = findings[0]
+        subject = "Check" if rule.startswith("review.") else "Change rule"
+        if first.severity is Severity.WARN:
+            header = (
+                f"Warning: change rule {rule}{where} (severity warn: it does not fail the check)."
             )
-        )
+        else:
+            header = f"{subject} {rule} failed{where}."
+        fixes = [f"Instead: {_one_line(fix)}" for fix in dict.fromkeys(f.fix for f in findings)]
+        if first.waive_label is not None:
+            fixes.append(waivable(first.waive_label))
+        blocks.append((header, [_one_line(f.message) for f in findings], "\n".join(fixes)))
     return blocks
+
+
+def waivable(label: str) -> str:
+    """What a rule's `waive_label` lets a maintainer do (never the agent, never locally)."""
+    return (
+        f"Waivable: a maintainer can waive this rule for the pull request by adding the label"
+        f" `{_one_line(label)}`; CI then reports it as waived. Nothing else waives it."
+    )
+
+
+def _waived_lines(report: Report) -> list[str]:
+    where = f" ({report.range.label})" if report.range is not None else ""
+    lines = []
+    for rule, group in groupby(report.waived, key=lambda w: w.finding.rule):
+        waived = list(group)
+        head = (
+            f"Waived by the label `{_one_line(waived[0].label)}`: change rule {rule}{where}"
+            " (its findings stand, waived by a maintainer; not a pass)."
+        )
+        lines.append("\n".join([head, *(_one_line(w.finding.message) for w in waived)]))
+    return lines
 
 
 def _one_line(text: str) -> str:
@@ -42,16 +69,22 @@ def _one_line(text: str) -> str:
 
 
 def _other_lines(report: Report) -> list[str]:
-    lines = [] if report.config_changes is None else [report.config_changes.describe()]
+    lines = _waived_lines(report)
+    if report.config_changes is not None:
+        lines.append(report.config_changes.describe())
     for item in report.unchecked:
         subject = f"change rule {item.rule}" if item.rule else "change rules"
         if item.rule and item.rule.startswith("review."):
             subject = f"check {item.rule}"
+        if item.severity is Severity.WARN:
+            subject += " (severity warn: does not change the verdict)"
         lines.append(f"Unchecked ({item.stage.value}): {subject}: {_one_line(item.message)}")
     for deferred in report.deferred:
+        weight = " (severity warn)" if deferred.severity is Severity.WARN else ""
+        waive = "" if deferred.waive_label is None else f"\n{waivable(deferred.waive_label)}"
         lines.append(
-            f"Deferred to the pull request: change rule {deferred.rule}:"
-            f" {_one_line(deferred.message)}\nThen: {_one_line(deferred.fix)}"
+            f"Deferred to the pull request: change rule {deferred.rule}{weight}:"
+            f" {_one_line(deferred.message)}\nThen: {_one_line(deferred.fix)}{waive}"
         )
     if report.uncommitted:
         lines.append(
@@ -80,11 +113,12 @@ def render_text(report: Report, limit: int | None = None) -> str:
     """
     blocks = _finding_blocks(report)
     others = _other_lines(report)
+    first = [] if report.uncommitted_config is None else [report.uncommitted_config.describe()]
     if limit is None:
         pieces = ["\n".join([head, *lines, fix]) for head, lines, fix in blocks] + others
-        return "\n\n".join(pieces)
+        return "\n\n".join(first + pieces)
     shown: list[list[str]] = []  # the message lines each shown block keeps
-    used = 0
+    used = sum(len(line) + 2 for line in first)
     for index, (head, lines, fix) in enumerate(blocks):  # first: every rule, one line each
         frame = len(head) + len(fix) + 3
         if index == 0 and used + frame + len(lines[0]) + 1 > limit:
@@ -100,7 +134,7 @@ def render_text(report: Report, limit: int | None = None) -> str:
                 break
             kept.append(line)
             used += len(line) + 1
-    pieces = [
+    pieces = first + [
         "\n".join([head, *kept, fix]) for (head, _, fix), kept in zip(blocks, shown, strict=False)
     ]
     omitted_findings = sum(len(lines) for _, lines, _ in blocks) - sum(map(len, shown))
@@ -121,9 +155,14 @@ def render_text(report: Report, limit: int | None = None) -> str:
 
 def render_summary(report: Report) -> str:
     """One line: the verdict, what was checked, what came of it, and the range and target."""
+    extra = "".join(
+        f" {count} {what},"
+        for count, what in ((len(report.warnings), "warning(s)"), (len(report.waived), "waived"))
+        if count
+    )
     counts = (
         f"{report.rules_checked} rule(s) checked, {report.changed_paths} changed path(s);"
-        f" {len(report.findings)} finding(s), {len(report.unchecked)} unchecked,"
+        f" {len(report.errors)} finding(s),{extra} {len(report.unchecked)} unchecked,"
         f" {len(report.deferred)} deferred."
     )
     range_ = report.range
@@ -157,6 +196,7 @@ def unchecked_data(item: Unchecked) -> dict[str, Any]:
         "stage": item.stage.value,
         "message": item.message,
         "path": item.path,
+        "severity": item.severity.value,
     }
 
 
@@ -164,10 +204,16 @@ def _dependencies_data(dependencies: tuple[AddedDependency, ...]) -> list[dict[s
     return [{"name": d.name, "section": d.section, "manifest": d.manifest} for d in dependencies]
 
 
+def json_status(verdict: str) -> str:
+    """The JSON report's `status`, one of pass, fail, unchecked and error: a run whose only
+    findings a label waived is `pass` there (it exits 0); its `waived` list says which."""
+    return "pass" if verdict == "waived" else verdict
+
+
 def report_data(report: Report) -> dict[str, Any]:
     """The JSON report (docs/checks.md); timings are null where no adapter measured them."""
     return {
-        "status": report.status,
+        "status": json_status(report.status),
         "range": range_data(report.range),
         "findings": [
             {
@@ -178,9 +224,24 @@ def report_data(report: Report) -> dict[str, Any]:
                 "paths": list(f.paths),
                 "requires": list(f.requires),
                 "target": f.target,
+                "targets": list(f.targets),
                 "dependencies": _dependencies_data(f.dependencies),
+                "severity": f.severity.value,
+                "waive_label": f.waive_label,
             }
             for f in report.findings
+        ],
+        "waived": [
+            {
+                "rule": w.finding.rule,
+                "label": w.label,
+                "message": w.finding.message,
+                "paths": list(w.finding.paths),
+                "kind": w.finding.kind,
+                "fix": w.finding.fix,
+                "severity": w.finding.severity.value,
+            }
+            for w in report.waived
         ],
         "unchecked": [unchecked_data(item) for item in report.unchecked],
         "deferred": [
@@ -192,6 +253,8 @@ def report_data(report: Report) -> dict[str, Any]:
                 "fix": d.fix,
                 "trigger": d.trigger,
                 "dependencies": _dependencies_data(d.dependencies),
+                "severity": d.severity.value,
+                "waive_label": d.waive_label,
             }
             for d in report.deferred
         ],
@@ -204,6 +267,20 @@ def report_data(report: Report) -> dict[str, Any]:
             "evaluate": report.timings.evaluate_ms,
         },
         "config_changes": _config_changes_data(report.config_changes),
+        "uncommitted_config": _uncommitted_config_data(report.uncommitted_config),
+    }
+
+
+def _uncommitted_config_data(config: UncommittedConfig | None) -> dict[str, Any] | None:
+    """What the working tree's config has that HEAD's, which judged, does not (null: same)."""
+    if config is None:
+        return None
+    return {
+        "rules_added": list(config.added),
+        "rules_removed": list(config.removed),
+        "rules_changed": list(config.changed),
+        "settings_changed": list(config.settings),
+        "message": config.describe(),
     }
 
 

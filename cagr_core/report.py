@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from .changes import Range, Unchecked
+from .severity import Severity
 
 __all__ = [
     "AddedDependency",
@@ -15,10 +16,13 @@ __all__ = [
     "Finding",
     "Report",
     "Timings",
+    "UncommittedConfig",
     "Verdict",
+    "Waived",
+    "waive",
 ]
 
-Verdict = Literal["pass", "fail", "unchecked"]
+Verdict = Literal["pass", "fail", "unchecked", "waived"]
 
 
 @frozen
@@ -35,9 +39,11 @@ class Finding:
     """One violated obligation: what changed and what is missing (`message`), and the fix.
 
     `paths` are repository paths only: the changes that fired the rule and the changed paths at
-    fault. What was required goes apart: `requires`, the `require` globs (as written) nothing in
-    the change satisfied; `target`, the path a sibling rule wanted; `dependencies`, every
-    dependency that fired a `dependency_added` rule (its message names only the first few).
+    fault. What was required goes apart: `requires`, the `require` entries (as written, an
+    added-only entry marked `(added)`) nothing in the change satisfied; `targets`, every path a
+    sibling rule would accept, and `target` the first of them; `dependencies`, every dependency
+    that fired a `dependency_added` rule (its message names only the first few). `severity` and
+    `waive_label` are the rule's.
     """
 
     rule: str
@@ -48,6 +54,17 @@ class Finding:
     requires: tuple[str, ...] = ()
     target: str | None = None
     dependencies: tuple[AddedDependency, ...] = ()
+    severity: Severity = Severity.ERROR
+    waive_label: str | None = None
+    targets: tuple[str, ...] = ()
+
+
+@frozen
+class Waived:
+    """A finding a CI run did not count because the pull request carries the rule's label."""
+
+    finding: Finding
+    label: str
 
 
 @frozen
@@ -66,6 +83,8 @@ class Deferred:
     fix: str
     trigger: str = ""
     dependencies: tuple[AddedDependency, ...] = ()
+    severity: Severity = Severity.ERROR
+    waive_label: str | None = None
 
 
 @frozen
@@ -115,6 +134,35 @@ class ConfigChanges:
 
 
 @frozen
+class UncommittedConfig:
+    """A committed check judged by HEAD's rules while the working tree's configuration differs:
+    what the working tree has that HEAD does not (rule ids; other keys whose value differs)."""
+
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """One line for the top of a report."""
+        parts = [
+            f"{label} {', '.join(ids)}"
+            for label, ids in (
+                ("rules only in the working tree:", self.added),
+                ("rules only at HEAD:", self.removed),
+                ("rules that differ:", self.changed),
+                ("settings that differ:", self.settings),
+            )
+            if ids
+        ]
+        listed = f" ({'; '.join(parts)})" if parts else ""
+        return (
+            "Judged by the rules committed at HEAD; the working tree's cagr configuration"
+            f" differs{listed} and did not judge: commit it to have it count."
+        )
+
+
+@frozen
 class Report:
     """The verdict on one change set. Findings win over unchecked; only neither is a pass."""
 
@@ -128,11 +176,39 @@ class Report:
     changed_paths: int = 0
     uncommitted: int | None = None  # committed checks: paths the working tree has otherwise
     config_changes: ConfigChanges | None = None
+    waived: tuple[Waived, ...] = ()
+    uncommitted_config: UncommittedConfig | None = None
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        """The findings that fail the check (severity error)."""
+        return tuple(f for f in self.findings if f.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        """The findings of `warn` rules: shown, never failing."""
+        return tuple(f for f in self.findings if f.severity is Severity.WARN)
 
     @property
     def status(self) -> Verdict:
-        if self.findings:
+        """fail: an error finding; unchecked: an error rule (or the change) undecided; waived:
+        findings a label waived; else pass. `warn` rules never change it."""
+        if self.errors:
             return "fail"
-        if self.unchecked:
+        if any(item.severity is Severity.ERROR for item in self.unchecked):
             return "unchecked"
+        if self.waived:
+            return "waived"
         return "pass"
+
+
+def waive(report: Report, labels: frozenset[str]) -> Report:
+    """The report with each finding whose rule's `waive_label` is among `labels` moved to
+    `waived` (only CI knows a pull request's labels; nothing else calls this)."""
+    kept = tuple(f for f in report.findings if f.waive_label not in labels)
+    waived = tuple(
+        Waived(f, f.waive_label)
+        for f in report.findings
+        if f.waive_label is not None and f.waive_label in labels
+    )
+    return evolve(report, findings=kept, waived=report.waived + waived)

@@ -10,6 +10,7 @@ from attrs import field, frozen
 
 from .examples import Examples
 from .field_docs import doc
+from .severity import Severity
 
 
 class When(enum.Enum):
@@ -56,6 +57,26 @@ def _note() -> Any:
     return field(default=None, metadata=doc("Optional explanation shown by `cagr explain`."))
 
 
+def _severity() -> Any:
+    return field(
+        default=Severity.ERROR,
+        metadata=doc(
+            "error (default): a finding fails the check, blocks an agent's stop and denies at"
+            " the PR gate. warn: findings are shown everywhere but never fail, block or deny."
+        ),
+    )
+
+
+def _waive_label() -> Any:
+    return field(
+        default=None,
+        metadata=doc(
+            "In CI only: when the pull or merge request carries this label, the rule's findings"
+            " are reported as waived (never as passed). Nothing else waives a rule."
+        ),
+    )
+
+
 def _examples() -> Any:
     return field(
         factory=Examples,
@@ -74,6 +95,32 @@ def _when() -> Any:
 
 
 @frozen(kw_only=True)
+class RequireAdded:
+    """A `require` entry that only an added file satisfies (an edit of an old one does not)."""
+
+    path: str = field(metadata=doc("The glob an added regular file must match."))
+    status: Literal["added"] = field(metadata=doc("`added`: only an added file counts."))
+
+
+Requirement = str | RequireAdded
+Targets = str | tuple[str, ...]
+
+
+def require_glob(entry: Requirement) -> str:
+    """The glob of one `require` entry."""
+    return entry if isinstance(entry, str) else entry.path
+
+
+def describe_requirement(entry: Requirement) -> str:
+    """One `require` entry for messages: the glob, marked when only an added file counts."""
+    return entry if isinstance(entry, str) else f"{entry.path} (added)"
+
+
+def _targets(value: str | Iterable[str]) -> Targets:
+    return value if isinstance(value, str) else tuple(value)
+
+
+@frozen(kw_only=True)
 class RequiresRule:
     """If a selected path changes, each `require` glob must match an added or modified file."""
 
@@ -82,12 +129,17 @@ class RequiresRule:
     paths: tuple[str, ...] = _paths()
     ignores: tuple[str, ...] = _ignores()
     when: When = _when()
-    require: tuple[str, ...] = field(
-        converter=_tuple,
-        metadata=doc("Globs that must each match an added or modified regular file."),
+    require: tuple[Requirement, ...] = field(
+        converter=tuple,
+        metadata=doc(
+            "Each entry must match an added or modified regular file: a glob, or"
+            ' { path = GLOB, status = "added" } when only an added file may satisfy it.'
+        ),
     )
     reason: str = _reason()
     note: str | None = _note()
+    severity: Severity = _severity()
+    waive_label: str | None = _waive_label()
     examples: Examples = _examples()
 
 
@@ -101,6 +153,8 @@ class AddOnlyRule:
     ignores: tuple[str, ...] = _ignores()
     reason: str = _reason()
     note: str | None = _note()
+    severity: Severity = _severity()
+    waive_label: str | None = _waive_label()
     examples: Examples = _examples()
 
 
@@ -112,15 +166,23 @@ class SiblingRule:
     kind: Literal["sibling"] = field(default="sibling", metadata=_KIND)
     paths: tuple[str, ...] = _paths()
     ignores: tuple[str, ...] = _ignores()
-    target: str = field(
+    target: Targets = field(
+        converter=_targets,
         metadata=doc(
             "The companion path for an added file, from {dir}, {name} (last extension removed)"
-            " and {ext}; one exact path, no glob syntax."
-        )
+            " and {ext}; one exact path, no glob syntax. A list: any one of them satisfies."
+        ),
     )
     reason: str = _reason()
     note: str | None = _note()
+    severity: Severity = _severity()
+    waive_label: str | None = _waive_label()
     examples: Examples = _examples()
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """Every accepted target template, in the order written."""
+        return (self.target,) if isinstance(self.target, str) else self.target
 
 
 @frozen(kw_only=True)
@@ -141,8 +203,26 @@ class PrBodyRule:
     )
     reason: str = _reason()
     note: str | None = _note()
+    severity: Severity = _severity()
+    waive_label: str | None = _waive_label()
     examples: Examples = _examples()
 
+
+__all__ = [
+    "RULE_KINDS",
+    "AddOnlyRule",
+    "PrBodyRule",
+    "RequireAdded",
+    "Requirement",
+    "RequiresRule",
+    "Rule",
+    "Severity",
+    "SiblingRule",
+    "Targets",
+    "When",
+    "describe_requirement",
+    "require_glob",
+]
 
 Rule = RequiresRule | AddOnlyRule | SiblingRule | PrBodyRule
 RULE_KINDS: dict[str, type[Rule]] = {

@@ -10,8 +10,8 @@ from attrs import Factory, field, frozen
 from .errors import PatternError, RuleError, TemplateError
 from .globs import PathMatcher
 from .rule_index import RuleIndex
-from .rules import RequiresRule, Rule, SiblingRule, When
-from .templates import Template
+from .rules import RequireAdded, RequiresRule, Rule, Severity, SiblingRule, When, require_glob
+from .templates import Template, parse_target
 
 
 @frozen
@@ -27,16 +27,25 @@ class Selector:
 
 @frozen
 class CompiledRule:
-    """A rule with its patterns and template checked and compiled once."""
+    """A rule with its patterns and templates checked and compiled once.
+
+    `require` holds one matcher per `require` entry, and `require_added` says, for each, whether
+    only an added file satisfies it; `targets` are a sibling rule's templates, in order.
+    """
 
     rule: Rule
     selector: Selector
     require: tuple[PathMatcher, ...] = ()
-    target: Template | None = None
+    require_added: tuple[bool, ...] = ()
+    targets: tuple[Template, ...] = ()
 
     @property
     def when(self) -> When:
         return getattr(self.rule, "when", When.CHANGED)
+
+    @property
+    def severity(self) -> Severity:
+        return self.rule.severity
 
 
 def _matcher(rule: Rule, key: str, patterns: tuple[str, ...]) -> PathMatcher:
@@ -56,17 +65,26 @@ def compile_rule(rule: Rule) -> CompiledRule:
     if isinstance(rule, RequiresRule):
         if not rule.require:
             raise RuleError(rule.id, "require", "needs at least one pattern")
-        require = tuple(_matcher(rule, "require", (pattern,)) for pattern in rule.require)
-        return CompiledRule(rule, selector, require=require)
+        require = tuple(_matcher(rule, "require", (require_glob(entry),)) for entry in rule.require)
+        added = tuple(isinstance(entry, RequireAdded) for entry in rule.require)
+        return CompiledRule(rule, selector, require=require, require_added=added)
     if isinstance(rule, SiblingRule):
-        try:
-            target = Template.parse(rule.target)
-        except TemplateError as error:
-            raise RuleError(rule.id, "target", error.render()) from error
-        if target.render("d/n.e") == "d/n.e":
-            raise RuleError(rule.id, "target", f"{rule.target} names the added file itself")
-        return CompiledRule(rule, selector, target=target)
+        return CompiledRule(rule, selector, targets=_templates(rule))
     return CompiledRule(rule, selector)
+
+
+def _templates(rule: SiblingRule) -> tuple[Template, ...]:
+    """Each target template checked; RuleError names the bad one (`target[1]` in a list)."""
+    if not rule.targets:
+        raise RuleError(rule.id, "target", "needs at least one template")
+    templates = []
+    for index, source in enumerate(rule.targets):
+        try:
+            templates.append(parse_target(source))
+        except TemplateError as error:
+            key = "target" if isinstance(rule.target, str) else f"target[{index}]"
+            raise RuleError(rule.id, key, error.render()) from error
+    return tuple(templates)
 
 
 def _index(rules: tuple[CompiledRule, ...]) -> RuleIndex:

@@ -33,8 +33,10 @@ class _Builder:
         if origin is tuple:
             return {"type": "array", "items": self.type_schema(args[0])}
         if origin in (typing.Union, types.UnionType):
-            (present,) = [arg for arg in args if arg is not type(None)]
-            return self.type_schema(present, any_text)
+            present = [arg for arg in args if arg is not type(None)]
+            if len(present) == 1:
+                return self.type_schema(present[0], any_text)
+            return {"oneOf": [self.type_schema(arg, any_text) for arg in present]}
         if attrs.has(kind):
             return self.ref(kind)
         raise TypeError(f"no schema for {kind!r}")

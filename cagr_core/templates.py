@@ -85,6 +85,14 @@ class Template:
         return "/".join(parts)
 
 
+def parse_target(source: str) -> Template:
+    """A sibling target template: checked, and not naming the added file itself."""
+    template = Template.parse(source)
+    if template.render("d/n.e") == "d/n.e":
+        raise TemplateError(source, 0, len(source), "names the added file itself")
+    return template
+
+
 def placeholder_values(path: str) -> dict[str, str]:
     """{dir}, {name} and {ext} for a repo-relative path."""
     directory, base = posixpath.split(path)

@@ -22,12 +22,24 @@ from .errors import PatternError, RuleError, TemplateError
 from .examples import Example, FixtureError, fixture_changeset
 from .globs import check_pattern
 from .pull_request import Phase
-from .rules import RULE_KINDS, PrBodyRule, RequiresRule, Rule, SiblingRule, When
+from .rules import (
+    RULE_KINDS,
+    PrBodyRule,
+    RequireAdded,
+    Requirement,
+    RequiresRule,
+    Rule,
+    Severity,
+    SiblingRule,
+    Targets,
+    When,
+    require_glob,
+)
 from .ruleset import CompiledRule, compile_rule
-from .templates import Template
+from .templates import parse_target
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
-_ENUMS: tuple[type, ...] = (Status, Phase, When)
+_ENUMS: tuple[type, ...] = (Status, Phase, When, Severity)
 
 
 def _strict_str(value: object, _: object) -> str:
@@ -100,6 +112,34 @@ def _make_converter() -> cattrs.Converter:
         return rule
 
     converter.register_structure_hook(Rule, rule_hook)
+
+    def requirement_hook(value: object, _: object) -> Requirement:
+        if isinstance(value, str):
+            return value
+        if not isinstance(value, dict):
+            raise TypeError(
+                f'expected a glob or a table {{ path = GLOB, status = "added" }}, got'
+                f" {_toml_type(value)}"
+            )
+        if value.get("status") != "added":
+            raise ValueError(
+                f'`status` must be "added" (only an added file satisfies the entry; write a'
+                f" plain glob for an added or modified one), got {value.get('status')!r}"
+            )
+        entry: RequireAdded = converter.structure(value, RequireAdded)
+        return entry
+
+    converter.register_structure_hook(Requirement, requirement_hook)
+
+    def targets_hook(value: object, _: object) -> Targets:
+        if isinstance(value, str):
+            return value
+        if not isinstance(value, list):
+            raise TypeError(f"expected a template or an array of them, got {_toml_type(value)}")
+        targets: tuple[str, ...] = converter.structure(value, tuple[str, ...])
+        return targets
+
+    converter.register_structure_hook(Targets, targets_hook)
     return converter
 
 
@@ -228,20 +268,32 @@ def _id_problems(rule: Rule) -> list[tuple[str, str]]:
 
 
 def _text_problems(rule: Rule) -> list[tuple[str, str]]:
-    texts = {"reason": rule.reason, "note": rule.note}
+    texts = {"reason": rule.reason, "note": rule.note, "waive_label": rule.waive_label}
     if isinstance(rule, PrBodyRule):
         texts |= {"section": rule.section, "contains": rule.contains}
-    return [
+    problems = [
         (key, "cannot be blank" + ("; say what to do instead" if key == "reason" else ""))
         for key, text in texts.items()
         if text is not None and not text.strip()
     ]
+    return problems + _label_problems(rule.waive_label)
+
+
+def _label_problems(label: str | None) -> list[tuple[str, str]]:
+    """A label must read back exactly from a comma-separated list (GitLab's, `--labels`)."""
+    if label is None or not label.strip():
+        return []
+    if "," in label:
+        return [("waive_label", "cannot hold a comma: CI passes labels as a comma-separated list")]
+    if label != label.strip():
+        return [("waive_label", "remove the spaces around the label")]
+    return []
 
 
 def _glob_problems(rule: Rule) -> list[tuple[str, str]]:
     lists = {"paths": rule.paths, "ignores": rule.ignores}
     if isinstance(rule, RequiresRule):
-        lists["require"] = rule.require
+        lists["require"] = tuple(require_glob(entry) for entry in rule.require)
     problems = [
         (f"{key}[{index}]", message)
         for key, patterns in lists.items()
@@ -255,18 +307,28 @@ def _glob_problems(rule: Rule) -> list[tuple[str, str]]:
 
 
 def _compile(rule: Rule, globs_ok: bool) -> tuple[CompiledRule | None, list[tuple[str, str]]]:
-    """The compiled rule when its globs are good; the target template's problem either way."""
-    if globs_ok:
+    """The compiled rule when its globs and templates are good; every template problem."""
+    problems = _target_problems(rule) if isinstance(rule, SiblingRule) else []
+    if not globs_ok or problems:
+        return None, problems
+    try:
+        return compile_rule(rule), []
+    except RuleError as error:  # what the checks above do not foresee
+        return None, [(error.key, error.message)]
+
+
+def _target_problems(rule: SiblingRule) -> list[tuple[str, str]]:
+    """Every bad template of a sibling rule, keyed by its place in a list."""
+    if not rule.targets:
+        return [("target", "list at least one target template")]
+    problems = []
+    for index, source in enumerate(rule.targets):
+        key = "target" if isinstance(rule.target, str) else f"target[{index}]"
         try:
-            return compile_rule(rule), []
-        except RuleError as error:  # the target template
-            return None, [(error.key, error.message)]
-    if isinstance(rule, SiblingRule):
-        try:
-            Template.parse(rule.target)
+            parse_target(source)
         except TemplateError as error:
-            return None, [("target", error.render())]
-    return None, []
+            problems.append((key, error.render()))
+    return problems
 
 
 def _example_problems(rule: Rule, compiled: CompiledRule | None) -> list[tuple[str, str]]:

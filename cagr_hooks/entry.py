@@ -21,7 +21,7 @@ from .protocols import AGENTS, NONE, Decision, HookInput
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from cagr_repo.gitdir import Checkout
+    from cagr_git.discover import Checkout
 
     from .shell_command import Found
 
@@ -161,7 +161,7 @@ def _decide(
     stages: dict[str, float] = {}
     gitdir = None
     try:
-        from cagr_repo.gitdir import NotARepository, find_checkout  # noqa: PLC0415
+        from cagr_git.discover import NotARepository, find_checkout  # noqa: PLC0415
 
         cwd = hook.cwd or os.getcwd()
         if hook.moment is None:

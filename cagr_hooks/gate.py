@@ -18,8 +18,10 @@ import os
 import re
 
 from cagr_core.version import VERSION
+from cagr_git.discover import Checkout, NotARepository, find_checkout
+from cagr_git.files import read_regular
+from cagr_git.refs import branch_ref, read_ref
 from cagr_repo.config_files import find_config_files
-from cagr_repo.files import read_regular
 from cagr_repo.gate_record import (
     GateRecord,
     Observed,
@@ -27,7 +29,6 @@ from cagr_repo.gate_record import (
     read_gate_record,
     stale_reasons,
 )
-from cagr_repo.gitdir import Checkout, NotARepository, branch_ref, find_checkout, read_ref
 
 from .gh_pr import PrCommand
 from .protocols import NONE, Decision
@@ -135,7 +136,19 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
         )
     if record.status == "unchecked":
         return _notice("the committed check was not complete:\n\n" + record.text, checkout, pr.base)
-    return _body_decision(pr, record, line)
+    return _with_warnings(_body_decision(pr, record, line), record)
+
+
+def _with_warnings(decision: Decision, record: GateRecord) -> Decision:
+    """A decision on a record that passed, with its findings added as a notice: a passing
+    record's findings are all of `warn` rules, which never deny but are always shown."""
+    if decision.kind == "deny" or not record.findings:
+        return decision
+    text = (
+        "cagr: the change rules pass for this PR's commits, with warnings (rules of severity"
+        f" warn: shown, never denied):\n\n{record.text}"
+    )
+    return Decision("notice", "\n\n".join(t for t in (decision.text, text) if t))
 
 
 def _check_command(base: str | None, record: GateRecord | None) -> str:
@@ -151,7 +164,11 @@ def _notice(
     record = read_gate_record(checkout.gitdir)
     failed = ""
     if named and record is not None and record.status == "fail":
-        rules = ", ".join(dict.fromkeys(str(item["rule"]) for item in record.findings))
+        rules = ", ".join(
+            dict.fromkeys(
+                str(item["rule"]) for item in record.findings if item.get("severity") != "warn"
+            )
+        )
         failed = f" The last committed check (of {record.head[:12]}) failed change rules: {rules}."
     run = _check_command(base, record)
     return Decision(
@@ -262,13 +279,20 @@ def _body_decision(pr: PrCommand, record: GateRecord, line: str) -> Decision:
             f"cagr: this PR's description must have {', '.join(owed)}, but cagr cannot see the"
             f" body here: {why}.{advice} {_LET_THROUGH}",
         )
-    problems = _body_problems(body, obligations, headings)
-    if not problems:
-        return NONE
-    return Decision(
-        "deny",
-        "cagr: the PR description does not meet the change rules.\n\n" + "\n\n".join(problems),
-    )
+    problems, warnings = _body_problems(body, obligations, headings)
+    if problems:
+        return Decision(
+            "deny",
+            "cagr: the PR description does not meet the change rules.\n\n"
+            + "\n\n".join(problems + warnings),
+        )
+    if warnings:
+        return Decision(
+            "notice",
+            "cagr: the PR description misses what rules of severity warn ask (shown, never"
+            " denied):\n\n" + "\n\n".join(warnings),
+        )
+    return NONE
 
 
 def _read_body_file(path: str, cwd: str) -> tuple[str | None, str | None]:
@@ -285,14 +309,17 @@ def _read_body_file(path: str, cwd: str) -> tuple[str | None, str | None]:
 
 def _body_problems(
     body: str, obligations: list[dict[str, object]], headings: list[str]
-) -> list[str]:
+) -> tuple[list[str], list[str]]:
+    """What the body misses: (of error rules and headings, of `warn` rules)."""
     # Imported here: parsing Markdown costs more than the rest of the gate together.
     from cagr_core.pull_request import PrBody  # noqa: PLC0415
+    from cagr_core.render import waivable  # noqa: PLC0415
     from cagr_core.review import check_pr_sections  # noqa: PLC0415
     from cagr_core.sections import Body, check_section, describe_problem  # noqa: PLC0415
 
     parsed = Body.parse(body)
-    problems = []
+    problems: list[str] = []
+    warnings: list[str] = []
     for item in obligations:
         section = str(item["section"])
         contains = item["contains"] if isinstance(item["contains"], str) else None
@@ -300,9 +327,13 @@ def _body_problems(
         if problem is None:
             continue
         gap = describe_problem(problem, section, contains, empty_body=not body.strip())
-        problems.append(
-            f"Change rule {item['rule']} failed.\n{item['trigger']}; {gap}.\nInstead: {item['fix']}"
+        warn = item.get("severity") == "warn"
+        label = item.get("waive_label")
+        (warnings if warn else problems).append(
+            f"{'Warning: change rule' if warn else 'Change rule'} {item['rule']}"
+            f" {'(severity warn)' if warn else 'failed'}.\n{item['trigger']}; {gap}."
+            f"\nInstead: {item['fix']}" + (f"\n{waivable(label)}" if isinstance(label, str) else "")
         )
     findings, _ = check_pr_sections(headings, PrBody(body))  # the body is available here
     problems.extend(f"[review] pr_sections: {f.message}\nInstead: {f.fix}" for f in findings)
-    return problems
+    return problems, warnings

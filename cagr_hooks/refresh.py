@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import time
 
-from cagr_repo.gitdir import Checkout, NotARepository, find_checkout, read_ref
+from cagr_git.discover import Checkout, NotARepository, find_checkout
+from cagr_git.refs import read_ref
 from cagr_repo.state import REFRESH_STAMP, load, save
 
 TYPE_CHECKING = False

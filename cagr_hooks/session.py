@@ -8,9 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cagr_core.rules import AddOnlyRule, PrBodyRule, RequiresRule, Rule, SiblingRule, When
+from cagr_core.rules import (
+    AddOnlyRule,
+    PrBodyRule,
+    RequiresRule,
+    Rule,
+    Severity,
+    SiblingRule,
+    When,
+    describe_requirement,
+)
+from cagr_git.discover import Checkout
 from cagr_repo.config import ConfigErrors, load_config
-from cagr_repo.gitdir import Checkout
 
 from .protocols import NONE, NOTICE_LIMIT, Decision
 
@@ -24,14 +33,16 @@ def obligation(rule: Rule) -> str:
     """What one rule asks of a change, in one line, with its fix."""
     if isinstance(rule, RequiresRule):
         fires = "adds a dependency to" if rule.when is When.DEPENDENCY_ADDED else "changes"
-        what = f"a change that {fires} {_paths(rule)} must also change {', '.join(rule.require)}"
+        needs = ", ".join(describe_requirement(entry) for entry in rule.require)
+        what = f"a change that {fires} {_paths(rule)} must also change {needs}"
     elif isinstance(rule, AddOnlyRule):
         what = (
             f"files under {_paths(rule)} that exist on the target branch may not be edited,"
             " deleted or renamed"
         )
     elif isinstance(rule, SiblingRule):
-        what = f"each new file matching {_paths(rule)} needs {rule.target} added or changed too"
+        targets = " or ".join(rule.targets)
+        what = f"each new file matching {_paths(rule)} needs {targets} added or changed too"
     else:
         assert isinstance(rule, PrBodyRule)
         fires = "adds a dependency to" if rule.when is When.DEPENDENCY_ADDED else "changes"
@@ -40,7 +51,8 @@ def obligation(rule: Rule) -> str:
             f"a change that {fires} {_paths(rule)} needs {need} in the PR description's"
             f" `## {rule.section}` section"
         )
-    return f"- {rule.id} ({rule.kind}): {what}. Fix: {rule.reason}"
+    weight = ", warn only: never blocks" if rule.severity is Severity.WARN else ""
+    return f"- {rule.id} ({rule.kind}{weight}): {what}. Fix: {rule.reason}"
 
 
 def brief(checkout: Checkout) -> Decision:

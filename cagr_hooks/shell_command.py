@@ -20,7 +20,15 @@ import re
 import shlex
 
 from .gh_pr import VERBS, PrCommand, parse_gh
-from .shell_words import Unbalanced, Word, expand, has_pattern, split_commands, substitutions
+from .shell_words import (
+    Arg,
+    Unbalanced,
+    Word,
+    expand,
+    has_pattern,
+    split_commands,
+    substitutions,
+)
 from .shell_wrappers import WRAPPERS, parallel_command, read_options, split_string
 
 MAX_COMMAND = 256 * 1024  # characters of one command line cagr reads
@@ -50,16 +58,6 @@ _MOVES_HEAD = frozenset({"commit", "merge", "rebase", "pull", "reset", "checkout
 def mentions_pr(text: str) -> bool:
     """Whether `text`, its quotes and backslashes removed, names `gh pr create|new|ready|edit`."""
     return _MENTION.search(_QUOTING.sub("", text)) is not None
-
-
-class Arg:
-    """One field of a simple command: as written (`raw`) and its value (None: computed)."""
-
-    __slots__ = ("raw", "text")
-
-    def __init__(self, raw: str, text: str | None) -> None:
-        self.raw = raw
-        self.text = text
 
 
 class _Scope:

@@ -70,6 +70,16 @@ class Word:
         return f"Word({self.raw!r})"
 
 
+class Arg:
+    """One field of a simple command: as written (`raw`) and its value (None: computed)."""
+
+    __slots__ = ("raw", "text")
+
+    def __init__(self, raw: str, text: str | None) -> None:
+        self.raw = raw
+        self.text = text
+
+
 def _heredoc_text(heredoc: re.Match[str]) -> str | None:
     """A here-document's text as `cat` prints it, or None when the shell would change it."""
     delimiter, strip_tabs = heredoc.group("delim"), heredoc.group("dash") == "-"

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import shlex
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .shell_command import Arg
+from .shell_words import Arg
 
 
 class Wrapper:

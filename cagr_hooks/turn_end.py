@@ -20,9 +20,9 @@ from attrs import evolve
 from cagr_core.changes import ChangeSet
 from cagr_core.render import render_text
 from cagr_core.report import Report
+from cagr_git.discover import Checkout
 from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, load_config
-from cagr_repo.gitdir import Checkout
 from cagr_repo.stack import StackOutcome, run_stack
 
 from . import turn_state
@@ -152,6 +152,12 @@ def _decision(
             "The agent was let stop; no passing result was recorded. Run `cagr rules check`"
             " once the cause above is fixed.",
         )
+    if report.findings:  # all of `warn` rules: shown, never blocking
+        return Decision(
+            "notice",
+            "cagr: the change rules pass so far, with warnings (rules of severity warn never"
+            f" block a stop):\n\n{text}",
+        )
     if report.deferred:
         return Decision(
             "notice",
@@ -165,7 +171,7 @@ def _failing(
 ) -> Decision:
     text = "\n\n".join(part for part in (_text(report), stack) if part)
     if session is not None and turn_state.escaped_with(checkout.gitdir, session) == fingerprint:
-        rules = ", ".join(dict.fromkeys(f.rule for f in report.findings)) or "stack commands"
+        rules = ", ".join(dict.fromkeys(f.rule for f in report.errors)) or "stack commands"
         return Decision(
             "notice",
             f"cagr: the change rules still fail ({rules}), and neither the change nor the"

@@ -1,2 +1,7 @@
-"""cagr_repo: a checkout on disk as core values (config files, git through dulwich and cagr's
-own object reader, worktree state)."""
+"""cagr_repo: the checkout as cagr's input, over cagr_git.
+
+Config discovery and TOML reading (`config_files`, `config`), the target and range (`target`,
+`range`), collecting a ChangeSet (`collect`), the check service (`check`), cagr's state under
+`<gitdir>/cagr/` (`state`, `gate_record`), `[stack]` commands (`stack`), `init`'s suggestions
+(`suggest`), body files and the files cagr writes (`body_file`, `files`).
+"""

@@ -15,16 +15,17 @@ from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.render import render_text, report_data
-from cagr_core.report import Report, Timings
+from cagr_core.report import Report, Timings, UncommittedConfig
 from cagr_core.version import VERSION
+from cagr_git.discover import Checkout
+from cagr_git.objects import DamagedObject
+from cagr_git.refs import branch_ref, read_ref
+from cagr_git.repository import open_repo
 
 from .collect import collect_committed, collect_working_tree, count_uncommitted
 from .config import ConfigErrors, RepoConfig
-from .config_changes import committed_config, config_changes, self_target
+from .config_changes import committed_config, config_changes, self_target, uncommitted_config
 from .gate_record import GateRecord, identity, write_gate_record
-from .gitdir import Checkout, branch_ref, read_ref
-from .gitrepo import open_repo
-from .objects import DamagedObject
 from .state import GATE_RECORD, remove
 from .target import BY_BASE_OPTION, choose_target
 
@@ -83,6 +84,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     # The gate compares the record with the working tree's configuration, the one it can read
     # without git objects: HEAD's config follows from HEAD, which the record holds as well.
     seen_digest = config.raw_digest
+    uncommitted_rules = _uncommitted_rules(head_config, config)
     config = head_config or config
     protected = config.config.git.protected_branch
     target = choose_target(checkout, base, protected, base_chosen_by)
@@ -110,6 +112,9 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         )
     timings = Timings((collected - started) * 1000, (done - collected) * 1000)
     report = evolve(report, timings=timings, uncommitted=uncommitted, config_changes=edits)
+    if uncommitted_rules is not None:
+        report = _judged_by_head(report, uncommitted_rules)
+        deferred = _judged_by_head(deferred, uncommitted_rules)
     if not committed or not write_record:
         return CheckResult(report, changes)
     from_head = head_config is not None
@@ -139,6 +144,34 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     )
     written = write_gate_record(checkout.gitdir, record)
     return CheckResult(report, changes, record, written, config_from_head=from_head)
+
+
+def _uncommitted_rules(
+    head: RepoConfig | None, working: RepoConfig
+) -> UncommittedConfig | Unchecked | None:
+    """What a committed check says of a working tree's configuration that HEAD's lacks: rules
+    only in the working tree, with none at HEAD, leave the check unchecked (they would judge
+    nothing, and a pass would be taken for theirs); other differences are said first."""
+    if head is None:
+        return None
+    if not head.rules.rules and working.rules.rules:
+        ids = [compiled.rule.id for compiled in working.rules.rules]
+        shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+        return Unchecked(
+            None,
+            Stage.CONFIG,
+            f"HEAD has no change rules committed, but the working tree's configuration has"
+            f" {len(ids)} rule(s) ({shown}). Rules that are not committed do not judge a"
+            " committed check (CI reads HEAD's): commit your rules (cagr.toml, .cagr/ or"
+            " [tool.cagr] in pyproject.toml), then check again.",
+        )
+    return uncommitted_config(head, working)
+
+
+def _judged_by_head(report: Report, said: UncommittedConfig | Unchecked) -> Report:
+    if isinstance(said, Unchecked):
+        return evolve(report, unchecked=(said, *report.unchecked))
+    return evolve(report, uncommitted_config=said)
 
 
 def _committed_config(config: RepoConfig, checkout: Checkout) -> RepoConfig | None:

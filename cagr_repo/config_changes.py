@@ -14,9 +14,14 @@ from collections.abc import Sequence
 
 from cagr_core.changes import ChangeSet, Range
 from cagr_core.config import Config
-from cagr_core.report import ConfigChanges
+from cagr_core.report import ConfigChanges, UncommittedConfig
 from cagr_core.rules import Rule
 from cagr_core.validate import unstructure_rule
+from cagr_git.discover import Checkout
+from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
+from cagr_git.refs import head_ref
+from cagr_git.repository import Repository
+from cagr_git.trees import TREE_MODE, read_tree
 
 from .config import RepoConfig, combine_sources, config_from
 from .config_files import (
@@ -28,10 +33,6 @@ from .config_files import (
     fragment_order,
     is_config_source,
 )
-from .gitdir import Checkout, head_ref
-from .gitrepo import Repository
-from .objects import BLOB, DamagedObject, commit_tree, read_raw
-from .trees import TREE_MODE, read_tree
 
 _REGULAR = (0o100644, 0o100755)
 _SETTINGS = ("git.protected_branch", "review.pr_sections", "stack.on_turn_end", "stack.ci")
@@ -67,6 +68,19 @@ def config_changes(
     if not (found.added or found.removed or found.changed or found.settings):
         return None  # e.g. pyproject.toml edited outside [tool.cagr], or only reformatted
     return found
+
+
+def uncommitted_config(head: RepoConfig, working: RepoConfig) -> UncommittedConfig | None:
+    """How the working tree's configuration differs from HEAD's, which judges a committed check
+    (None: no rule or setting differs)."""
+    old, new = _digests(head.config.changes.rules), _digests(working.config.changes.rules)
+    found = UncommittedConfig(
+        added=tuple(sorted(new.keys() - old.keys())),
+        removed=tuple(sorted(old.keys() - new.keys())),
+        changed=tuple(sorted(i for i in old.keys() & new.keys() if old[i] != new[i])),
+        settings=tuple(k for k in _SETTINGS if _value(head.config, k) != _value(working.config, k)),
+    )
+    return found if found != UncommittedConfig() else None
 
 
 def _digests(rules: Sequence[Rule]) -> dict[str, str]:

@@ -31,17 +31,19 @@ def advice(rules: RuleSet, tracked: Sequence[str]) -> list[str]:
         for pattern in rule.ignores:
             if not any(PathMatcher.compile([pattern]).matches(path) for path in tracked):
                 notes.append(f"{rule.id}: ignore {pattern} matches no tracked file.")
-        if isinstance(rule, SiblingRule) and compiled.target is not None and selected:
+        if not isinstance(rule, SiblingRule) or not selected:
+            continue
+        for template in compiled.targets:
             targets = set()
             for path in selected:
                 try:
-                    targets.add(posixpath.dirname(compiled.target.render(path)))
+                    targets.add(posixpath.dirname(template.render(path)))
                 except RenderError:
                     continue
             if targets and not targets & folders:
                 shown = ", ".join(sorted(t or "(the root)" for t in targets)[:3])
                 notes.append(
-                    f"{rule.id}: its target {rule.target} points into {shown}, where no tracked"
-                    " file is yet; check the template."
+                    f"{rule.id}: its target {template.source} points into {shown}, where no"
+                    " tracked file is yet; check the template."
                 )
     return notes

@@ -1,9 +1,8 @@
-"""Files cagr reads and writes itself: atomic writes, and reads that never block.
+"""Files cagr writes: its own state, and the files it is asked to write.
 
 A write goes to a temporary file in the same folder, then a rename: a reader sees the old file
-or the new one, never half of either. A read opens without blocking and takes only a regular
-file, so a FIFO or device planted where cagr looks can never hang a hook. Used for cagr's state,
-git's refs and HEAD, and the files cagr writes when asked to (`cagr schema --write`, `cagr init`).
+or the new one, never half of either. Paths a person or a CI runner names (`--sarif`, the step
+summary, `init`'s files) are written only as regular files or new paths (`output_path`).
 Standard library only.
 """
 
@@ -116,34 +115,3 @@ def write_atomically(path: str, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
-
-
-def read_regular(path: str, limit: int, *, follow: bool = False) -> bytes | None:
-    """Up to `limit` bytes of a regular file, opened without blocking; None for anything else.
-
-    A symlink is read through only with `follow` (git's config files may be links; refs,
-    objects and cagr's state never are)."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        chunks = []
-        left = limit
-        step = max(st.st_size + 1, 1 << 16)  # the whole file in one read, unless it grows
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            while left > 0:
-                chunk = handle.read(min(left, step))
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                left -= len(chunk)
-        return b"".join(chunks)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)

@@ -13,8 +13,10 @@ import json
 import os
 
 from cagr_core.version import VERSION
+from cagr_git.discover import Checkout
+from cagr_git.object_ids import is_sha
+from cagr_git.refs import branch_ref, read_ref
 
-from .gitdir import Checkout, branch_ref, is_sha, read_ref
 from .state import GATE_RECORD, load, remove, save
 from .target import BY_PROTECTED_BRANCH, choose_target
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 
-from .files import read_regular, write_atomically
+from cagr_git.files import read_regular
+
+from .files import write_atomically
 
 STATE_FOLDER = "cagr"
 GATE_RECORD = "gate.json"  # the committed check's result, for the `gh pr create` gate

@@ -193,7 +193,8 @@ def _prisma(paths: Sequence[str]) -> list[Suggestion]:
                     "id": "prisma-migration" + (f"-{len(suggestions) + 1}" if suggestions else ""),
                     "kind": "requires",
                     "paths": [f"/{schema}"],
-                    "require": [f"/{migrations}/**"],
+                    # A new migration: editing an applied one must not satisfy the rule.
+                    "require": [{"path": f"/{migrations}/**", "status": "added"}],
                     "reason": "Run `prisma migrate dev` and include the new migration in this"
                     " change.",
                     "examples": {

@@ -7,7 +7,8 @@ CI event, else the branch `origin/HEAD` names, as `git clone` records it), then 
 
 from __future__ import annotations
 
-from .gitdir import Checkout, remote_default_branch
+from cagr_git.discover import Checkout
+from cagr_git.refs import remote_default_branch
 
 DEFAULT_TARGET = "main"
 BY_BASE_OPTION = "--base"

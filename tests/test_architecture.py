@@ -1,7 +1,8 @@
 """The house's floors: core is pure, dependencies point one way, hook paths start light.
 
-cagr_cli is the top floor. cagr_hooks and cagr_ci sit beside it, over cagr_repo, which sits over
-cagr_core; nothing below imports anything above.
+cagr_cli is the top floor. cagr_hooks and cagr_ci sit beside it, over cagr_repo (the checkout as
+cagr's input, the check service), over cagr_git (git's formats in, plain values out), over
+cagr_core; nothing below imports anything above, and no module imports itself through others.
 """
 
 from __future__ import annotations
@@ -15,20 +16,24 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("cagr", "cagr_core", "cagr_repo", "cagr_cli", "cagr_hooks", "cagr_ci")
-# What each package may import of ours. cli -> (hooks, ci) -> repo -> core.
+PACKAGES = ("cagr", "cagr_core", "cagr_git", "cagr_repo", "cagr_cli", "cagr_hooks", "cagr_ci")
+# What each package may import of ours. cli -> (hooks, ci) -> repo -> git -> core.
 ALLOWED_OURS = {
     "cagr_core": {"cagr_core"},
-    "cagr_repo": {"cagr_core", "cagr_repo"},
-    "cagr_hooks": {"cagr_core", "cagr_repo", "cagr_hooks"},
-    "cagr_ci": {"cagr_core", "cagr_repo", "cagr_ci"},
-    "cagr_cli": {"cagr_core", "cagr_repo", "cagr_hooks", "cagr_ci", "cagr_cli"},
-    "cagr": {"cagr_core", "cagr_repo"},  # the library's front door; nothing imports it
+    "cagr_git": {"cagr_core", "cagr_git"},
+    "cagr_repo": {"cagr_core", "cagr_git", "cagr_repo"},
+    "cagr_hooks": {"cagr_core", "cagr_git", "cagr_repo", "cagr_hooks"},
+    "cagr_ci": {"cagr_core", "cagr_git", "cagr_repo", "cagr_ci"},
+    "cagr_cli": {"cagr_core", "cagr_git", "cagr_repo", "cagr_hooks", "cagr_ci", "cagr_cli"},
+    "cagr": {"cagr_core", "cagr_git", "cagr_repo"},  # the library's front door
 }
+# Of the core, git reading may use value types and errors: never config, rules or evaluation.
+GIT_MAY_USE_OF_CORE = {"cagr_core.errors", "cagr_core.changes"}
 # Modules on the `gh pr create` gate's path: the standard library only (plus each other).
 GATE_PATH = (
     "cagr_repo.gate_record",
-    "cagr_repo.gitdir",
+    "cagr_git.discover",
+    "cagr_git.refs",
     "cagr_repo.state",
     "cagr_repo.config_files",
     "cagr_core.version",
@@ -68,6 +73,58 @@ def test_dependencies_point_one_way(package: str) -> None:
     for module in _modules(package):
         ours = {name for name in _imports(module) if name.startswith("cagr")}
         assert ours <= ALLOWED_OURS[package], f"{module.relative_to(ROOT)} imports {ours}"
+
+
+def _module_name(path: Path) -> str:
+    name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    return name.removesuffix(".__init__")
+
+
+def _our_imports(path: Path, modules: set[str]) -> set[str]:
+    """The modules of ours `path` imports anywhere in it (deferred and type-only ones too)."""
+    package = _module_name(path) if path.name == "__init__.py" else path.parent.name
+    if path.parent.parent != ROOT:
+        package = _module_name(path.parent)
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{parent}.{node.module}" if node.module else parent
+            found.update(
+                name
+                for name in [base, *(f"{base}.{a.name}" for a in node.names)]
+                if name in modules
+            )
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in modules)
+    return found - {_module_name(path)}
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    paths = {_module_name(p): p for package in PACKAGES for p in _modules(package)}
+    graph = {name: _our_imports(path, set(paths)) for name, path in paths.items()}
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(name: str, trail: list[str]) -> None:
+        state[name] = 1
+        for other in sorted(graph[name]):
+            assert state.get(other) != 1, " -> ".join([*trail, name, other])
+            if other not in state:
+                visit(other, [*trail, name])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [])
+
+
+def test_git_reading_knows_nothing_of_rules() -> None:
+    modules = {_module_name(p) for package in PACKAGES for p in _modules(package)}
+    for module in _modules("cagr_git"):
+        core = {name for name in _our_imports(module, modules) if name.startswith("cagr_core")}
+        assert core <= GIT_MAY_USE_OF_CORE, f"{module.relative_to(ROOT)} imports {core}"
 
 
 def test_core_imports_only_pure_modules() -> None:

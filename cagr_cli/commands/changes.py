@@ -9,8 +9,8 @@ from typing import Any
 
 from cagr_core.changes import Change, ChangeSet, Side
 from cagr_core.render import range_data, unchecked_data
+from cagr_git.repository import open_repo
 from cagr_repo.collect import BareRepository, collect_committed, collect_working_tree
-from cagr_repo.gitrepo import open_repo
 from cagr_repo.target import choose_target
 
 from ..checkout import open_checkout

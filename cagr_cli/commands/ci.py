@@ -1,4 +1,4 @@
-"""`cagr ci [--base REF] [--body-file FILE] [--sarif FILE]`: the CI check.
+"""`cagr ci [--base REF] [--body-file FILE] [--labels A,B] [--sarif FILE]`: the CI check.
 
 A thin translation of cagr_ci: read the CI system's event from the environment, check it, then
 print the report (text or JSON), GitHub annotations and job summary when on GitHub Actions, and
@@ -15,8 +15,9 @@ import sys
 import time
 
 from cagr_ci.annotations import annotation_lines, command, guarded
-from cagr_ci.event import EventError, read_event
+from cagr_ci.event import EventError
 from cagr_ci.integrity import CheckoutError
+from cagr_ci.providers import read_event
 from cagr_ci.render import render_result, result_data
 from cagr_ci.run import CiResult, run_ci
 from cagr_ci.sarif import sarif_log
@@ -27,7 +28,7 @@ from cagr_repo.files import UnsafeOutput, append_output, output_path, write_outp
 from ..checkout import fail, open_checkout
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
-_EXIT = {"pass": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
+_EXIT = {"pass": EXIT_OK, "waived": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     except UnsafeOutput as error:
         return fail(args, str(error), "cagr ci")
     try:
-        event = read_event(os.environ, base=args.base, body_file=args.body_file)
+        event = read_event(os.environ, base=args.base, body_file=args.body_file, labels=args.labels)
         result = run_ci(config, checkout, event, started=started)
     except (EventError, CheckoutError) as error:
         return _fail(args, on_github, error.message, error.fix)

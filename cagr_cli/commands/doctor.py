@@ -1,7 +1,7 @@
 """`cagr doctor`: what to look at when something feels wrong, in sections.
 
 Config (sources, rules per kind, problems, examples), range (target, merge base, history), the
-change as a check sees it (violations, unchecked and deferred kept apart), the gate record
+change as a check sees it (violations, warnings, unchecked and deferred kept apart), the gate record
 (absent, current or stale and why), agent hooks (installed, missing, outdated; recent times)
 and advice. A diagnosis, not a policy check: exit 2 for an invalid config or failing examples,
 3 when something could not be checked, else 0 — findings in the change never fail it.
@@ -17,6 +17,8 @@ from typing import Any
 
 from cagr_core.example_runner import run_examples
 from cagr_core.rules import RULE_KINDS
+from cagr_git.discover import Checkout, NotARepository, find_checkout
+from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_hooks.install import SETTINGS_FILES
 from cagr_hooks.status import agent_status, timing_summary
 from cagr_repo.check import check
@@ -24,8 +26,6 @@ from cagr_repo.config import ConfigErrors, RepoConfig, load_config
 from cagr_repo.config_files import find_config_files
 from cagr_repo.diagnosis import advice
 from cagr_repo.gate_record import record_state
-from cagr_repo.gitdir import Checkout, NotARepository, find_checkout
-from cagr_repo.index import UnreadableIndex, tracked_paths
 
 from ..output import EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
@@ -88,7 +88,8 @@ def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
             "problems": [u.message for u in report.unchecked if u.stage.value == "range"],
         }
         data["change"] = {
-            "violations": sorted({f.rule for f in report.findings}),
+            "violations": sorted({f.rule for f in report.errors}),
+            "warnings": sorted({f.rule for f in report.warnings}),
             "unchecked": [u.message for u in report.unchecked],
             "deferred": sorted({d.rule for d in report.deferred}),
         }
@@ -153,6 +154,8 @@ def _text(data: dict[str, Any]) -> str:
         change = data["change"]
         lines += ["", "Change (merge base to working tree; a diagnosis, not a verdict)"]
         lines.append(f"  violations: {', '.join(change['violations']) or 'none'}")
+        if change["warnings"]:
+            lines.append(f"  warnings (severity warn): {', '.join(change['warnings'])}")
         lines.append(f"  deferred to the PR: {', '.join(change['deferred']) or 'none'}")
         lines.append(f"  unchecked: {len(change['unchecked']) or 'nothing'}")
         record = data["gate_record"]
@@ -163,8 +166,16 @@ def _text(data: dict[str, Any]) -> str:
             lines.append(f"  stale ({'; '.join(record['why_stale'])}); its result no longer counts")
         else:
             lines.append(f"  current: {record['result']} for HEAD {record['head'][:7]}")
-    hooks = data["hooks"]
-    lines += ["", "Agent hooks"]
+    lines += _hooks_text(data["hooks"])
+    if data.get("advice"):
+        lines += ["", "Advice"]
+        lines.extend(f"  {note}" for note in data["advice"])
+    return "\n".join(lines)
+
+
+def _hooks_text(hooks: dict[str, Any]) -> list[str]:
+    """Each agent's hook setup, whether its command resolves here, and recent timings."""
+    lines = ["", "Agent hooks"]
     for agent, status in hooks["agents"].items():
         detail = status["state"]
         events = status["missing"] or status["outdated"]
@@ -191,10 +202,7 @@ def _text(data: dict[str, Any]) -> str:
             f"  {moment}: {figures['calls']:g} recent call(s), median {figures['median_ms']:g} ms,"
             f" slowest {figures['max_ms']:g} ms{budget}"
         )
-    if data.get("advice"):
-        lines += ["", "Advice"]
-        lines.extend(f"  {note}" for note in data["advice"])
-    return "\n".join(lines)
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:

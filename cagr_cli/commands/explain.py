@@ -7,7 +7,15 @@ import difflib
 import sys
 
 from cagr_core.examples import Example
-from cagr_core.rules import PrBodyRule, Rule
+from cagr_core.render import waivable
+from cagr_core.rules import (
+    PrBodyRule,
+    RequiresRule,
+    Rule,
+    Severity,
+    SiblingRule,
+    describe_requirement,
+)
 from cagr_core.validate import unstructure_rule
 
 from ..checkout import load, root_of
@@ -22,6 +30,12 @@ DEFERRED = (
 
 def events(rule: Rule) -> str:
     return DEFERRED if isinstance(rule, PrBodyRule) else CHECKED
+
+
+def _severity(rule: Rule) -> str:
+    if rule.severity is Severity.WARN:
+        return "warn (findings are shown everywhere, and never fail a check, block or deny)"
+    return "error (findings fail the check, block an agent's stop, and deny at the PR gate)"
 
 
 def _example_line(example: Example) -> str:
@@ -59,14 +73,21 @@ def run(args: argparse.Namespace) -> int:
     when = getattr(rule, "when", None)
     if when is not None:
         lines.append(f"  when:     {when.value}")
-    for key in ("require", "target", "section", "contains"):
-        value = getattr(rule, key, None)
-        if value is not None:
-            shown = ", ".join(value) if isinstance(value, tuple) else value
-            lines.append(f"  {key + ':':<9} {shown}")
+    if isinstance(rule, RequiresRule):
+        lines.append(f"  require:  {', '.join(map(describe_requirement, rule.require))}")
+    if isinstance(rule, SiblingRule):
+        accepted = " or ".join(rule.targets)
+        lines.append(f"  target:   {accepted}" + (" (any one)" if len(rule.targets) > 1 else ""))
+    if isinstance(rule, PrBodyRule):
+        lines.append(f"  section:  {rule.section}")
+        if rule.contains is not None:
+            lines.append(f"  contains: {rule.contains}")
     lines.append(f"  reason:   {rule.reason}")
     if rule.note:
         lines.append(f"  note:     {rule.note}")
+    lines.append(f"  severity: {_severity(rule)}")
+    if rule.waive_label is not None:
+        lines.append(f"  waivable: {waivable(rule.waive_label).removeprefix('Waivable: ')}")
     lines.append(f"  events:   {events(rule)}")
     lines.append("  examples:")
     for label in ("valid", "invalid"):

@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 
 from cagr_ci.workflow import install_workflow
+from cagr_git.discover import NotARepository, find_checkout
+from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_hooks.install import NOTES, InstallError, behind_others, install, machine_path
 from cagr_hooks.status import resolve
 from cagr_repo.files import UnsafeOutput, output_path, write_atomically
-from cagr_repo.gitdir import NotARepository, find_checkout
-from cagr_repo.index import UnreadableIndex, tracked_paths
 from cagr_repo.suggest import SCHEMA_FILE, render, suggest
 
 from ..output import EXIT_INVALID, EXIT_OK

@@ -71,10 +71,5 @@ def run(args: argparse.Namespace) -> int:
     body = render_text(report)
     if body:
         print(f"{body}\n")
-    if result.config_from_head:
-        print(
-            "Judged by cagr's configuration as committed at HEAD, as CI will judge it: the"
-            " working tree's differs and was not used (commit it to have it count).\n"
-        )
     print(render_summary(report))
     return exit_code(report)

@@ -285,7 +285,7 @@ def _break_collection(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("injected fault")
 
-    monkeypatch.setattr("cagr_repo.collect.index_tree", broken)
+    monkeypatch.setattr("cagr_git.status.index_tree", broken)
 
 
 def test_18_an_exception_during_a_check_is_unchecked_with_its_stage(

@@ -37,8 +37,9 @@ def pull_request(
     base_sha: str = "0" * 40,
     number: int = 7,
     old_body: str | None = None,
+    labels: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """A `pull_request` webhook payload."""
+    """A `pull_request` webhook payload (`labels`: the names of the PR's labels)."""
     payload: dict[str, Any] = {
         "action": action,
         "number": number,
@@ -68,12 +69,26 @@ def pull_request(
             },
             "merged": False,
             "mergeable": None,
+            "labels": [
+                {
+                    "id": 208045946 + n,
+                    "node_id": "MDU6TGFiZWwyMDgwNDU5NDY=",
+                    "url": f"https://api.github.com/repos/octo-org/app/labels/{name}",
+                    "name": name,
+                    "description": None,
+                    "color": "f29513",
+                    "default": False,
+                }
+                for n, name in enumerate(labels)
+            ],
         },
         "repository": REPOSITORY,
         "sender": SENDER,
     }
     if action == "edited":
         payload["changes"] = {"body": {"from": old_body or ""}}
+    if action in ("labeled", "unlabeled") and labels:
+        payload["label"] = payload["pull_request"]["labels"][-1]
     return payload
 
 

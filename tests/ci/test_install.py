@@ -57,6 +57,8 @@ class TestInitCiGithub:
             "reopened",
             "edited",
             "ready_for_review",
+            "labeled",
+            "unlabeled",
         ]
         assert "merge_group" in triggers
         steps = data["jobs"]["change-rules"]["steps"]

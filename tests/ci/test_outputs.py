@@ -15,8 +15,8 @@ from cagr_ci.event import CiEvent
 from cagr_ci.run import run_ci
 from cagr_ci.sarif import path_uri
 from cagr_ci.summary import step_summary
+from cagr_git.discover import find_checkout
 from cagr_repo.config import load_config
-from cagr_repo.gitdir import find_checkout
 
 from .conftest import GOOD_BODY, RULES, Project
 from .events import cagr_ci, github_env, pull_request

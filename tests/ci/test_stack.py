@@ -8,8 +8,8 @@ import time
 from cagr_ci.event import CiEvent
 from cagr_ci.run import STACK_SECONDS, run_ci
 from cagr_core import PrBody
+from cagr_git.discover import find_checkout
 from cagr_repo.config import load_config
-from cagr_repo.gitdir import find_checkout
 
 from .conftest import GOOD_BODY, RULES, Project
 from .events import cagr_ci, github_env, pull_request

@@ -41,6 +41,7 @@ def test_a_violation_is_shown_but_is_not_a_failure(work: Path, capsys: Capture) 
     assert data["status"] == "ok"
     assert data["change"] == {
         "violations": ["schema-companion"],
+        "warnings": [],
         "unchecked": [],
         "deferred": ["dependency-reason"],
     }
@@ -48,6 +49,19 @@ def test_a_violation_is_shown_but_is_not_a_failure(work: Path, capsys: Capture) 
     assert data["config"]["examples"] == {"run": 4, "failing": []}
     assert data["range"]["target_ref"] == "refs/heads/main"
     assert data["range"]["chosen_by"] == "default main"
+
+
+def test_a_warning_is_kept_apart_from_violations(work: Path, capsys: Capture) -> None:
+    text = (work / "cagr.toml").read_text()
+    write(
+        work,
+        "cagr.toml",
+        text.replace('reason = "Run `make', 'severity = "warn"\nreason = "Run `make', 1),
+    )
+    write(work, "src/schema.py", "v2")
+    code, data = doctor(work, capsys)
+    assert code == 0
+    assert (data["change"]["violations"], data["change"]["warnings"]) == ([], ["schema-companion"])
 
 
 def test_an_invalid_config_exits_2_with_every_problem(work: Path, capsys: Capture) -> None:

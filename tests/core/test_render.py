@@ -122,9 +122,14 @@ def test_json_shape() -> None:
             "paths": ["src/config/schema.ts"],
             "requires": ["schema/cagr.schema.json"],
             "target": None,
+            "targets": [],
             "dependencies": [],
+            "severity": "error",
+            "waive_label": None,
         }
     ]
+    assert data["waived"] == []
+    assert data["uncommitted_config"] is None
     assert data["unchecked"] == []
     assert data["deferred"] == []
     assert data["pending_staged"] == []

@@ -175,4 +175,6 @@ def test_a_committed_check_is_judged_by_heads_config(
     write(failing, "cagr.toml", "")  # uncommitted: the working tree has no rules at all
     capsys.readouterr()
     assert main(["--repo", str(failing), "rules", "check", "--committed"]) == 1
-    assert "as committed at HEAD" in capsys.readouterr().out
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("Judged by the rules committed at HEAD; the working tree's cagr")
+    assert "rules only at HEAD: dependency-reason, schema-companion" in first

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from cagr_git.discover import find_checkout
 from cagr_repo.gate_record import read_gate_record
-from cagr_repo.gitdir import find_checkout
 
 from ..repo.gitutil import commit, git, write
 from .hookutil import RULES, hook, payload, project

@@ -8,9 +8,9 @@ import subprocess
 from pathlib import Path
 
 from cagr_core import ChangeSet, RuleSet
+from cagr_git.discover import find_checkout
+from cagr_git.repository import open_repo
 from cagr_repo.collect import collect_committed, collect_working_tree
-from cagr_repo.gitdir import find_checkout
-from cagr_repo.gitrepo import open_repo
 
 EMPTY = "0" * 40
 Row = tuple[str, str, str | None, str | None, str | None, str | None]  # path, status, modes, ids

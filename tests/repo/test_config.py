@@ -241,7 +241,7 @@ class TestErrors:
         assert (
             "cagr.toml: changes.rules[0] (id 'x'): unknown key requires (did you mean"
             " `require`?); the keys here are: id, kind, paths, ignores, when, require, reason,"
-            " note, examples"
+            " note, severity, waive_label, examples"
         ) in found
         write(
             repo, "cagr.toml", rule("x").replace("reason = ", "raeson = ").replace("ignores", "x")

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from cagr_core.version import VERSION
+from cagr_git.discover import Checkout, find_checkout
+from cagr_git.refs import branch_ref, read_ref
 from cagr_repo.check import check
 from cagr_repo.config import load_config
 from cagr_repo.config_files import find_config_files
 from cagr_repo.gate_record import GateRecord, Observed, read_gate_record, stale_reasons
-from cagr_repo.gitdir import Checkout, branch_ref, find_checkout, read_ref
 from cagr_repo.state import GATE_RECORD, state_path
 
 from .configs import rule

@@ -11,10 +11,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cagr_repo.history import CommitGraph, History, merge_bases
-from cagr_repo.objects import COMMIT, ObjectReader, read_raw
+from cagr_git.history import CommitGraph, History, merge_bases
+from cagr_git.objects import COMMIT, ObjectReader, read_raw
 
-from .gitutil import git
+from ..repo.gitutil import git
 
 
 @st.composite

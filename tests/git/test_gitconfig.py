@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from cagr_repo.gitconfig import GitConfigError, read_git_config
-from cagr_repo.gitdir import find_checkout, head_ref
+from cagr_git.config import GitConfigError, read_git_config
+from cagr_git.discover import find_checkout
+from cagr_git.refs import head_ref
 
-from .gitutil import commit, git, write
+from ..repo.gitutil import commit, git, write
 
 KEY = "core.autocrlf"
 

@@ -18,13 +18,13 @@ from attrs import frozen
 from cagr_core.errors import ErrorWithFix
 
 from .files import read_regular
-from .gitdir import is_sha
 from .history import GraphDamaged
+from .object_ids import is_sha
 from .objects import COMMIT, TAG, TYPE_NAMES, DamagedObject
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .gitrepo import Repository
+    from .repository import Repository
 
 _SUFFIX = re.compile(r"~(\d*)|\^\{([^}]*)\}|\^(\d*)")
 _PSEUDO_REF = re.compile(r"(?:[A-Z][A-Z_]*_)?HEAD\Z")

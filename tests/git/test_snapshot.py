@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from cagr_core import ChangeSet, Phase, PrBody, RequiresRule, RuleSet, evaluate
-from cagr_repo.worktree import WorkTree
+from cagr_git.worktree import WorkTree
 
-from .gitutil import collect, commit, git, oracle, rows, write
+from ..repo.gitutil import collect, commit, git, oracle, rows, write
 
 SCHEMA = RequiresRule(
     id="schema", paths=["src/schema.py"], require=["schema.json"], reason="Regenerate schema.json."

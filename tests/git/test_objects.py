@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from cagr_repo.objects import BLOB, TYPE_NAMES, DamagedObject, ObjectReader, read_raw
+from cagr_git.objects import BLOB, TYPE_NAMES, DamagedObject, ObjectReader, read_raw
 
-from .gitutil import git
+from ..repo.gitutil import git
 
 KINDS = {name.encode(): kind for kind, name in TYPE_NAMES.items()}
 

@@ -11,10 +11,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cagr_repo.index import read_index
-from cagr_repo.trees import index_tree
+from cagr_git.index import read_index
+from cagr_git.trees import index_tree
 
-from .gitutil import commit, git, write
+from ..repo.gitutil import commit, git, write
 
 # Names around '/' in byte order (" ", "!", "-", "." sort before it, "0" and letters after), so
 # folders and files that share a prefix land where git's tree order puts them.

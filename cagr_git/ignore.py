@@ -13,8 +13,8 @@ from collections.abc import Mapping
 
 from dulwich.ignore import IgnoreFilter, IgnoreFilterManager, read_ignore_patterns
 
+from .config import GitConfig
 from .files import read_regular
-from .gitconfig import GitConfig
 
 MAX_IGNORE_BYTES = 64 * 1024 * 1024
 

@@ -20,8 +20,9 @@ from dulwich.ignore import IgnoreFilterManager
 from cagr_core.errors import CagrError
 
 from .attributes import Attributes, looks_binary
-from .gitdir import NotARepository, checkout_at, is_repository, read_ref
+from .discover import NotARepository, checkout_at, is_repository
 from .index import IndexEntry
+from .refs import read_ref
 from .trees import GITLINK, IndexTree, TreeEntry, normal_mode
 
 _CHUNK = 1 << 20
@@ -138,6 +139,14 @@ class WorkTree:
             if problem is not None:
                 raise Unreadable(path, problem)
         return mode, digest.digest()
+
+    def read(self, path: bytes, mode: int, limit: int) -> bytes | None:
+        """Up to `limit` bytes of a file's content (None for a symlink or submodule, which are
+        never followed); OSError when it cannot be read."""
+        if mode not in (0o100644, 0o100755):
+            return None
+        with open(self._abs(path), "rb") as handle:
+            return handle.read(limit)
 
     @staticmethod
     def _binary(absolute: bytes) -> bool:

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from cagr_repo.gitdir import NotARepository, branch_ref, find_checkout, head_ref, read_ref
+from cagr_git.discover import NotARepository, find_checkout
+from cagr_git.refs import branch_ref, head_ref, read_ref
 
-from .gitutil import commit, git, write
+from ..repo.gitutil import commit, git, write
 
 
 def rev(root: Path, name: str) -> str:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from cagr_repo.gitdir import find_checkout
-from cagr_repo.gitrepo import open_repo
-from cagr_repo.revisions import Resolved, RevisionProblem, resolve_revision
+from cagr_git.discover import find_checkout
+from cagr_git.repository import open_repo
+from cagr_git.revisions import Resolved, RevisionProblem, resolve_revision
 
-from .gitutil import commit, git, write
+from ..repo.gitutil import commit, git, write
 
 
 def rev_parse(root: Path, text: str) -> str | None:

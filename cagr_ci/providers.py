@@ -1,0 +1,64 @@
+"""Which CI system a run is in, and the event it is about.
+
+Each provider (GitHub Actions, GitLab CI, or none) reads its own variables into a CiEvent; the
+command line's `--base` and `--body-file` then take precedence over what the event says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from attrs import evolve
+
+from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
+from cagr_repo.body_file import read_body_file
+
+from . import github, gitlab
+from .event import CiEvent, EventError, split_labels
+
+
+def read_event(
+    env: Mapping[str, str],
+    *,
+    base: str | None,
+    body_file: str | None,
+    labels: str | None = None,
+) -> CiEvent:
+    """The event of the CI system `env` shows (none: no CI variables), with --base,
+    --body-file and --labels applied on top; EventError when it cannot be read or the options
+    do not fit."""
+    explicit = bool(base) and body_file is not None  # enough to run anywhere, as in any CI
+    if env.get("GITHUB_ACTIONS") == "true" and (env.get("GITHUB_EVENT_NAME") or not explicit):
+        event = github.read_github_event(env)
+    elif env.get("GITLAB_CI") == "true":
+        event = gitlab.read_gitlab_event(env)
+    else:
+        event = CiEvent(
+            "none",
+            "",
+            "no CI system detected",
+            body_note="No CI event names a pull request here, so PR-body rules that fire cannot"
+            " be checked: pass the description with --body-file FILE.",
+        )
+    if base:
+        event = evolve(event, target=base, target_source="--base")
+    if labels is not None:
+        if event.merge_queue:
+            raise EventError(
+                "--labels cannot be used for a merge queue run: the batch holds several pull"
+                " requests, and one set of labels cannot stand for all of them.",
+                "Drop --labels; each pull request's own run reads its labels.",
+            )
+        event = evolve(event, labels=split_labels(labels), labels_source="--labels")
+    if body_file is not None:
+        if event.merge_queue:
+            raise EventError(
+                "--body-file cannot be used for a merge queue run: the batch holds several pull"
+                " requests, and one description cannot stand for all of them.",
+                "Drop --body-file; each pull request's own run checks its description.",
+            )
+        text = read_body_file(body_file, MAX_BODY_BYTES)
+        event = evolve(
+            event, body=PrBody(text), body_source=f"--body-file {body_file}", pull_request=True
+        )
+    return event

@@ -1,0 +1,162 @@
+"""The working tree against a base tree, as git would see it: what differs, entry by entry.
+
+The base's tree is diffed with the trees the index would write (compared where their ids
+differ), then the index with the files on disk, then the untracked files that are not ignored.
+Nothing is written: the index is parsed from its bytes and never refreshed. What cannot be read
+exactly is listed per path, never skipped; what makes the whole tree unknown (an unreadable
+index, unresolved conflicts, a work tree that cannot be listed) is a StatusProblem.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+from pathlib import Path
+
+from attrs import frozen
+
+from cagr_core.errors import CagrError
+
+from .attributes import Attributes
+from .config import GitConfig
+from .ignore import ignore_rules
+from .index import IndexEntry, UnreadableIndex, read_index
+from .objects import TREE, read_raw
+from .refs import ref_text
+from .repository import Repository
+from .trees import IndexTree, TreeEntry, diff_trees, index_tree
+from .worktree import Unreadable, WorkTree
+
+RawChange = tuple[bytes, TreeEntry | None, TreeEntry | None]  # path, base entry, W's entry
+_STAGE = operator.attrgetter("stage")
+
+
+class StatusProblem(CagrError):
+    """The working tree cannot be compared at all; the message says why and what to do."""
+
+
+@frozen
+class Status:
+    """The base -> working tree difference: changed entries (sorted by path), paths whose staged
+    content differs from both ends, paths whose content cannot be known, and the work tree
+    read (to read files from, and to tell whether it moved meanwhile)."""
+
+    changes: list[RawChange]
+    pending: list[bytes]
+    unreadable: list[Unreadable]
+    tree: WorkTree
+
+
+def index_signature(repo: Repository) -> tuple[int, int, int, str | None]:
+    """What changes when the index or HEAD is rewritten: read before and after a status."""
+    try:
+        st = os.stat(repo.index_path)
+        signature = (st.st_size, st.st_mtime_ns, st.st_ino)
+    except FileNotFoundError:
+        signature = (0, 0, 0)
+    return (*signature, ref_text(repo.checkout, "HEAD"))
+
+
+def working_tree_status(repo: Repository, base_tree: bytes) -> Status:
+    """One read of the work tree against `base_tree` (a raw tree id).
+
+    StatusProblem when the tree cannot be compared; KeyError for a missing object,
+    DamagedObject for a damaged one, GitConfigError for a setting git refuses.
+    """
+    entries, index_mtime_ns = _read_index(repo)
+    _refuse_conflicts(entries)
+    index = index_tree(entries)
+    tree = _work_tree(repo, index)
+    differs = _base_against_index(repo, base_tree, index)
+    assert repo.root is not None
+    ignores = ignore_rules(repo.root, repo.commondir, repo.config, repo.environ)
+    try:
+        walk = tree.untracked(index, ignores)
+    except Unreadable as error:
+        raise StatusProblem(f"the work tree {error.why}.") from error
+    scan = tree.scan(entries, differs, index_mtime_ns, walk.replaced)
+    if tree.folders_for_files:  # tracked files that are folders now: their files are untracked
+        beneath = tree.untracked(index, ignores, tree.folders_for_files)
+        walk.untracked.update(beneath.untracked)
+        walk.unreadable.extend(beneath.unreadable)
+    raw = sorted(scan.changes + _untracked_changes(differs, index, walk.untracked))
+    return Status(raw, scan.pending, [*scan.unreadable, *walk.unreadable], tree)
+
+
+def _read_index(repo: Repository) -> tuple[tuple[IndexEntry, ...], int]:
+    """The index entries and the index file's mtime (none: an empty index)."""
+    index_path = Path(repo.index_path)
+    try:
+        data = index_path.read_bytes()
+        mtime_ns = index_path.stat().st_mtime_ns
+    except FileNotFoundError:
+        return (), 0
+    except OSError as error:
+        raise StatusProblem(f"cannot read the index: {error}") from error
+    try:
+        return read_index(data).entries, mtime_ns
+    except UnreadableIndex as error:
+        raise StatusProblem(f"cannot read the index: {error}") from error
+
+
+def _refuse_conflicts(entries: tuple[IndexEntry, ...]) -> None:
+    if not any(map(_STAGE, entries)):  # the usual answer, without a Python loop
+        return
+    conflicts = sorted({e.path.decode("utf-8", "surrogateescape") for e in entries if e.stage})
+    more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
+    raise StatusProblem(
+        f"unresolved conflicts in {', '.join(conflicts[:5])}{more}. Resolve them, then check again."
+    )
+
+
+def _work_tree(repo: Repository, index: IndexTree) -> WorkTree:
+    """The work tree, read with this repository's file-mode and line-ending settings."""
+    config = repo.config
+    filemode = config.boolean("core", "fileMode", True)
+    autocrlf = _autocrlf(config)
+    attribute_files = sorted(
+        folder + b"/.gitattributes" if folder else b".gitattributes"
+        for folder, names in index.files.items()
+        if b".gitattributes" in names
+    )
+    assert repo.root is not None
+    info = Path(repo.commondir) / "info" / "attributes"
+    attributes = Attributes(Path(repo.root), attribute_files, info, autocrlf)
+    return WorkTree(repo.root, attributes, filemode)
+
+
+def _autocrlf(config: GitConfig) -> bool:
+    """Whether `core.autocrlf` converts line endings on the way in (`true` or `input`)."""
+    value = config.get("core", "autocrlf")
+    if value is not None and value.lower() == "input":
+        return True
+    return config.boolean("core", "autocrlf", False)
+
+
+def _untracked_changes(
+    differs: dict[bytes, TreeEntry | None], index: IndexTree, untracked: dict[bytes, TreeEntry]
+) -> list[RawChange]:
+    """Base paths the index dropped (deleted, or back as untracked files) and new files."""
+    raw: list[RawChange] = []
+    for path, old in differs.items():
+        if old is not None and not index.tracks(path):
+            now = untracked.pop(path, None)
+            if now != old:
+                raw.append((path, old, now))
+    raw.extend((path, None, now) for path, now in untracked.items())
+    return raw
+
+
+def _base_against_index(
+    repo: Repository, base_tree: bytes, index: IndexTree
+) -> dict[bytes, TreeEntry | None]:
+    """The base's entry at every path where the base and the index differ (None: the base has
+    none there), by diffing the base tree with the trees the index would write: folders whose
+    trees are equal are never read, so the cost follows the change, not the repository."""
+    written = index.trees
+
+    def read(sha: bytes) -> bytes:
+        raw = written.get(sha)
+        return raw if raw is not None else read_raw(repo.objects, sha, TREE)
+
+    return {path: old for path, old, _ in diff_trees(read, base_tree, index.root)}
