@@ -257,72 +257,57 @@ def _ansi_c(raw: str, index: int) -> tuple[str, int]:
     raise _Unknown
 
 
+def _scan(raw: str) -> tuple[str, list[str]]:
+    """A word with what the shell cannot expand blanked out, and the command lines it runs.
+
+    The first is `raw` with quoted text (single, double, bash's `$'...'`), escaped characters
+    and substitutions replaced by spaces, so only what the shell reads bare is left; the second
+    holds the insides of `$(...)`, backticks and `<(...)` / `>(...)` outside single quotes. An
+    unclosed part ends the scan (the splitter refuses such lines first)."""
+    bare = list(raw)
+    found: list[str] = []
+    in_double = False
+    index = 0
+    try:
+        while index < len(raw):
+            char, start = raw[index], index
+            if char == "\\":
+                index += 2
+            elif char == "'" and not in_double:
+                index = _end_of_single(raw, index)
+            elif raw.startswith("$'", index) and not in_double:
+                index = _end_of_ansi(raw, index)
+            elif char == '"':
+                in_double = not in_double
+                index += 1
+            elif raw.startswith(("$(", "<(", ">("), index):
+                index = _end_of_substitution(raw, index + 1)
+                found.append(raw[start + 2 : index - 1])
+            elif char == "`":
+                index = _end_of_backticks(raw, index)
+                found.append(re.sub(r"\\([\\`$])", r"\1", raw[start + 1 : index - 1]))
+            else:
+                index += 1
+                if not in_double:
+                    continue  # a bare character: kept
+            bare[start:index] = " " * (index - start)
+    except Unbalanced:
+        bare[index:] = " " * (len(raw) - index)
+    return "".join(bare), found
+
+
 def has_pattern(raw: str) -> bool:
     """Whether the shell could turn this word into other words: an unquoted glob (`*`, `?`,
     `[`) or brace pattern (`{a,b}`, `{1..3}`)."""
-    quote = ""
-    index = 0
-    while index < len(raw):
-        char = raw[index]
-        if quote == "'":
-            quote = "" if char == "'" else quote
-        elif char == "\\":
-            index += 1
-        elif raw.startswith("$'", index) and not quote:
-            try:
-                index = _end_of_ansi(raw, index) - 1
-            except Unbalanced:
-                return False
-        elif char in "'\"" and (not quote or quote == char):
-            quote = "" if quote else char
-        elif not quote and (char in "*?[" or (char == "{" and "}" in raw[index:])):
-            return True
-        index += 1
-    return False
+    bare = _scan(raw)[0]
+    return any(char in bare for char in "*?[") or re.search(r"\{[^}]*\}", bare) is not None
 
 
 def substitutions(raw: str) -> list[str]:
     """The command lines a word runs while it is expanded: the insides of `$(...)`, backticks
     and `<(...)` / `>(...)`, outside single quotes (a quoted here-document fed to `cat` holds
     data, and its `cat` runs nothing)."""
-    found: list[str] = []
-    quote = ""
-    index = 0
-    while index < len(raw):
-        char = raw[index]
-        if quote == "'":
-            quote = "" if char == "'" else quote
-            index += 1
-        elif char == "\\":
-            index += 2
-        elif raw.startswith("$'", index) and not quote:
-            try:
-                index = _end_of_ansi(raw, index)
-            except Unbalanced:
-                return found
-        elif char == "'" and not quote:
-            quote = "'"
-            index += 1
-        elif char == '"':
-            quote = "" if quote == '"' else '"'
-            index += 1
-        elif raw.startswith(("$(", "<(", ">("), index):
-            try:
-                end = _end_of_substitution(raw, index + 1)
-            except Unbalanced:
-                return found
-            found.append(raw[index + 2 : end - 1])
-            index = end
-        elif char == "`":
-            try:
-                end = _end_of_backticks(raw, index)
-            except Unbalanced:
-                return found
-            found.append(re.sub(r"\\([\\`$])", r"\1", raw[index + 1 : end - 1]))
-            index = end
-        else:
-            index += 1
-    return found
+    return _scan(raw)[1]
 
 
 def _end_of_single(line: str, index: int) -> int:
@@ -350,15 +335,19 @@ def _end_of_double(line: str, index: int) -> int:
 
 
 def _end_of_backticks(line: str, index: int) -> int:
-    index += 1
+    return _past(line, index + 1, "`", "`")
+
+
+def _past(line: str, index: int, closing: str, opening: str) -> int:
+    """From `index`, past backslash escapes: the index after the first unescaped `closing`."""
     while index < len(line):
         if line[index] == "\\":
             index += 2
-        elif line[index] == "`":
+        elif line[index] == closing:
             return index + 1
         else:
             index += 1
-    raise Unbalanced("an unclosed `")
+    raise Unbalanced(f"an unclosed {opening}")
 
 
 def _end_of_substitution(line: str, index: int) -> int:
@@ -433,15 +422,7 @@ def _end_of_part(line: str, index: int) -> int:
 def _end_of_ansi(line: str, index: int) -> int:
     """`index` at the `$` of bash's `$'...'`, where a backslash escapes the quote: the index
     after its closing quote."""
-    index += 2
-    while index < len(line):
-        if line[index] == "\\":
-            index += 2
-        elif line[index] == "'":
-            return index + 1
-        else:
-            index += 1
-    raise Unbalanced("an unclosed $'")
+    return _past(line, index + 2, "'", "$'")
 
 
 class _Splitter:

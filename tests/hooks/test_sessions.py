@@ -120,8 +120,8 @@ def test_a_commit_and_the_pr_on_one_line_are_split(
 def test_after_a_command_that_moves_nothing_the_hook_returns_at_once(
     cloned: Path, tmp_path: Path
 ) -> None:
-    """The refresh runs when HEAD moved; otherwise the call is a few reads (timed loosely
-    here only to tell the two paths apart: speed is measured in benchmarks/hooks.py)."""
+    """The refresh runs when HEAD moved; otherwise the call only reads (speed is measured in
+    benchmarks/hooks.py)."""
     assert main(["--repo", str(cloned), "init", "--hooks", "claude"]) == 0
     session = Session("claude", cloned, tmp_path / "home")
     write(cloned, "src/schema.py", "v2")
