@@ -19,7 +19,7 @@ from attrs import define, evolve, field, frozen
 
 from .changes import Change, ChangeSet, Stage, Status, Unchecked
 from .globs import PathMatcher, is_literal
-from .manifests import ManifestError, added_dependencies
+from .manifests import FORMATS, Addition, Additions, Format, ManifestError, added_dependencies
 from .pull_request import MAX_BODY_BYTES, Phase, PrBody
 from .report import AddedDependency, Deferred, Finding, Report
 from .rule_index import Matches, RuleIndex
@@ -149,12 +149,13 @@ class _Trigger:
     """A selected change that fired the rule, with the dependencies it added, if that fired it."""
 
     change: Change
-    added: tuple[str, ...] = ()
+    added: tuple[Addition, ...] = ()
     deletion: str = "was deleted"
 
     def describe(self) -> str:
         if self.added:
-            return f"Added {_first_few(self.added)} in {self.change.path}"
+            labels = tuple(addition.label for addition in self.added)
+            return f"Added {_first_few(labels)} in {self.change.path}"
         path, old, new = self.change.path, self.change.old, self.change.new
         if old is None:
             return f"{path} was added"
@@ -173,9 +174,9 @@ def _first_few(items: tuple[str, ...], shown: int = 3) -> str:
 def _dependencies(triggers: list[_Trigger]) -> tuple[AddedDependency, ...]:
     """Every dependency the triggers added, as data (messages name only the first few)."""
     return tuple(
-        AddedDependency(name, section, trigger.change.path)
+        AddedDependency(addition.name, addition.section, trigger.change.path)
         for trigger in triggers
-        for section, _, name in (entry.partition(".") for entry in trigger.added)
+        for addition in trigger.added
     )
 
 
@@ -264,21 +265,28 @@ class _Context:
         if compiled.when is When.CHANGED:
             return [_Trigger(change, (), self.deletion(change)) for change in selected], []
         triggers: list[_Trigger] = []
-        problems: list[Unchecked] = []
+        problems: list[str] = []
         for change in selected:
             self.clock.check()  # reading a manifest can take long: ask every time
+            if change.new is None:
+                continue  # a deleted file adds no dependency, whatever it was
+            manifest = compiled.manifest_format(change.path)
+            if manifest is None:
+                problems.append(_not_a_manifest(change.path))
+                continue
             try:
-                added = self._added(change)
+                additions = self._added(change, manifest)
             except ManifestError as error:
-                problems.append(
-                    Unchecked(compiled.rule.id, Stage.SELECTOR, _manifest_problem(change, error))
-                )
-            else:
-                if added:
-                    triggers.append(_Trigger(change, added))
-        return triggers, problems
+                problems.append(_manifest_problem(change, manifest, error))
+                continue
+            if additions.unnamed:
+                problems.append(_unnamed_problem(change.path, additions.unnamed))
+            if additions.added:
+                triggers.append(_Trigger(change, additions.added))
+        rule = compiled.rule.id
+        return triggers, [Unchecked(rule, Stage.SELECTOR, problem) for problem in problems]
 
-    def _added(self, change: Change) -> tuple[str, ...]:
+    def _added(self, change: Change, manifest: Format) -> Additions:
         contents: list[bytes | None] = []
         for side_name, side in (("old", change.old), ("new", change.new)):
             if side is None:
@@ -297,10 +305,26 @@ class _Context:
                     side_name,
                 )
             contents.append(side.content)
-        return added_dependencies(contents[0], contents[1])
+        return added_dependencies(manifest, contents[0], contents[1])
 
 
-def _manifest_problem(change: Change, error: ManifestError) -> str:
+def _not_a_manifest(path: str) -> str:
+    return (
+        f"{path} is selected, but its name is not that of a manifest cagr reads ({FORMATS});"
+        " nothing was read from it. Narrow the rule's paths to manifests, add this path to its"
+        ' ignores, or set `format = "requirements"` on the rule if it is a pip requirements file.'
+    )
+
+
+def _unnamed_problem(path: str, unnamed: tuple[str, ...]) -> str:
+    return (
+        f"cannot tell which dependency {path} adds at {_first_few(unnamed)}: a path or URL that"
+        " names no package. Name the package (`name @ URL`, or `#egg=name` on an editable"
+        " line) and check again, or have a person review the addition."
+    )
+
+
+def _manifest_problem(change: Change, manifest: Format, error: ManifestError) -> str:
     """Why a manifest could not be read, and what can be done about the side that is broken."""
     if error.side == "old":
         return (
@@ -311,8 +335,9 @@ def _manifest_problem(change: Change, error: ManifestError) -> str:
             " added dependencies."
         )
     return (
-        f"cannot read dependencies from {change.path}: {error}. The selector needs it as a"
-        " regular file holding a JSON object; fix it, then check again."
+        f"cannot read dependencies from {change.path}: {error}. cagr reads it as"
+        f" {manifest.described}: correct it and check again (if it is not one, add it to the"
+        " rule's ignores)."
     )
 
 

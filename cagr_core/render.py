@@ -200,7 +200,7 @@ def unchecked_data(item: Unchecked) -> dict[str, Any]:
     }
 
 
-def _dependencies_data(dependencies: tuple[AddedDependency, ...]) -> list[dict[str, str]]:
+def _dependencies_data(dependencies: tuple[AddedDependency, ...]) -> list[dict[str, str | None]]:
     return [{"name": d.name, "section": d.section, "manifest": d.manifest} for d in dependencies]
 
 

@@ -27,10 +27,11 @@ Verdict = Literal["pass", "fail", "unchecked", "waived"]
 
 @frozen
 class AddedDependency:
-    """A dependency a manifest change adds: its name, the manifest's section, and the manifest."""
+    """A dependency a manifest change adds: its name as written, the manifest's section as
+    written (None for a requirements file, which has none), and the manifest's path."""
 
     name: str
-    section: str
+    section: str | None
     manifest: str
 
 

@@ -89,7 +89,18 @@ def _when() -> Any:
         default=When.CHANGED,
         metadata=doc(
             "changed (default): any selected path changes. dependency_added: a selected"
-            " package.json adds a dependency."
+            " manifest (package.json, pyproject.toml, a requirements file, Cargo.toml, go.mod)"
+            " adds a dependency."
+        ),
+    )
+
+
+def _format() -> Any:
+    return field(
+        default=None,
+        metadata=doc(
+            "With when = dependency_added: read every selected path as this format instead of"
+            " by its file name. requirements: a pip requirements file."
         ),
     )
 
@@ -129,6 +140,7 @@ class RequiresRule:
     paths: tuple[str, ...] = _paths()
     ignores: tuple[str, ...] = _ignores()
     when: When = _when()
+    format: Literal["requirements"] | None = _format()
     require: tuple[Requirement, ...] = field(
         converter=tuple,
         metadata=doc(
@@ -194,6 +206,7 @@ class PrBodyRule:
     paths: tuple[str, ...] = _paths()
     ignores: tuple[str, ...] = _ignores()
     when: When = _when()
+    format: Literal["requirements"] | None = _format()
     section: str = field(
         metadata=doc("The `## Heading` of the PR description that must have substance.")
     )

@@ -9,6 +9,7 @@ from attrs import Factory, field, frozen
 
 from .errors import PatternError, RuleError, TemplateError
 from .globs import PathMatcher
+from .manifests import Format, format_of
 from .rule_index import RuleIndex
 from .rules import RequireAdded, RequiresRule, Rule, Severity, SiblingRule, When, require_glob
 from .templates import Template, parse_target
@@ -46,6 +47,12 @@ class CompiledRule:
     @property
     def severity(self) -> Severity:
         return self.rule.severity
+
+    def manifest_format(self, path: str) -> Format | None:
+        """How the dependency selector reads a selected path: the rule's `format`, else what
+        the file name says (None: no format it reads)."""
+        chosen: str | None = getattr(self.rule, "format", None)
+        return Format(chosen) if chosen is not None else format_of(path)
 
 
 def _matcher(rule: Rule, key: str, patterns: tuple[str, ...]) -> PathMatcher:

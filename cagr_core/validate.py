@@ -21,6 +21,7 @@ from .config import Config, ConfigIssue, StackCommand
 from .errors import PatternError, RuleError, TemplateError
 from .examples import Example, FixtureError, fixture_changeset
 from .globs import check_pattern
+from .manifests import FORMATS, could_be_read
 from .pull_request import Phase
 from .rules import (
     RULE_KINDS,
@@ -62,6 +63,10 @@ def _is_tuple(kind: object) -> bool:
     return origin is tuple
 
 
+def _is_literal(kind: object) -> bool:
+    return typing.get_origin(kind) is typing.Literal
+
+
 def _make_converter() -> cattrs.Converter:
     converter = cattrs.Converter(forbid_extra_keys=True)
     converter.register_structure_hook(str, _strict_str)
@@ -90,6 +95,15 @@ def _make_converter() -> cattrs.Converter:
         return structure
 
     converter.register_structure_hook_factory(_is_tuple, tuple_hook)
+
+    def literal_hook(value: object, kind: Any) -> Any:
+        allowed = typing.get_args(kind)
+        if value not in allowed:
+            listed = ", ".join(repr(a) for a in allowed)
+            raise ValueError(f"expected {listed}, got {value!r}")
+        return value
+
+    converter.register_structure_hook_func(_is_literal, literal_hook)
     for enum_type in _ENUMS:
 
         def enum_hook(value: object, kind: Any) -> Any:
@@ -100,6 +114,14 @@ def _make_converter() -> cattrs.Converter:
             return kind(value)
 
         converter.register_structure_hook(enum_type, enum_hook)
+
+    _register_rule_shapes(converter)
+    return converter
+
+
+def _register_rule_shapes(converter: cattrs.Converter) -> None:
+    """A rule by its `kind`, a `require` entry (a glob or an added-only table), a `target` (one
+    template or a list)."""
 
     def rule_hook(value: object, _: object) -> Rule:
         if not isinstance(value, dict):
@@ -140,7 +162,6 @@ def _make_converter() -> cattrs.Converter:
         return targets
 
     converter.register_structure_hook(Targets, targets_hook)
-    return converter
 
 
 CONVERTER = _make_converter()
@@ -256,6 +277,7 @@ def _rule_problems(rule: Rule) -> list[tuple[str, str]]:
         *_id_problems(rule),
         *_text_problems(rule),
         *glob_problems,
+        *_manifest_problems(rule, globs_ok=not glob_problems),
         *template_problems,
         *_example_problems(rule, compiled),
     ]
@@ -304,6 +326,28 @@ def _glob_problems(rule: Rule) -> list[tuple[str, str]]:
         (key, "list at least one glob") for key in ("paths", "require") if lists.get(key) == ()
     )
     return problems
+
+
+def _manifest_problems(rule: Rule, globs_ok: bool) -> list[tuple[str, str]]:
+    """`format` without the dependency selector, and trigger globs it cannot read."""
+    when = getattr(rule, "when", When.CHANGED)
+    chosen = getattr(rule, "format", None)
+    if when is not When.DEPENDENCY_ADDED:
+        if chosen is None:
+            return []
+        return [("format", 'only a `when = "dependency_added"` rule reads manifests; remove it')]
+    if chosen is not None or not globs_ok:
+        return []
+    return [
+        (
+            f"paths[{index}]",
+            f'`when = "dependency_added"` reads {FORMATS}; {pattern} can match none of them.'
+            ' Select those manifests, or set `format = "requirements"` for a pip requirements'
+            " file named otherwise",
+        )
+        for index, pattern in enumerate(rule.paths)
+        if not could_be_read(pattern)
+    ]
 
 
 def _compile(rule: Rule, globs_ok: bool) -> tuple[CompiledRule | None, list[tuple[str, str]]]:

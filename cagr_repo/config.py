@@ -57,6 +57,8 @@ def _parse(name: str, data: bytes) -> tuple[dict[str, Any] | None, ConfigIssue |
         return None, ConfigIssue(name, "", f"is not UTF-8 ({error.reason} at byte {error.start})")
     except tomllib.TOMLDecodeError as error:
         return None, ConfigIssue(name, "", f"is not valid TOML: {error}")
+    except ValueError:  # an integer with more digits than Python converts
+        return None, ConfigIssue(name, "", "holds a number with more digits than cagr reads")
     except RecursionError:
         return None, ConfigIssue(name, "", "nests too deeply to read; flatten its arrays or tables")
 

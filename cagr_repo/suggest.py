@@ -16,6 +16,8 @@ from typing import Any
 import tomlkit
 from attrs import frozen
 
+from cagr_core.manifests import Format, format_of
+
 SCHEMA_FILE = ".cagr/cagr.schema.json"  # beside the rules: init adds no top-level folder
 SCHEMA_LINE = "#:schema ./cagr.schema.json"  # relative to .cagr/changes.toml
 _MIGRATION_FOLDERS = ("db/migrate", "alembic/versions", "migrations")
@@ -25,7 +27,17 @@ _LOCK_FILES = (
 )  # fmt: skip
 _SCRIPT_EXTENSIONS = ("ts", "tsx", "js", "jsx", "mjs", "cjs")
 _MIN_PAIRS = 2  # a test layout counts when at least this many files already follow it
-_ADDED_DEPENDENCY = '{"dependencies": {"left-pad": "1.3.0"}}'
+# One manifest of each format before and after adding a dependency, for the examples.
+_ADDED_DEPENDENCY = {
+    Format.PACKAGE_JSON: ("{}", '{"dependencies": {"left-pad": "1.3.0"}}'),
+    Format.PYPROJECT: (
+        "[project]\ndependencies = []\n",
+        '[project]\ndependencies = ["left-pad"]\n',
+    ),
+    Format.REQUIREMENTS: ("", "left-pad==1.3.0\n"),
+    Format.CARGO: ("[dependencies]\n", '[dependencies]\nleft-pad = "1.3"\n'),
+    Format.GO_MOD: ("module m\n", "module m\n\nrequire example.com/left-pad v1.3.0\n"),
+}
 
 
 @frozen
@@ -92,32 +104,46 @@ def _migrations(paths: Sequence[str]) -> list[Suggestion]:
 
 
 def _manifest_change(path: str) -> dict[str, str]:
-    return {"path": path, "status": "M", "before": "{}", "after": _ADDED_DEPENDENCY}
+    manifest = format_of(path)
+    assert manifest is not None
+    before, after = _ADDED_DEPENDENCY[manifest]
+    return {"path": path, "status": "M", "before": before, "after": after}
+
+
+def _manifest_globs(manifests: Sequence[str]) -> list[str]:
+    """A glob per kind of manifest: its name (anywhere, so workspaces count), or for a file of a
+    requirements/ folder, that folder's files of its extension."""
+    globs: list[str] = []
+    for path in manifests:
+        folder, name = posixpath.split(path)
+        glob = name if format_of(name) else f"/{folder}/*{posixpath.splitext(name)[1]}"
+        if glob not in globs:
+            globs.append(glob)
+    return globs
 
 
 def _dependencies(paths: Sequence[str]) -> list[Suggestion]:
-    manifests = [p for p in paths if posixpath.basename(p) == "package.json"]
+    manifests = [p for p in paths if format_of(p) is not None]
     if not manifests:
         return []
+    example = min(manifests, key=lambda path: (path.count("/"), path))  # the root's, if any
     suggestions = [
         Suggestion(
-            f"{len(manifests)} package.json file(s), e.g. {manifests[0]}",
+            f"{len(manifests)} dependency manifest(s), e.g. {example}",
             {
                 "id": "dependency-reason",
                 "kind": "pr_body",
-                "paths": ["package.json"],
+                "paths": _manifest_globs(manifests),
                 "when": "dependency_added",
                 "section": "Risk",
                 "contains": "Dependency reason:",
                 "reason": "In the PR description's Risk section, write `Dependency reason:` and"
                 " why the new dependency is needed.",
                 "examples": {
-                    "invalid": [
-                        _example(_manifest_change("package.json"), pr_body="## Risk\nNone")
-                    ],
+                    "invalid": [_example(_manifest_change(example), pr_body="## Risk\nNone")],
                     "valid": [
                         _example(
-                            _manifest_change("package.json"),
+                            _manifest_change(example),
                             pr_body="## Risk\nDependency reason: it pads the wire format.",
                         )
                     ],

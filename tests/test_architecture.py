@@ -42,11 +42,12 @@ HEAVY = (
     "dulwich", "attrs", "cattrs", "wcmatch", "bracex", "mistune", "tomlkit", "argparse",
     "importlib.metadata", "typing", "dataclasses", "pathlib", "subprocess",
 )  # fmt: skip
-# The core's whole outside world: pure standard-library modules and four libraries (bracex is
-# wcmatch's own brace expander).
+# The core's whole outside world: pure standard-library modules and five libraries (bracex is
+# wcmatch's own brace expander; packaging parses Python requirements).
 CORE_ALLOWED = {
     "__future__", "collections", "enum", "hashlib", "html", "itertools", "json", "posixpath",
-    "re", "types", "typing", "attrs", "cattrs", "wcmatch", "bracex", "mistune",
+    "re", "tomllib", "types", "typing", "attrs", "cattrs", "wcmatch", "bracex", "mistune",
+    "packaging",
 }  # fmt: skip
 CORE_FORBIDDEN_NAMES = {"open", "exec", "eval", "__import__", "input", "print"}
 
@@ -60,7 +61,7 @@ def _imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(node.module.split(".")[0])
         elif isinstance(node, ast.ImportFrom) and node.level > 0:
-            found.add(path.parent.name)
+            found.add(path.relative_to(ROOT).parts[0])  # a relative import stays in its package
     return found
 
 

@@ -73,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
     when = getattr(rule, "when", None)
     if when is not None:
         lines.append(f"  when:     {when.value}")
+    fmt = getattr(rule, "format", None)
+    if fmt is not None:
+        lines.append(f"  format:   {fmt}")
     if isinstance(rule, RequiresRule):
         lines.append(f"  require:  {', '.join(map(describe_requirement, rule.require))}")
     if isinstance(rule, SiblingRule):

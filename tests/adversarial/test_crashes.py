@@ -334,3 +334,92 @@ def test_18_process_exit_code_is_never_1_for_a_crash(feature: Path) -> None:
     assert outcome.code in (2, 3), outcome
     _no_traceback(outcome)
     assert subprocess  # the process boundary is the point of this test
+
+
+# A manifest of each format that no reader accepts (a number too long to convert, nesting too
+# deep, bytes that are not UTF-8, a root or section of the wrong type), with the addition each
+# rule's examples use.
+_MANIFESTS = {
+    "package.json": (
+        '{"dependencies": {"x": "1"}}',
+        ["[" * 50_000, b"\xff{}", "[]", '{"dependencies": 7}'],
+    ),
+    "sub/pyproject.toml": (  # the root one is cagr's config too: see the test below
+        "[project]\ndependencies = ['x']\n",
+        [f"v = {'1' * 5000}\n", "v = " + "[" * 5000 + "]" * 5000, b"\xff", "project = 1\n"],
+    ),
+    "requirements.txt": (
+        "x\n",
+        ["x; " + "(" * 500 + "os_name == 'nt'" + ")" * 500, b"\xff", "a b c\n"],
+    ),
+    "Cargo.toml": (
+        "[dependencies]\nx = '1'\n",
+        [
+            f"[package]\nv = {'9' * 5000}\n",
+            "v = " + "{a=" * 5000 + "1" + "}" * 5000,
+            "target = 1\n",
+        ],
+    ),
+    "go.mod": ("require x.org/y v1.0.0\n", ["require (\n", b"module \xff\n", "require x\n"]),
+}
+
+
+def _dependency_rule(path: str, addition: str) -> str:
+    change = f"{{ path = {json.dumps(path)}, status = 'A', after = {json.dumps(addition)} }}"
+    return f"""
+[[changes.rules]]
+id = "deps-lock"
+kind = "requires"
+paths = [{json.dumps(path)}]
+when = "dependency_added"
+require = ["deps.lock"]
+reason = "Update deps.lock in this change."
+examples.invalid = [{{ changes = [{change}] }}]
+examples.valid = [{{ changes = [{change}, {{ path = "deps.lock", status = "A" }}] }}]
+"""
+
+
+@pytest.mark.parametrize(
+    ("path", "content"),
+    [(path, content) for path, (_, contents) in sorted(_MANIFESTS.items()) for content in contents],
+)
+def test_a_manifest_no_reader_accepts_leaves_every_other_rule_to_run(
+    feature: Path, cagr: Cagr, path: str, content: str | bytes
+) -> None:
+    with (feature / "cagr.toml").open("a") as handle:
+        handle.write(_dependency_rule(path, _MANIFESTS[path][0]))
+    assert cagr(feature, "rules", "test").code == 0
+    data = content if isinstance(content, bytes) else content.encode()
+    (feature / path).parent.mkdir(exist_ok=True)
+    (feature / path).write_bytes(data)
+    outcome = cagr(feature, "rules", "check", "--format", "json")
+    _no_traceback(outcome)
+    report = json.loads(outcome.out)
+    assert outcome.code == 1  # the other rule's finding
+    assert [f["rule"] for f in report["findings"]] == ["schema-out"]
+    (item,) = report["unchecked"]
+    assert (item["rule"], item["stage"]) == ("deps-lock", "selector")
+    assert item["message"].startswith(f"cannot read dependencies from {path}: the new side ")
+
+
+def test_a_package_json_holding_a_5000_digit_integer_is_read(feature: Path, cagr: Cagr) -> None:
+    with (feature / "cagr.toml").open("a") as handle:
+        handle.write(_dependency_rule("package.json", _MANIFESTS["package.json"][0]))
+    write(feature, "package.json", f'{{"version": {"1" * 5000}, "dependencies": {{"x": "1"}}}}')
+    outcome = cagr(feature, "rules", "check", "--format", "json")
+    _no_traceback(outcome)
+    report = json.loads(outcome.out)
+    assert [f["rule"] for f in report["findings"]] == ["deps-lock", "schema-out"]
+    assert report["unchecked"] == []
+
+
+@pytest.mark.parametrize("name", ["cagr.toml", "pyproject.toml"])
+def test_a_5000_digit_integer_in_a_config_file_is_a_config_error(
+    feature: Path, cagr: Cagr, name: str
+) -> None:
+    with (feature / name).open("a") as handle:
+        handle.write(f"\n[other]\nx = {'1' * 5000}\n")
+    outcome = cagr(feature, "rules", "check")
+    _no_traceback(outcome)
+    assert outcome.code == 2
+    assert f"{name}: holds a number with more digits than cagr reads" in outcome.err

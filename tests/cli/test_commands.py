@@ -120,6 +120,24 @@ class TestExplain:
         assert "  contains: Risk:" in out
         assert "deferred at an agent's turn end (advisory, never blocks)" in out
 
+    def test_a_dependency_rule_says_what_it_reads(self, repo: Path, capsys: Capture) -> None:
+        addition = '{ path = "deps/prod.lst", status = "A", after = "httpx\\n" }'
+        write(
+            repo,
+            "cagr.toml",
+            '[[changes.rules]]\nid = "lock"\nkind = "requires"\npaths = ["deps/*.lst"]\n'
+            'when = "dependency_added"\nformat = "requirements"\nrequire = ["deps.lock"]\n'
+            'reason = "Lock it."\n'
+            f"examples.invalid = [{{ changes = [{addition}] }}]\n"
+            f'examples.valid = [{{ changes = [{addition}, {{ path = "deps.lock", status = "A" }}] }}]\n',
+        )
+        assert run(repo, "rules", "test") == 0
+        assert run(repo, "explain", "lock") == 0
+        out = capsys.readouterr().out
+        assert (
+            "  when:     dependency_added\n  format:   requirements\n  require:  deps.lock\n" in out
+        )
+
     def test_json(self, repo: Path, capsys: Capture) -> None:
         write(repo, "cagr.toml", SIBLING)
         assert run(repo, "explain", "guard-tests", "--format", "json") == 0

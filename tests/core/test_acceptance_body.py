@@ -81,8 +81,12 @@ class TestDependencies:
             ("{}", '{"dependencies": {', "not valid JSON"),
             ("{", '{"dependencies": {"x": "1"}}', "old side is not valid JSON"),
             ("{}", "[]", "not an object"),
-            ("{}", '{"dependencies": ["x"]}', "dependencies on the new side is list"),
-            ("{}", '{"devDependencies": null}', "NoneType, not an object"),
+            (
+                "{}",
+                '{"dependencies": ["x"]}',
+                "the new side has dependencies as an array, not an object",
+            ),
+            ("{}", '{"devDependencies": null}', "devDependencies as null, not an object"),
             ("{}", b"\xff\xfe{}", "not UTF-8"),
         ],
     )
@@ -108,8 +112,8 @@ class TestDependencies:
     def test_a_broken_new_side_asks_for_a_fix(self) -> None:
         report = check(DEPENDENCY_REASON, bump("{}", "{"), body="")
         assert report.unchecked[0].message.endswith(
-            "The selector needs it as a regular file holding a JSON object; fix it, then check"
-            " again."
+            "cagr reads it as a package.json: correct it and check again (if it is not one, add it"
+            " to the rule's ignores)."
         )
 
     def test_oversized_content_is_unchecked(self) -> None:

@@ -16,9 +16,9 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 BLOCKS = re.findall(r"```toml\n(.*?)```", DOC.read_text(), re.DOTALL)
 
 
-def test_there_is_a_worked_example_of_every_kind() -> None:
+def test_there_is_a_worked_example_of_each_kind() -> None:
     kinds = {tomllib.loads(block)["changes"]["rules"][0]["kind"] for block in BLOCKS}
-    assert kinds == {"add_only", "pr_body", "requires", "sibling"}
+    assert sorted(kinds) == ["add_only", "pr_body", "requires", "sibling"]
 
 
 @pytest.mark.parametrize("block", BLOCKS)

@@ -19,6 +19,31 @@ ids = st.from_regex(r"[a-z][a-z0-9_-]{0,10}", fullmatch=True)
 globs = st.lists(
     st.sampled_from(["src/**", "*.py", "/package.json", "docs/*.{md,rst}"]), min_size=1, max_size=3
 )
+# What the dependency selector can read, and a format that reads anything as requirements.
+manifest_globs = st.lists(
+    st.sampled_from(["src/**", "/package.json", "requirements/*.txt", "**/Cargo.toml"]),
+    min_size=1,
+    max_size=3,
+)
+selectors = st.one_of(
+    st.fixed_dictionaries({"when": st.just(When.CHANGED), "paths": globs}),
+    st.fixed_dictionaries(
+        {
+            "when": st.just(When.DEPENDENCY_ADDED),
+            "paths": manifest_globs,
+            "format": st.none() | st.just("requirements"),
+        }
+    ),
+    st.fixed_dictionaries(
+        {"when": st.just(When.DEPENDENCY_ADDED), "paths": globs, "format": st.just("requirements")}
+    ),
+)
+
+
+def _just(values: dict[str, Any]) -> dict[str, Any]:
+    return {key: st.just(value) for key, value in values.items()}
+
+
 texts = st.text(alphabet="abc XYZ.`", min_size=1, max_size=20).filter(str.strip)
 examples = st.builds(
     Examples,
@@ -28,14 +53,10 @@ examples = st.builds(
     ),
 )
 rules = st.one_of(
-    st.builds(
-        RequiresRule,
-        id=ids,
-        paths=globs,
-        require=globs,
-        reason=texts,
-        when=st.sampled_from(When),
-        examples=examples,
+    selectors.flatmap(
+        lambda selector: st.builds(
+            RequiresRule, id=ids, require=globs, reason=texts, examples=examples, **_just(selector)
+        )
     ),
     st.builds(
         AddOnlyRule, id=ids, paths=globs, reason=texts, note=st.none() | texts, examples=examples
@@ -48,14 +69,16 @@ rules = st.one_of(
         reason=texts,
         examples=examples,
     ),
-    st.builds(
-        PrBodyRule,
-        id=ids,
-        paths=globs,
-        section=texts,
-        contains=st.none() | texts,
-        reason=texts,
-        examples=examples,
+    selectors.flatmap(
+        lambda selector: st.builds(
+            PrBodyRule,
+            id=ids,
+            section=texts,
+            contains=st.none() | texts,
+            reason=texts,
+            examples=examples,
+            **_just(selector),
+        )
     ),
 )
 

@@ -1,8 +1,11 @@
-"""Shared hypothesis strategies: repo paths, names, patterns, markdown sections, change sets."""
+"""Shared hypothesis strategies: repo paths, names, patterns, markdown sections, change sets,
+manifests."""
 
 from __future__ import annotations
 
 import hashlib
+import json
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -56,3 +59,192 @@ substantive_line = st.text(alphabet="abcdefghijklmnopqrstuvwxyz ", min_size=1, m
     lambda text: not is_placeholder(text)
 )
 heading_name = st.text(alphabet="ABCDEFGHIJ", min_size=1, max_size=6)
+
+
+# Manifests: a model (section id -> normalised names) and a renderer per format that writes it
+# with its own choice of order, spelling, versions and entry forms, so that two renderings of one
+# model differ in everything but what they declare.
+
+Model = dict[str, set[str]]
+MANIFEST_SECTIONS = {
+    "package.json": ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies"),
+    "pyproject.toml": (
+        "project.dependencies",
+        "project.optional-dependencies.extra",
+        "dependency-groups.dev",
+        "dependency-groups.lint",
+        "tool.poetry.group.docs.dependencies",
+    ),
+    "requirements": ("",),
+    "Cargo.toml": (
+        "dependencies",
+        "dev-dependencies",
+        "build-dependencies",
+        "target.'cfg(unix)'.dependencies",
+        "workspace.dependencies",
+    ),
+    "go.mod": ("require",),
+}
+_SIMPLE_NAME = st.from_regex(r"[a-z][a-z0-9]{0,5}(-[a-z0-9]{1,4})?", fullmatch=True)
+MANIFEST_NAMES = {
+    "package.json": st.one_of(_SIMPLE_NAME, _SIMPLE_NAME.map(lambda n: f"@scope/{n}")),
+    "pyproject.toml": _SIMPLE_NAME.filter(lambda n: n != "python"),
+    "requirements": _SIMPLE_NAME,
+    "Cargo.toml": _SIMPLE_NAME,
+    "go.mod": st.one_of(
+        _SIMPLE_NAME.map(lambda n: f"example.com/{n}"),
+        _SIMPLE_NAME.map(lambda n: f"golang.org/x/{n}/v2"),
+    ),
+}
+
+
+def manifest_models(manifest: str, min_size: int = 0) -> st.SearchStrategy[Model]:
+    """Section ids of the format (at least `min_size`), each with a few distinct names."""
+    return st.dictionaries(
+        st.sampled_from(MANIFEST_SECTIONS[manifest]),
+        st.sets(MANIFEST_NAMES[manifest], max_size=4),
+        min_size=min_size,
+        max_size=len(MANIFEST_SECTIONS[manifest]),
+    )
+
+
+def _respell(name: str, rng: Any, separators: str = "-_.") -> str:
+    """Another spelling of one Python (or, with separators `-_`, crate) name: its case, and
+    its `-` written as another separator."""
+    out = "".join(c.upper() if rng.random() < 0.3 else c for c in name)
+    return out.replace("-", rng.choice(separators))
+
+
+def _version(rng: Any) -> str:
+    return f"{rng.randint(0, 9)}.{rng.randint(0, 20)}"
+
+
+def _shuffled(items: list[Any], rng: Any) -> list[Any]:
+    out = list(items)
+    rng.shuffle(out)
+    return out
+
+
+def render_manifest(manifest: str, model: Model, rng: Any) -> str:
+    """The model written as the format, with order, spellings, versions and forms from `rng`."""
+    return _RENDERERS[manifest](model, rng)
+
+
+def _package_json(model: Model, rng: Any) -> str:
+    data: dict[str, Any] = {"name": "demo", "version": "1.0.0"}
+    for section in _shuffled(list(model), rng):
+        data[section] = {n: f"^{_version(rng)}" for n in _shuffled(sorted(model[section]), rng)}
+    keys = _shuffled(list(data), rng)
+    return json.dumps({key: data[key] for key in keys}, indent=rng.choice([None, 2]))
+
+
+def _pep508(name: str, rng: Any) -> str:
+    spelled = _respell(name, rng)
+    extra = rng.choice(["", "[socks]", "[a,b]"])
+    spec = rng.choice(["", f">={_version(rng)}", f"=={_version(rng)}", f"~={_version(rng)}"])
+    marker = rng.choice(["", "; python_version >= '3.9'", ' ; sys_platform == "linux"'])
+    return f"{spelled}{extra}{spec}{marker}"
+
+
+def _toml_list(items: list[str]) -> str:
+    return "[" + ", ".join(items) + "]"
+
+
+def _pyproject(model: Model, rng: Any) -> str:
+    def entries(section: str) -> list[str]:
+        return [json.dumps(_pep508(n, rng)) for n in _shuffled(sorted(model.get(section, ())), rng)]
+
+    project = ['[project]\nname = "demo"']
+    if "project.dependencies" in model:
+        project.append(f"dependencies = {_toml_list(entries('project.dependencies'))}")
+    if "project.optional-dependencies.extra" in model:
+        extra = _toml_list(entries("project.optional-dependencies.extra"))
+        project.append(
+            f"[project.optional-dependencies]\n{rng.choice(['extra', 'Extra'])} = {extra}"
+        )
+    groups = ["[dependency-groups]"]
+    for group in _shuffled(["dev", "lint"], rng):
+        section = f"dependency-groups.{group}"
+        if section in model:
+            items = entries(section)
+            if rng.random() < 0.5:
+                items.insert(rng.randint(0, len(items)), '{include-group = "lint"}')
+            groups.append(f"{group} = {_toml_list(items)}")
+    poetry = ["[tool.poetry.group.docs.dependencies]"]
+    for name in _shuffled(sorted(model.get("tool.poetry.group.docs.dependencies", ())), rng):
+        value = rng.choice(
+            [f'"^{_version(rng)}"', f'{{ version = "{_version(rng)}", optional = true }}']
+        )
+        poetry.append(f"{json.dumps(_respell(name, rng))} = {value}")
+    blocks = [
+        "\n".join(project),
+        "\n".join(groups),
+        "\n".join(poetry),
+        "[tool.ruff]\nline-length = 100",
+    ]
+    return "\n\n".join(_shuffled(blocks, rng)) + "\n"
+
+
+def _requirements(model: Model, rng: Any) -> str:
+    lines = []
+    for name in model.get("", ()):
+        line = _pep508(name, rng)
+        if rng.random() < 0.3:
+            line += " \\\n    --hash=sha256:" + "ab" * 8
+        if rng.random() < 0.3:
+            line += "  # via something"
+        lines.append(line)
+    lines += rng.sample(
+        ["# pinned", "", "-r base.txt", "--index-url https://example.org/simple", "-c c.txt"],
+        k=rng.randint(0, 5),
+    )
+    return "\n".join(_shuffled(lines, rng)) + rng.choice(["", "\n", "\r\n"])
+
+
+def _cargo(model: Model, rng: Any) -> str:
+    blocks = ['[package]\nname = "demo"\nversion = "0.1.0"']
+    for section in _shuffled(list(model), rng):
+        header = section.replace("-dependencies", rng.choice(["-dependencies", "_dependencies"]))
+        lines = [f"[{header}]"]
+        for name in _shuffled(sorted(model[section]), rng):
+            spelled = _respell(name, rng, "-_")
+            form = rng.randint(0, 2)
+            if form == 0:
+                lines.append(f'{json.dumps(spelled)} = "{_version(rng)}"')
+            elif form == 1:
+                lines.append(
+                    f'{json.dumps(spelled)} = {{ version = "{_version(rng)}", features = ["x"] }}'
+                )
+            else:
+                alias = json.dumps(f"{name}_renamed")
+                lines.append(f'{alias} = {{ package = {json.dumps(spelled)}, version = "1" }}')
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _go_mod(model: Model, rng: Any) -> str:
+    lines = ["module example.com/demo", "", "go 1.22", ""]
+    requires = [
+        f"{name} v{_version(rng)}.0" + rng.choice(["", " // indirect"])
+        for name in _shuffled(sorted(model.get("require", ())), rng)
+    ]
+    while requires:
+        if rng.random() < 0.5:
+            lines.append(f"require {requires.pop()}")
+        else:
+            size = rng.randint(1, 3)
+            taken, requires = requires[:size], requires[size:]
+            lines += ["require (", *(f"\t{r}" for r in taken), ")"]
+    lines.append(
+        rng.choice(["", "replace example.com/demo => ../demo", "// require example.com/no v1.0.0"])
+    )
+    return "\n".join(lines) + "\n"
+
+
+_RENDERERS = {
+    "package.json": _package_json,
+    "pyproject.toml": _pyproject,
+    "requirements": _requirements,
+    "Cargo.toml": _cargo,
+    "go.mod": _go_mod,
+}

@@ -240,8 +240,8 @@ class TestErrors:
         found = errors(repo)
         assert (
             "cagr.toml: changes.rules[0] (id 'x'): unknown key requires (did you mean"
-            " `require`?); the keys here are: id, kind, paths, ignores, when, require, reason,"
-            " note, severity, waive_label, examples"
+            " `require`?); the keys here are: id, kind, paths, ignores, when, format, require,"
+            " reason, note, severity, waive_label, examples"
         ) in found
         write(
             repo, "cagr.toml", rule("x").replace("reason = ", "raeson = ").replace("ignores", "x")

@@ -24,6 +24,9 @@ LAYOUTS = {
     "alembic": ["alembic/versions/abc_first.py", "alembic/env.py"],
     "prisma": ["prisma/schema.prisma", "prisma/migrations/2024_init/migration.sql"],
     "node": ["package.json", "pnpm-lock.yaml", "packages/ui/package.json"],
+    "python": ["pyproject.toml", "requirements-docs.txt", "requirements/base.txt", "requirements/dev.in", "src/app.py"],
+    "rust": ["Cargo.toml", "Cargo.lock", "crates/a/Cargo.toml", "crates/a/src/lib.rs"],
+    "go": ["go.mod", "go.sum", "main.go"],
     "openapi": ["api/openapi.yaml", "web/src/generated/client.ts", "web/src/generated/types.ts"],
     "ts-tests": ["src/a.ts", "src/a.test.ts", "src/b/c.ts", "src/b/c.test.ts", "src/d.ts"],
     "py-tests": ["pkg/one.py", "pkg/two.py", "pkg/__init__.py", "tests/test_one.py", "tests/test_two.py"],
@@ -35,6 +38,9 @@ EXPECTED = {
     "alembic": {"immutable-migrations": ["/alembic/versions/**"]},
     "prisma": {"immutable-migrations": ["/prisma/migrations/**"], "prisma-migration": ["/prisma/schema.prisma"]},
     "node": {"dependency-reason": ["package.json"], "lockfile-with-dependencies": ["/package.json"]},
+    "python": {"dependency-reason": ["pyproject.toml", "requirements-docs.txt", "/requirements/*.txt", "/requirements/*.in"]},
+    "rust": {"dependency-reason": ["Cargo.toml"]},
+    "go": {"dependency-reason": ["go.mod"]},
     "openapi": {"openapi-generated": ["/api/openapi.yaml"]},
     "ts-tests": {"new-modules-have-tests": ["src/**/*.ts"]},
     "py-tests": {"tests-for-pkg": ["/pkg/*.py"]},
@@ -66,7 +72,7 @@ def test_init_writes_commented_rules_that_pass_once_uncommented(
     repo: Path, layout: str, capsys: Capture
 ) -> None:
     for path in LAYOUTS[layout]:
-        write(repo, path, "{}" if path.endswith(".json") else "x")
+        write(repo, path, {".json": "{}", ".toml": ""}.get(Path(path).suffix, "x"))
     commit(repo, "layout")
     assert main(["--repo", str(repo), "init"]) == 0
     text = (repo / ".cagr" / "changes.toml").read_text()
@@ -98,6 +104,6 @@ def test_on_cagrs_own_repository() -> None:
     tracked = subprocess.run(
         ["git", "-C", str(ROOT), "ls-files"], capture_output=True, text=True, check=True
     ).stdout.split()
-    found = {s.rule["id"]: s.rule["target"] for s in suggest(tracked)}
+    found = {s.rule["id"]: s.rule["target"] for s in suggest(tracked) if "target" in s.rule}
     assert found["tests-for-cagr_core"] == "tests/core/test_{name}.py"
     assert found["tests-for-cagr_repo"] == "tests/repo/test_{name}.py"

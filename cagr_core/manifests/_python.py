@@ -1,0 +1,31 @@
+"""Python package names: PEP 503 normalisation, and the name of a PEP 508 requirement string."""
+
+from __future__ import annotations
+
+import re
+
+from ._reading import Malformed, shown
+
+_SEPARATORS = re.compile(r"[-_.]+")
+
+
+def normalise(name: str) -> str:
+    """PEP 503: `Foo_Bar`, `foo.bar` and `foo-bar` are one project."""
+    return _SEPARATORS.sub("-", name).lower()
+
+
+def requirement_name(text: str, where: str) -> str:
+    """The project a PEP 508 requirement names, as written; Malformed (naming `where`) when
+    packaging cannot parse it."""
+    # packaging costs tens of milliseconds: paid only when a Python manifest is read.
+    from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
+
+    try:
+        return Requirement(text).name
+    except InvalidRequirement as error:
+        first = str(error).splitlines()[0] if str(error) else "not a requirement"
+        raise Malformed(
+            f"has {where} `{shown(text)}`, which is not a PEP 508 requirement ({first})"
+        ) from error
+    except RecursionError as error:
+        raise Malformed(f"has {where} `{shown(text)}`, which nests too deeply to read") from error

@@ -1,0 +1,118 @@
+"""What the manifest readers share: the values a side declares, decoding, TOML, table checks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from attrs import field, frozen
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
+
+
+class Malformed(ValueError):
+    """A manifest side that its format's rules reject; the message completes "the new side ..."."""
+
+
+@frozen
+class Section:
+    """One dependency section as a side writes it.
+
+    `key` is what the section means: two spellings of one section (Poetry's dev group and PEP
+    735's `dev` group, Cargo's `dev_dependencies` and `dev-dependencies`) share it, so moving a
+    name between them adds nothing. `label` is the section as written (`dependency-groups.dev`),
+    None for a format without sections; `names` maps each normalised name to its spelling.
+    """
+
+    key: str
+    label: str | None
+    names: Mapping[str, str]
+
+
+@frozen
+class Declared:
+    """Everything one side of a manifest declares: its sections, and the entries that name no
+    package (requirements files: a path or URL), each with its line."""
+
+    sections: tuple[Section, ...] = ()
+    unnamed: Mapping[str, int] = field(factory=dict)
+
+
+def decode(content: bytes) -> str:
+    """UTF-8 text (a leading byte-order mark dropped); Malformed otherwise."""
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise Malformed(f"is not UTF-8 ({error.reason} at byte {error.start})") from error
+
+
+def load_toml(text: str) -> dict[str, Any]:
+    """The TOML document as data; Malformed with tomllib's own message and line."""
+    import tomllib  # noqa: PLC0415 - only a TOML manifest pays for it
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise Malformed(f"is not valid TOML ({error})") from error
+    except ValueError as error:  # an integer with more digits than Python converts
+        raise Malformed("holds a number with more digits than cagr reads") from error
+    except RecursionError as error:
+        raise Malformed("nests arrays or tables too deeply to read") from error
+
+
+def kind_of(value: object) -> str:
+    """The TOML or JSON name of a value's type, for messages."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, int | float):
+        return "a number"
+    return "a date or time"
+
+
+def label(*keys: str) -> str:
+    """Dotted keys as TOML writes them: `target.'cfg(unix)'.dependencies`."""
+    return ".".join(key if _BARE_KEY.match(key) else _quoted(key) for key in keys)
+
+
+def _quoted(key: str) -> str:
+    if "'" not in key and "\n" not in key:
+        return f"'{key}'"
+    escaped = key.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def as_table(value: object, *where: str) -> dict[str, Any]:
+    """`value` when it is a table; Malformed naming `where` (its dotted keys) otherwise."""
+    if not isinstance(value, dict):
+        raise Malformed(f"has {label(*where)} as {kind_of(value)}, not a table")
+    return value
+
+
+def as_array(value: object, *where: str) -> list[Any]:
+    """`value` when it is an array; Malformed naming `where` otherwise."""
+    if not isinstance(value, list):
+        raise Malformed(f"has {label(*where)} as {kind_of(value)}, not an array")
+    return value
+
+
+def table(parent: Mapping[str, Any], *where: str) -> dict[str, Any]:
+    """The table at the last of `where` (the keys that lead to it) in `parent`; {} when absent."""
+    return as_table(parent.get(where[-1], {}), *where)
+
+
+def array(parent: Mapping[str, Any], *where: str) -> list[Any]:
+    """The array at the last of `where` in `parent`; [] when absent."""
+    return as_array(parent.get(where[-1], []), *where)
+
+
+def shown(text: str, limit: int = 80) -> str:
+    """Source text for a message: one line, cut to `limit` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."

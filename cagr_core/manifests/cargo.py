@@ -1,0 +1,66 @@
+"""Cargo.toml: `[dependencies]`, `[dev-dependencies]`, `[build-dependencies]`, the same under
+`[target.<platform>]`, and `[workspace.dependencies]`.
+
+An entry is named by its package: `foo = { package = "bar" }` depends on `bar`. An entry that
+inherits from the workspace (`foo.workspace = true`) is named by its key. Crate names compare
+with case and `-`/`_` ignored, as crates.io compares them; Cargo's old `dev_dependencies` and
+`build_dependencies` spellings are the same sections as the dashed ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._reading import Declared, Malformed, Section, as_table, kind_of, label, load_toml, table
+
+_KINDS = {
+    "dependencies": "dependencies",
+    "dev-dependencies": "dev-dependencies",
+    "dev_dependencies": "dev-dependencies",
+    "build-dependencies": "build-dependencies",
+    "build_dependencies": "build-dependencies",
+}
+
+
+def normalise(name: str) -> str:
+    """crates.io's equivalence: `Serde_JSON` is `serde-json`."""
+    return name.lower().replace("_", "-")
+
+
+def read(text: str) -> Declared:
+    """The dependency tables of one Cargo.toml side; Malformed when the TOML or a table is not
+    what Cargo reads."""
+    data = load_toml(text)
+    found = _tables(data, ())
+    for platform, settings in table(data, "target").items():
+        found.extend(_tables(as_table(settings, "target", platform), ("target", platform)))
+    where = ("workspace", "dependencies")
+    names = _names(table(table(data, "workspace"), *where), where)
+    found.append(Section(label(*where), label(*where), names))
+    return Declared(tuple(found))
+
+
+def _tables(parent: dict[str, Any], where: tuple[str, ...]) -> list[Section]:
+    return [
+        Section(
+            label(*where, kind),
+            label(*where, key),
+            _names(table(parent, *where, key), (*where, key)),
+        )
+        for key, kind in _KINDS.items()
+        if key in parent
+    ]
+
+
+def _names(entries: dict[str, Any], where: tuple[str, ...]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for key, value in entries.items():
+        name = key
+        if isinstance(value, dict) and "package" in value:
+            package = value["package"]
+            if not isinstance(package, str) or not package:
+                what = "an empty string" if package == "" else kind_of(package)
+                raise Malformed(f"has {label(*where, key, 'package')} as {what}, not a crate name")
+            name = package
+        names.setdefault(normalise(name), name)
+    return names
