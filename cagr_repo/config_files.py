@@ -44,6 +44,13 @@ class ConfigFiles:
         self.read: list[tuple[str, bytes]] = []
         self.problems: list[tuple[str, str]] = []
 
+    def configure_cagr(self) -> bool:
+        """Whether these files set cagr up: any of them, except a pyproject.toml that never
+        names cagr (a problem with one counts: it may be the configuration)."""
+        return bool(self.problems) or any(
+            name != PYPROJECT or b"cagr" in data for name, data in self.read
+        )
+
     def digest(self) -> str:
         """sha256 over every source's name and bytes (and every problem), in source order."""
         digest = hashlib.sha256()
