@@ -21,7 +21,7 @@ from cagr_core.version import VERSION
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.files import read_regular
 from cagr_git.refs import branch_ref, read_ref
-from cagr_repo.config_files import find_config_files
+from cagr_repo.config_files import find_config_files, waive_labels
 from cagr_repo.gate_record import (
     GateRecord,
     Observed,
@@ -69,6 +69,10 @@ def _configured_checkout(folder: str) -> tuple[Checkout, str] | None:
 
 def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
     """One PR command's decision: one return per situation, in the order they are checked."""
+    if pr.labels and not pr.dry_run:
+        waiving = _waiving_labels(pr, cwd)
+        if waiving is not None:
+            return waiving
     if pr.undo or pr.dry_run or (pr.verb == "edit" and not pr.sets_body):
         return NONE  # back to draft, a dry run, metadata only: no PR or body to judge
     configured = _configured_checkout(pr.cwd if pr.cwd is not None else cwd)
@@ -137,6 +141,30 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
     if record.status == "unchecked":
         return _notice("the committed check was not complete:\n\n" + record.text, checkout, pr.base)
     return _with_warnings(_body_decision(pr, record, line), record)
+
+
+def _waiving_labels(pr: PrCommand, cwd: str) -> Decision | None:
+    """A deny when the command adds a label that waives a rule: a waiver is a maintainer's act
+    in review, never the agent's own."""
+    folder = pr.cwd if pr.cwd is not None else cwd
+    try:
+        checkout = find_checkout(folder)
+    except NotARepository:
+        return None
+    if checkout.root is None:
+        return None
+    waivers = waive_labels(find_config_files(checkout.root))
+    added = [label for label in dict.fromkeys(pr.labels) if label in waivers]
+    if not added:
+        return None
+    rules = ", ".join(dict.fromkeys(rule for label in added for rule in waivers[label]))
+    return Decision(
+        "deny",
+        f"cagr: the label {', '.join(added)} waives the change rule(s) {rules}. A waiver is a"
+        " maintainer's decision in review, not the agent's: run the command without it. If the"
+        " rule should not apply to this change, say why in the PR description; a maintainer"
+        " adds the label if they agree.",
+    )
 
 
 def _with_warnings(decision: Decision, record: GateRecord) -> Decision:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 VERBS = {"create": "create", "new": "create", "ready": "ready", "edit": "edit"}  # `new`: alias
 _FALSE = frozenset({"false", "f", "0"})
+_LABEL_FLAGS = frozenset({"-l", "--label", "--add-label"})  # each takes `a,b` and repeats
 
 # gh pr create flags: those that take a value, and the boolean ones (short and long forms).
 _VALUE_FLAGS = {
@@ -56,6 +57,7 @@ class PrCommand:
         "cwd",
         "dry_run",
         "head",
+        "labels",
         "problem",
         "repo",
         "sets_body",
@@ -79,6 +81,7 @@ class PrCommand:
         self.dry_run = False
         self.sets_body = False
         self.after_head_move: str | None = None
+        self.labels: list[str] = []  # labels the command adds to the PR
 
 
 def parse_gh(
@@ -116,6 +119,7 @@ def parse_gh(
                 return pr
             if _VALUE_FLAGS[name]:
                 values[_VALUE_FLAGS[name]] = value
+            _add_labels(pr, name, value)
         elif name in _BOOLEAN_FLAGS:
             if not (has_value and inline.lower() in _FALSE):  # `--undo=false` is not --undo
                 flags.add(_BOOLEAN_FLAGS[name])
@@ -165,8 +169,14 @@ def _short_cluster(
             return 0
         if _VALUE_FLAGS[flag]:
             values[_VALUE_FLAGS[flag]] = rest or following[0]
+        _add_labels(pr, flag, rest or following[0])
         return 0 if rest else 1
     return 0
+
+
+def _add_labels(pr: PrCommand, flag: str, value: str | None) -> None:
+    if flag in _LABEL_FLAGS and value is not None:
+        pr.labels.extend(label.strip() for label in value.split(",") if label.strip())
 
 
 def _body(pr: PrCommand, values: dict[str, str | None], flags: set[str]) -> None:
