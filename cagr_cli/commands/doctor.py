@@ -78,7 +78,8 @@ def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
     if config is None or config_section["examples"]["failing"]:
         code = EXIT_INVALID
     if config is not None:
-        report = check(config, checkout).report
+        # A diagnosis of the target too: one that is the branch itself is named as unchecked.
+        report = check(config, checkout, refuse_own_branch=True).report
         range_ = report.range
         data["range"] = {
             "target_ref": range_.target_ref if range_ else None,

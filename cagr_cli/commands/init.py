@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from cagr_ci.requirement import NoRequirement
 from cagr_ci.workflow import install_workflow
 from cagr_git.discover import NotARepository, find_checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
@@ -110,16 +111,31 @@ def _hooks(root: Path, agents: list[str], command: str | None) -> int:
     return EXIT_OK
 
 
-def _ci(root: Path, force: bool) -> int:
-    result = install_workflow(root, force)
+def _ci(root: Path, args: argparse.Namespace) -> int:
+    try:
+        result = install_workflow(root, args.force, install=args.install, sarif=args.sarif)
+    except NoRequirement as error:
+        print(f"cagr init: {error.message} {error.fix}", file=sys.stderr)
+        return EXIT_INVALID  # nothing was written
     if result.outcome == "refused":
         print(f"cagr init: {result.message}", file=sys.stderr)
         return EXIT_INVALID  # as for an existing rules file: nothing was replaced
     print(f"cagr init: {result.message}")
+    if result.options is not None:
+        given = " (given with --install)" if result.options.given else ""
+        print(f"  Install step: pip install {result.options.requirement!r}{given}")
+        if result.options.sarif:
+            print(
+                "  The job uploads a SARIF log to code scanning (it needs code scanning enabled"
+                " for the repository; pull requests from forks cannot upload)."
+            )
     return EXIT_OK
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.ci is None and (args.install is not None or args.sarif is not None):
+        print("cagr init: --install and --sarif go with --ci github.", file=sys.stderr)
+        return EXIT_INVALID
     try:
         checkout = find_checkout(args.repo)
     except NotARepository as error:
@@ -141,5 +157,5 @@ def run(args: argparse.Namespace) -> int:
     if args.hooks:
         code = max(code, _hooks(root, args.hooks, args.hook_command))
     if args.ci == "github":
-        code = max(code, _ci(root, args.force))
+        code = max(code, _ci(root, args))
     return code
