@@ -22,7 +22,7 @@ from cagr_repo.judging_config import (
     committed_config,
     config_unlike_git,
 )
-from cagr_repo.target import choose_target
+from cagr_repo.target import choose_target, own_branch
 
 from ..checkout import checkout_and_config
 from ..output import EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         with open_repo(checkout) as repo:
             target = choose_target(checkout, args.base, protected)
             collect = collect_committed if args.committed else collect_working_tree
-            changes = collect(repo, target.name, rules, chosen_by=target.chosen_by)
+            own = own_branch(checkout) if target.guessed and args.committed else None
+            changes = collect(repo, target.name, rules, chosen_by=target.chosen_by, own_branch=own)
             if unknown is None and config is not None and not args.committed:
                 unlike = config_unlike_git(repo, changes, config.root)
                 files = unlike.absent + unlike.differs
