@@ -2,7 +2,7 @@
 once entities are decoded and format, control and default-ignorable characters are removed.
 
 Each case drives `cagr rules check --committed --body-file` (the PR body rule fires: the branch
-adds a dependency) and the `gh pr create` gate's check of the same body.
+adds a dependency); some drive the `gh pr create` gate's check of the same body.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 
 from cagr_core.sections import Body, Problem, check_section, missing_sections
 
+from ..hooks.hookutil import hook, payload
 from ..repo.configs import TWO_RULES
 from ..repo.gitutil import commit, git, write
 from .conftest import Outcome
@@ -68,17 +69,23 @@ def adds_a_dependency(repo: Path) -> Path:
     return repo
 
 
-def _body(after: str) -> str:
-    return f"## Summary\nAdds x.\n\n## Risk\n{MARKER} {after}\n"
+def _body_file(folder: Path, after: str) -> Path:
+    """A drafted description whose Risk section says `after` after the marker."""
+    body = folder / "body.md"
+    body.write_text(f"## Summary\nAdds x.\n\n## Risk\n{MARKER} {after}\n", encoding="utf-8")
+    return body
+
+
+def _judged(root: Path, cagr: Cagr, folder: Path, after: str) -> Outcome:
+    body = _body_file(folder, after)
+    return cagr(root, "rules", "check", "--committed", "--body-file", str(body))
 
 
 @pytest.mark.parametrize("after", list(INVISIBLE.values()), ids=list(INVISIBLE))
 def test_invisible_text_after_the_marker_fails(
     adds_a_dependency: Path, cagr: Cagr, tmp_path: Path, after: str
 ) -> None:
-    body = tmp_path / "body.md"
-    body.write_text(_body(after), encoding="utf-8")
-    outcome = cagr(adds_a_dependency, "rules", "check", "--committed", "--body-file", str(body))
+    outcome = _judged(adds_a_dependency, cagr, tmp_path, after)
     assert outcome.code == 1, outcome
     assert "Risk has `Dependency reason:` with no explanation after it" in outcome.out
 
@@ -98,10 +105,19 @@ def test_invisible_text_after_the_marker_fails(
 def test_one_visible_letter_or_number_is_text(
     adds_a_dependency: Path, cagr: Cagr, tmp_path: Path, after: str
 ) -> None:
-    body = tmp_path / "body.md"
-    body.write_text(_body(after), encoding="utf-8")
-    outcome = cagr(adds_a_dependency, "rules", "check", "--committed", "--body-file", str(body))
-    assert outcome.code == 0, outcome
+    assert _judged(adds_a_dependency, cagr, tmp_path, after).code == 0
+
+
+@pytest.mark.parametrize("after", ["\u200b", "&#8203;", "\u3164", "\u2800", "&nbsp;."])
+def test_the_pr_gate_denies_the_same_body(
+    adds_a_dependency: Path, cagr: Cagr, tmp_path: Path, after: str
+) -> None:
+    assert cagr(adds_a_dependency, "rules", "check", "--committed").code == 0  # deferred
+    command = f"gh pr create --base main --title t --body-file {_body_file(tmp_path, after)}"
+    answer = hook(payload("claude", 1, adds_a_dependency, command=command))
+    decision = (answer.json or {}).get("hookSpecificOutput", {}).get("permissionDecision")
+    assert decision == "deny", answer.text
+    assert "with no explanation after it" in answer.text
 
 
 ALONE = {name: text for name, text in INVISIBLE.items() if "marker" not in name}
