@@ -34,7 +34,7 @@ from .config_files import (
     is_config_source,
 )
 
-_REGULAR = (0o100644, 0o100755)
+REGULAR_MODES = (0o100644, 0o100755)
 _SETTINGS = ("git.protected_branch", "review.pr_sections", "stack.on_turn_end", "stack.ci")
 
 
@@ -102,7 +102,7 @@ def config_files_at(repo: Repository, commit: str) -> ConfigFiles:
     regular file are problems. KeyError or DamagedObject when the objects cannot be read."""
     files = ConfigFiles()
     for name, entry in config_entries_at(repo, commit):
-        if entry[0] not in _REGULAR:
+        if entry[0] not in REGULAR_MODES:
             files.problems.append((name, "is not a regular file"))
             continue
         files.read.append((name, read_raw(repo.objects, entry[1], BLOB)))

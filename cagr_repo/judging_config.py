@@ -6,14 +6,17 @@ committed at HEAD, read from git objects, as CI will judge the pull request. So 
 whose configuration is broken (a `pyproject.toml` mid-edit, turned into a folder or a FIFO)
 stops only what reads it: a committed check still runs, and says the working tree's is
 invalid. And a config file git has but the disk lacks (a sparse checkout, a `skip-worktree` or
-`assume-unchanged` entry whose file is gone) leaves a working-tree check *unchecked*, naming
-the file: git counts it as unchanged, so its rules are in force, but cagr cannot read them.
+`assume-unchanged` entry whose file is gone), or holds otherwise (an `assume-unchanged` file
+edited), leaves a working-tree check *unchecked*, naming the file: git counts it as unchanged,
+so its rules are in force, but cagr cannot read them.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from attrs import evolve, frozen
 
@@ -27,11 +30,11 @@ from cagr_git.repository import Repository, open_repo
 from cagr_git.worktree import blob_id
 
 from .config import ConfigErrors, RepoConfig, config_from, load_config
-from .config_changes import config_entries_at, config_files_at, uncommitted_config
+from .config_changes import REGULAR_MODES, config_entries_at, config_files_at, uncommitted_config
 from .config_files import ConfigFiles, find_config_files, is_config_source
 
 _LISTED = 5  # problems or files named in one message
-_REGULAR = (0o100644, 0o100755)
+_T = TypeVar("_T")
 
 
 @frozen
@@ -48,9 +51,7 @@ class InvalidConfig:
 
     def listed(self) -> str:
         """The first problems, for one line."""
-        shown = "; ".join(str(issue) for issue in self.issues[:_LISTED])
-        more = len(self.issues) - _LISTED
-        return shown + (f"; and {more} more" if more > 0 else "")
+        return _listed(self.issues)
 
 
 WorkingConfig = RepoConfig | InvalidConfig
@@ -81,11 +82,11 @@ class CommittedConfig:
 
     def invalid_head(self) -> Unchecked:
         """The unchecked item for a HEAD whose configuration is invalid."""
-        listed = InvalidConfig(Path(), "", self.head_issues).listed()
         return Unchecked(
             None,
             Stage.CONFIG,
-            f"the configuration committed at HEAD is invalid ({listed}), so HEAD cannot be"
+            f"the configuration committed at HEAD is invalid ({_listed(self.head_issues)}), so"
+            " HEAD cannot be"
             " judged by its own rules. Commit a valid configuration, then check again.",
         )
 
@@ -93,8 +94,7 @@ class CommittedConfig:
 def committed_config(working: WorkingConfig, checkout: Checkout) -> CommittedConfig:
     """The configuration a committed check of `checkout` is judged by."""
     seen = working.raw_digest
-    with open_repo(checkout) as repo:
-        files = _files_at_head(repo, checkout)
+    files = _at_head(checkout, config_files_at)
     if files is None:  # no commit yet, or unreadable: the collection says so
         fallback = working if isinstance(working, RepoConfig) else _no_rules(working.root)
         return CommittedConfig(fallback, seen)
@@ -106,16 +106,6 @@ def committed_config(working: WorkingConfig, checkout: Checkout) -> CommittedCon
         return CommittedConfig(None, seen, head_issues=tuple(errors.issues))
     not_on_disk = tuple(name for name, _ in files.read if _absent(working.root, name))
     return CommittedConfig(head, seen, True, _differs(head, working, not_on_disk))
-
-
-def _files_at_head(repo: Repository, checkout: Checkout) -> ConfigFiles | None:
-    head = read_ref(checkout, "HEAD")
-    if head is None or repo.problem is not None:
-        return None
-    try:
-        return config_files_at(repo, head)
-    except (KeyError, DamagedObject):
-        return None  # the collection reports unreadable objects itself
 
 
 def _no_rules(root: Path) -> RepoConfig:
@@ -130,8 +120,7 @@ def _differs(
     and a pass would be taken for theirs); so does an unreadable one, which may hold rules;
     other differences are said first."""
     missing = (
-        f"{_names(not_on_disk)} {'is' if len(not_on_disk) == 1 else 'are'} committed but not in"
-        " the working tree"
+        f"{_names(not_on_disk)} {_is(not_on_disk)} committed but not in the working tree"
         if not_on_disk
         else None
     )
@@ -222,7 +211,7 @@ def config_unlike_git(repo: Repository, changes: ChangeSet, root: Path) -> Unlik
         sorted(
             name
             for name, (mode, oid) in in_git.items()
-            if name in on_disk and mode in _REGULAR and not _same_blob(on_disk[name], oid)
+            if name in on_disk and mode in REGULAR_MODES and not _same_blob(on_disk[name], oid)
         )
     )
     return UnlikeGit(absent, differs)
@@ -239,7 +228,9 @@ def _same_blob(data: bytes, oid: bytes) -> bool:
 def committed_not_on_disk(checkout: Checkout, root: Path) -> tuple[str, ...]:
     """The config files HEAD holds that the disk lacks (a few tree reads), whether the working
     tree deletes them or git keeps them without a file: rules that what reads the disk misses."""
-    return tuple(name for name, _ in _at_head(checkout) if _absent(root, name))
+    return tuple(
+        name for name, _ in _at_head(checkout, config_entries_at) or () if _absent(root, name)
+    )
 
 
 def committed_otherwise_on_disk(checkout: Checkout, root: Path) -> tuple[str, ...]:
@@ -248,20 +239,28 @@ def committed_otherwise_on_disk(checkout: Checkout, root: Path) -> tuple[str, ..
     on_disk = dict(find_config_files(str(root)).read)
     return tuple(
         name
-        for name, (_, oid) in _at_head(checkout)
+        for name, (_, oid) in _at_head(checkout, config_entries_at) or ()
         if name not in on_disk or not _same_blob(on_disk[name], oid)
     )
 
 
-def _at_head(checkout: Checkout) -> list[tuple[str, tuple[int, bytes]]]:
+def _at_head(checkout: Checkout, read: Callable[[Repository, str], _T]) -> _T | None:
+    """`read` of HEAD's commit; None when there is no commit yet, or it cannot be read (what
+    collects the change says so)."""
     with open_repo(checkout) as repo:
         head = read_ref(checkout, "HEAD")
         if head is None or repo.problem is not None:
-            return []
+            return None
         try:
-            return config_entries_at(repo, head)
+            return read(repo, head)
         except (KeyError, DamagedObject):
-            return []
+            return None
+
+
+def _listed(issues: tuple[ConfigIssue, ...]) -> str:
+    shown = "; ".join(str(issue) for issue in issues[:_LISTED])
+    more = len(issues) - _LISTED
+    return shown + (f"; and {more} more" if more > 0 else "")
 
 
 def _names(names: tuple[str, ...]) -> str:

@@ -32,6 +32,7 @@ from cagr_repo.files import UnsafeOutput, append_output, output_path, write_outp
 from ..checkout import checkout_and_config, config_errors, fail, target_problem
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
+_SEE_LOG = "the job log lists every problem and its fix."
 _EXIT = {"pass": EXIT_OK, "waived": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
 
 
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     opened = checkout_and_config(args)  # judged by HEAD's configuration: see run_ci
     if isinstance(opened, int):
         if on_github:
-            _annotate_failure(args, "cagr ci could not open this checkout")
+            _annotate_failure(args, f"cagr ci could not open this checkout; {_SEE_LOG}")
         return opened
     checkout, config = opened
     try:  # refused before anything is checked: a usage error, nothing half-written
@@ -66,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
     except ConfigErrors as errors:  # HEAD's configuration: the log lists every problem
         code = config_errors(args, errors.issues, "the configuration committed at HEAD")
         if on_github:
-            _annotate_failure(args, "cagr ci could not read the configuration committed at HEAD")
+            _annotate_failure(
+                args, f"cagr ci could not read the configuration committed at HEAD; {_SEE_LOG}"
+            )
         return code
     except BodyFileError as error:
         return _fail(args, on_github, str(error), "")
@@ -152,24 +155,16 @@ def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> 
     text = f"{message} {fix}".strip()
     fail(args, text, "cagr ci")
     if on_github:
-        print(
-            command("error", text, title="cagr ci could not check this run"),
-            file=sys.stderr if args.format == "json" else sys.stdout,
-        )
-        _append_summary(error_summary(text), None)
-        _append_outputs(step_outputs(None), None)
+        _annotate_failure(args, text)
     return EXIT_INVALID
 
 
-def _annotate_failure(args: argparse.Namespace, said: str) -> None:
-    """On GitHub: an error annotation and a job summary for a run that could not start."""
+def _annotate_failure(args: argparse.Namespace, text: str) -> None:
+    """On GitHub: an error annotation, a job summary and empty outputs for a run that could
+    not check anything."""
     print(
-        command(
-            "error",
-            f"{said}; the job log lists every problem and its fix.",
-            title="cagr ci could not check this run",
-        ),
+        command("error", text, title="cagr ci could not check this run"),
         file=sys.stderr if args.format == "json" else sys.stdout,
     )
-    _append_summary(error_summary(f"{said}."), None)
+    _append_summary(error_summary(text), None)
     _append_outputs(step_outputs(None), None)

@@ -164,3 +164,13 @@ def test_the_library_judges_a_committed_check_by_heads_config(broken: Path) -> N
     assert cagr.check(broken, committed=True).report.status == "fail"
     with pytest.raises(cagr.ConfigErrors):
         cagr.check(broken)
+
+
+def test_the_record_refreshed_after_a_shell_command_is_judged_by_head(
+    broken: Path, cagr: Cagr
+) -> None:
+    after = payload("claude", 1, broken, command="git commit -m x")
+    after["hook_event_name"] = "PostToolUse"
+    assert hook(after).code == 0
+    record = json.loads((broken / ".git" / "cagr" / "gate.json").read_text())
+    assert record["report"]["status"] == "fail"  # HEAD's rule, though the working tree's is broken
