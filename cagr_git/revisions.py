@@ -64,11 +64,7 @@ def resolve_revision(repo: Repository, text: str) -> Resolved:
             for _ in range(count):
                 commit = _parent(repo, commit, 1, text, shallow)
         elif peel is not None:
-            if peel not in ("", "commit", "object"):
-                raise RevisionProblem(
-                    f"cagr cannot read `^{{{peel}}}` in {text}: a change's target is a commit.",
-                    "Name a commit with --base (a branch, tag, commit id or `REV~N`).",
-                )
+            continue  # to the commit: syntax_problem refused any other peel
         elif int(nth or "1"):
             commit = _parent(repo, commit, int(nth or "1"), text, shallow)
     return Resolved(start + suffixes, commit.decode("ascii"))

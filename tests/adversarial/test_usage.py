@@ -23,6 +23,7 @@ NOT_A_TARGET = [
     "--all",
     "^main",
 ]
+NOT_A_COMMIT = ["main^{tree}", "main^{/fix}", "main~1^{blob}"]
 COMMANDS = [
     ("rules", "check"),
     ("rules", "check", "--committed"),
@@ -80,3 +81,12 @@ def test_revisions_that_name_one_commit_still_work(feature: Path, cagr: Cagr) ->
     commit(feature, "edit")
     for base in ("main", "HEAD~1", "main~0", "main^{commit}", "refs/heads/main"):
         assert cagr(feature, "rules", "check", "--committed", f"--base={base}").code in (0, 1)
+
+
+@pytest.mark.parametrize("base", NOT_A_COMMIT)
+def test_a_base_peeled_to_something_else_than_a_commit_is_a_usage_error(
+    feature: Path, cagr: Cagr, base: str
+) -> None:
+    outcome = cagr(feature, "rules", "check", f"--base={base}")
+    assert outcome.code == 2, outcome
+    assert "a change's target is a commit" in outcome.err
