@@ -83,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
             if unknown is None and config is not None and not args.committed:
                 unlike = config_unlike_git(repo, changes, config.root)
                 files = unlike.absent + unlike.differs
-                unknown = f"{', '.join(files)}, which git has otherwise" if files else None
+                unknown = (
+                    f"{', '.join(files)} (in git, not on disk as git has it)" if files else None
+                )
     except BareRepository as error:
         print(f"cagr changes: {error}", file=sys.stderr)
         return EXIT_INVALID
