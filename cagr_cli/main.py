@@ -84,23 +84,25 @@ def _parser() -> argparse.ArgumentParser:
     ci_parser.set_defaults(command_module="ci")
 
     schema_parser = commands.add_parser(
-        "schema", parents=[fmt], help="print, write or check schema/cagr.schema.json"
+        "schema", parents=[fmt], help="print, write or check the editor schema"
     )
     mode = schema_parser.add_mutually_exclusive_group()
-    # Without PATH (const True): schema/cagr.schema.json in the repository's work tree.
+    # Without PATH (const True): where the config's `#:schema` lines point, else
+    # .cagr/cagr.schema.json (cagr_repo.schema_file).
     mode.add_argument(
         "--write",
         nargs="?",
         const=True,
         metavar="PATH",
-        help="write the schema to PATH (default: schema/cagr.schema.json in the repository)",
+        help="write the schema to PATH (default: where the config's `#:schema` line points,"
+        " else .cagr/cagr.schema.json)",
     )
     mode.add_argument(
         "--check",
         nargs="?",
         const=True,
         metavar="PATH",
-        help="exit 1 if the schema saved at PATH (default: schema/cagr.schema.json) differs",
+        help="exit 1 if the schema saved at PATH (default: as for --write) differs",
     )
     schema_parser.set_defaults(command_module="schema")
 

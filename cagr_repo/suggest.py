@@ -18,7 +18,6 @@ from attrs import frozen
 
 from cagr_core.manifests import Format, format_of
 
-SCHEMA_FILE = ".cagr/cagr.schema.json"  # beside the rules: init adds no top-level folder
 SCHEMA_LINE = "#:schema ./cagr.schema.json"  # relative to .cagr/changes.toml
 _MIGRATION_FOLDERS = ("db/migrate", "alembic/versions", "migrations")
 _LOCK_FILES = (

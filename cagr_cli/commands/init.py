@@ -20,7 +20,8 @@ from cagr_git.discover import NotARepository, find_checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_hooks.install import NOTES, InstallError, install
 from cagr_repo.files import UnsafeOutput, output_path, write_atomically
-from cagr_repo.suggest import SCHEMA_FILE, render, suggest
+from cagr_repo.schema_file import DEFAULT_SCHEMA_FILE as SCHEMA_FILE
+from cagr_repo.suggest import render, suggest
 
 from ..output import EXIT_INVALID, EXIT_OK
 from .schema import schema_text
@@ -60,7 +61,8 @@ def _rules(root: Path, gitdir: str, force: bool) -> int:
         write_atomically(str(schema), schema_text().encode("utf-8"))
         print(
             f"{SCHEMA_FILE}: the editor schema its `#:schema` line points at"
-            f" (`cagr schema --check {SCHEMA_FILE}` keeps it current)"
+            " (`cagr schema --check` tells when a newer cagr changed it; `cagr schema --write`"
+            " rewrites it)"
         )
     return EXIT_OK
 
