@@ -166,6 +166,27 @@ class TestExplain:
             " (cagr.toml, .cagr/*.toml or [tool.cagr] in pyproject.toml).\n"
         )
 
+    def test_no_id_lists_every_rule_with_its_kind(self, repo: Path, capsys: Capture) -> None:
+        write(repo, "cagr.toml", rule("schema"))
+        write(repo, ".cagr/tests.toml", SIBLING)
+        assert run(repo, "explain") == 0
+        assert capsys.readouterr().out == (
+            "2 change rule(s); `cagr explain ID` shows one:\n"
+            "  guard-tests  sibling   .cagr/tests.toml\n"
+            "  schema       requires  cagr.toml\n"
+        )
+        assert run(repo, "explain", "--format", "json") == 0
+        assert json.loads(capsys.readouterr().out) == {
+            "rules": [
+                {"id": "guard-tests", "kind": "sibling", "source": ".cagr/tests.toml"},
+                {"id": "schema", "kind": "requires", "source": "cagr.toml"},
+            ]
+        }
+
+    def test_no_id_and_no_rules(self, repo: Path, capsys: Capture) -> None:
+        assert run(repo, "explain") == 0
+        assert "No change rules are configured" in capsys.readouterr().out
+
 
 class TestSchema:
     def test_print(self, repo: Path, capsys: Capture) -> None:
@@ -261,6 +282,37 @@ class TestUsage:
     def test_unknown_command_exits_2(self, capsys: Capture) -> None:
         assert main(["frobnicate"]) == 2
         assert "invalid choice" in capsys.readouterr().err
+
+    @pytest.mark.parametrize(
+        ("argv", "said"),
+        [
+            (
+                ["rules", "check", "--commited"],
+                "cagr rules check: unrecognized argument --commited; did you mean --committed?\n"
+                "Run `cagr rules check --help` for its options.\n",
+            ),
+            (
+                ["changes", "--bse=main"],
+                "cagr changes: unrecognized argument --bse=main; did you mean --base?\n"
+                "Run `cagr changes --help` for its options.\n",
+            ),
+            (
+                ["rules", "test", "extra"],
+                "cagr rules test: unrecognized argument extra\n"
+                "Run `cagr rules test --help` for its options.\n",
+            ),
+            (
+                ["explain", "a", "b"],
+                "cagr explain: unrecognized argument b\nRun `cagr explain --help` for its options.\n",
+            ),
+        ],
+    )
+    def test_a_misspelt_option_is_named_with_its_likely_meaning(
+        self, repo: Path, capsys: Capture, argv: list[str], said: str
+    ) -> None:
+        assert run(repo, *argv) == 2
+        captured = capsys.readouterr()
+        assert (captured.out, captured.err) == ("", said)
 
     def test_version(self, capsys: Capture) -> None:
         assert main(["--version"]) == 0
