@@ -104,8 +104,17 @@ def _other_lines(report: Report) -> list[str]:
     return lines
 
 
-def render_text(report: Report, limit: int | None = None) -> str:
-    """The report as text. With `limit` (characters), what does not fit is counted, not shown.
+def render_text(report: Report) -> str:
+    """The report as `cagr rules check` prints it: each rule's findings with their fix, the
+    notices, then the one-line summary (alone, for a clean pass)."""
+    details = render_details(report)
+    summary = render_summary(report)
+    return f"{details}\n\n{summary}" if details else summary
+
+
+def render_details(report: Report, limit: int | None = None) -> str:
+    """The report's findings and notices as text, without the summary line ("" when there are
+    none). With `limit` (characters), what does not fit is counted, not shown.
 
     Every failing rule that fits keeps its header, its first line and its complete `Instead:`
     line before any rule gets a second line, so one rule with many findings cannot hide the
