@@ -96,10 +96,10 @@ def _other_lines(report: Report) -> list[str]:
         shown = ", ".join(report.pending_staged[:5])
         more = len(report.pending_staged) - 5
         lines.append(
-            f"The index holds another version of {shown}{f' and {more} more' if more > 0 else ''}"
-            " than the working tree (staged, or committed and edited since); the working tree's"
-            " was checked. Stage the intended result and run `cagr rules check --committed`"
-            " before opening a PR."
+            f"{shown}{f' and {more} more' if more > 0 else ''} is staged, then edited again: the"
+            " index holds a version that is neither the working tree's (which was checked) nor"
+            " HEAD's, and `git commit` would record it. Stage the version you mean (`git add`),"
+            " commit, and run `cagr rules check --committed` before opening a PR."
         )
     return lines
 
