@@ -243,7 +243,7 @@ def _lockfile(
         nested = sorted({posixpath.dirname(o) for o in others if o.startswith(below)})
         ignores = [f"/{n}/**" for n in nested if n != folder] + [f"/{m}" for m in excluded]
     sample = included[0]
-    what = f"{len(included)} {kind} file(s)" if len(included) > 1 else sample
+    what = f"one of the {len(included)} {kind} files it locks" if len(included) > 1 else sample
     rule: dict[str, Any] = {
         "id": f"lockfile-{slug(lock)}",
         "kind": "requires",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from cagr_core.globs import PathMatcher
 
@@ -97,7 +97,16 @@ def _own_tests_folders(folder: str, tests: dict[str, set[str]]) -> list[str]:
     return []
 
 
-def _python_suggestion(folder: str, test_dir: str, found: int, modules: int) -> Suggestion:
+def _ignores(patterns: Sequence[str], files: Iterable[str]) -> dict[str, list[str]]:
+    """A rule's `ignores`: the patterns that match one of the folders' `files` (a pattern that
+    matches nothing is noise `cagr doctor` would point out); none at all when none does."""
+    present = [i for i in patterns if any(PathMatcher.compile([i]).matches(f) for f in files)]
+    return {"ignores": present} if present else {}
+
+
+def _python_suggestion(
+    folder: str, test_dir: str, found: int, files: list[str], modules: int
+) -> Suggestion:
     source = f"{folder}/new_module.py"
     why = f"{found} of {modules} module(s) in {folder}/ have {test_dir}/test_<name>.py"
     return Suggestion(
@@ -106,7 +115,7 @@ def _python_suggestion(folder: str, test_dir: str, found: int, modules: int) -> 
             "id": f"tests-for-{slug(folder)}",
             "kind": "sibling",
             "paths": [f"/{folder}/*.py"],
-            "ignores": list(_PY_IGNORES),
+            **_ignores(_PY_IGNORES, files),
             "target": f"{test_dir}/test_{{name}}.py",
             "reason": f"Add {test_dir}/test_<module>.py for the new module in this change.",
             "examples": examples(
@@ -122,6 +131,9 @@ def _python_suggestion(folder: str, test_dir: str, found: int, modules: int) -> 
 
 def _python(paths: Sequence[str]) -> list[Suggestion]:
     modules, tests = _python_layout(paths)
+    files: dict[str, list[str]] = {}
+    for path in paths:
+        files.setdefault(posixpath.dirname(path), []).append(path)
     suggestions = []
     for folder in sorted(modules):
         names = modules[folder]
@@ -131,7 +143,10 @@ def _python(paths: Sequence[str]) -> list[Suggestion]:
         # The folder with the most of them; on a tie, the most specific (deepest) one.
         test_dir = max(counted, key=lambda t: (counted[t], t.count("/"), t))
         if _enough(counted[test_dir], len(names)):
-            suggestions.append(_python_suggestion(folder, test_dir, counted[test_dir], len(names)))
+            found = counted[test_dir]
+            suggestions.append(
+                _python_suggestion(folder, test_dir, found, files[folder], len(names))
+            )
     return suggestions
 
 
@@ -191,7 +206,7 @@ def _scripts(paths: Sequence[str]) -> list[Suggestion]:
                 "id": "new-modules-have-tests",
                 "kind": "sibling",
                 "paths": globs,
-                "ignores": list(_SCRIPT_IGNORES),
+                **_ignores(_SCRIPT_IGNORES, [p for p in paths if posixpath.dirname(p) in chosen]),
                 "target": targets[0] if len(targets) == 1 else targets,
                 "reason": "Add the new module's test in this change.",
                 "examples": examples(

@@ -50,7 +50,7 @@ class TestLockfiles:
         (suggestion,) = suggest(list(self.WORKSPACE), past)[1:]  # after dependency-reason
         assert suggestion.why == (
             "pnpm-lock.yaml changed in 3 of the 3 recent commits that added a dependency to"
-            " 3 package.json file(s) (of the last 4 first-parent commits)"
+            " one of the 3 package.json files it locks (of the last 4 first-parent commits)"
         )
         assert suggestion.rule["paths"] == ["package.json"]
         assert suggestion.rule["when"] == "dependency_added"

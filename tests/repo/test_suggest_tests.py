@@ -127,18 +127,17 @@ class TestPython:
         assert targets(paths) == expected
 
     def test_private_modules_and_conftest_do_not_count(self) -> None:
-        paths = [
-            "pkg/a.py",
-            "pkg/b.py",
-            "pkg/_c.py",
-            "pkg/_d.py",
-            "tests/test_a.py",
-            "tests/test_b.py",
-            "tests/conftest.py",
-        ]
+        paths = ["pkg/a.py", "pkg/b.py", "pkg/_c.py", "pkg/conftest.py"]
+        paths += ["tests/test_a.py", "tests/test_b.py"]
         (found,) = [s for s in suggest(paths) if s.rule["kind"] == "sibling"]
         assert found.why == "2 of 2 module(s) in pkg/ have tests/test_<name>.py"
         assert found.rule["ignores"] == ["_*.py", "conftest.py"]
+
+    def test_only_ignores_that_match_a_file_there(self) -> None:
+        """An ignore that matches nothing is noise (`cagr doctor` would say so)."""
+        paths = ["pkg/a.py", "pkg/b.py", "tests/test_a.py", "tests/test_b.py", "tests/conftest.py"]
+        (found,) = [s for s in suggest(paths) if s.rule["kind"] == "sibling"]
+        assert "ignores" not in found.rule
 
 
 class TestScripts:
