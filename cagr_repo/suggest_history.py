@@ -279,32 +279,42 @@ def _lockfiles(paths: Sequence[str], history: History) -> list[Suggestion]:
 # Build outputs
 
 
+def _output_folder(path: str) -> str | None:
+    """The first `dist/` or `build/` folder on a path, if any."""
+    if "dist/" not in path and "build/" not in path:
+        return None  # most paths, at once
+    parts = path.split("/")
+    for index, part in enumerate(parts[:-1]):
+        if part in _OUTPUTS:
+            return "/".join(parts[: index + 1])
+    return None
+
+
 def _build_outputs(paths: Sequence[str], history: History) -> list[Suggestion]:
     """A tracked `dist/` or `build/` folder with the sibling folders whose changes mostly
     changed it too."""
-    children: dict[str, set[str]] = {}  # parent folder -> its child folders with tracked files
-    for path in paths:
+    outputs = sorted({out for out in map(_output_folder, paths) if out is not None})
+    parents = {posixpath.dirname(out) for out in outputs}
+    folders: dict[str, set[str]] = {}  # an output's parent -> its child folders
+    for path in paths if parents else ():
         parts = path.split("/")
-        for depth in range(1, len(parts) - 1):
-            children.setdefault("/".join(parts[:depth]), set()).add(parts[depth])
-        if len(parts) > 1:
-            children.setdefault("", set()).add(parts[0])
+        for depth in range(len(parts) - 1):  # each folder on the path, with the child below it
+            prefix = "/".join(parts[:depth])
+            if prefix in parents:
+                folders.setdefault(prefix, set()).add(parts[depth])
     found = []
-    for parent in sorted(children):
-        for output in _OUTPUTS:
-            if output not in children[parent]:
-                continue
-            out = f"{parent}/{output}" if parent else output
-            wrote = _changes([f"/{out}/**"])
-            sources, counts = [], []
-            for child in sorted(children[parent] - {output} - _NOT_SOURCES):
-                source = f"{parent}/{child}" if parent else child
-                fired, met = _count(history, _changes([f"/{source}/**"]), wrote)
-                if _enough(fired, met):
-                    sources.append(source)
-                    counts.append(f"{source}/ in {met} of {fired}")
-            if sources:
-                found.append(_build_suggestion(out, sources, counts, history.limit))
+    for out in outputs:
+        parent = posixpath.dirname(out)
+        wrote = _changes([f"/{out}/**"])
+        sources, counts = [], []
+        for child in sorted(folders.get(parent, set()) - {posixpath.basename(out)} - _NOT_SOURCES):
+            source = f"{parent}/{child}" if parent else child
+            fired, met = _count(history, _changes([f"/{source}/**"]), wrote)
+            if _enough(fired, met):
+                sources.append(source)
+                counts.append(f"{source}/ in {met} of {fired}")
+        if sources:
+            found.append(_build_suggestion(out, sources, counts, history.limit))
     return found
 
 
@@ -334,18 +344,18 @@ def _build_suggestion(out: str, sources: list[str], counts: list[str], limit: in
 
 def _django_apps(paths: Sequence[str]) -> list[str]:
     """Folders with `migrations/*.py` beside `models.py` or a `models/` package."""
-    tracked = set(paths)
-    apps = set()
+    migrations, models = set(), set()
     for path in paths:
-        folder, base = posixpath.split(path)
-        if posixpath.basename(folder) == "migrations" and base.endswith(".py"):
-            app = posixpath.dirname(folder)
-            prefix = f"{app}/" if app else ""
-            if f"{prefix}models.py" in tracked or any(
-                p.startswith(f"{prefix}models/") for p in paths
-            ):
-                apps.add(app)
-    return sorted(apps)
+        if "migrations/" in path or "models" in path:
+            folder, _, base = path.rpartition("/")
+            parent, _, name = folder.rpartition("/")
+            if name == "migrations" and base.endswith(".py"):
+                migrations.add(parent)
+            elif base == "models.py":
+                models.add(folder)
+            elif name == "models":
+                models.add(parent)
+    return sorted(migrations & models)
 
 
 def _migrations(paths: Sequence[str], history: History) -> list[Suggestion]:

@@ -23,6 +23,8 @@ def _migration_folders(paths: Sequence[str]) -> dict[str, list[str]]:
     their files."""
     found: dict[str, list[str]] = {}
     for path in paths:
+        if "migrat" not in path and "alembic/versions/" not in path:
+            continue  # most paths, at once
         folder = posixpath.dirname(path)
         while folder and not _is_migration_folder(folder):
             folder = posixpath.dirname(folder)

@@ -51,12 +51,17 @@ def _python_layout(paths: Sequence[str]) -> tuple[dict[str, set[str]], dict[str,
     """(source folder -> its module names, test folder -> the names it has `test_<name>.py` for)."""
     modules: dict[str, set[str]] = {}
     tests: dict[str, set[str]] = {}
+    in_tests: dict[str, bool] = {}
     for path in paths:
-        folder, base = posixpath.split(path)
-        if not base.endswith(".py") or not folder:
+        if not path.endswith(".py"):
+            continue
+        folder, _, base = path.rpartition("/")
+        if not folder:
             continue
         name = base[: -len(".py")]
-        if _in_test_folder(folder):
+        if folder not in in_tests:
+            in_tests[folder] = _in_test_folder(folder)
+        if in_tests[folder]:
             if name.startswith("test_") and name != "test_":
                 tests.setdefault(folder, set()).add(name[len("test_") :])
         elif not name.startswith("_") and base not in _PY_IGNORES:
@@ -160,9 +165,11 @@ def _scripts(paths: Sequence[str]) -> list[Suggestion]:
     modules: dict[str, dict[str, str]] = {}  # folder -> module name -> extension
     tests: list[tuple[str, str, str, str]] = []  # (source folder, name, marker, layout)
     for path in paths:
-        folder, base = posixpath.split(path)
+        if path.rpartition(".")[2] not in _SCRIPT_EXTENSIONS:
+            continue  # most paths, at once
+        folder, _, base = path.rpartition("/")
         stem, _, ext = base.rpartition(".")
-        if ext not in _SCRIPT_EXTENSIONS or not stem:
+        if not stem:
             continue
         name, _, marker = stem.rpartition(".")
         if marker in ("test", "spec") and name:

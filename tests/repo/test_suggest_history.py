@@ -160,6 +160,16 @@ class TestBuildOutputs:
         past = history(*[Commit(frozenset(["static/src/a.ts"])) for _ in range(5)])
         assert found(list(self.PATHS), past) == {}
 
+    def test_nested_outputs_each_with_their_own_sources(self) -> None:
+        paths = ["src/a.ts", "dist/a.js", "web/src/b.ts", "web/dist/b.js", "web/README"]
+        past = history(
+            *[Commit(frozenset(["src/a.ts", "dist/a.js"])) for _ in range(3)],
+            *[Commit(frozenset(["web/src/b.ts", "web/dist/b.js"])) for _ in range(3)],
+        )
+        rules = found(paths, past)
+        assert rules["build-output-dist"]["paths"] == ["/src/**"]  # web/ changed no dist/
+        assert rules["build-output-web-dist"]["paths"] == ["/web/src/**"]
+
 
 class TestDjangoMigrations:
     PATHS = (
