@@ -136,7 +136,7 @@ def _rails_schema(paths: Sequence[str]) -> list[Suggestion]:
 
 def _prisma(paths: Sequence[str]) -> list[Suggestion]:
     suggestions: list[Suggestion] = []
-    for schema in sorted(p for p in paths if posixpath.basename(p) == "schema.prisma"):
+    for schema in sorted(p for p in paths if p.rpartition("/")[2] == "schema.prisma"):
         migrations = posixpath.join(posixpath.dirname(schema), "migrations")
         if not any(p.startswith(migrations + "/") for p in paths):
             continue
@@ -171,7 +171,7 @@ def _prisma(paths: Sequence[str]) -> list[Suggestion]:
 
 def _openapi(paths: Sequence[str]) -> list[Suggestion]:
     specs = [
-        p for p in paths if posixpath.basename(p) in ("openapi.yaml", "openapi.yml", "openapi.json")
+        p for p in paths if p.rpartition("/")[2] in ("openapi.yaml", "openapi.yml", "openapi.json")
     ]
     generated = sorted(
         {p[: p.index("/generated/") + len("/generated")] for p in paths if "/generated/" in p}

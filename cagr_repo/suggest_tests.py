@@ -136,9 +136,10 @@ def _python_suggestion(
 
 def _python(paths: Sequence[str]) -> list[Suggestion]:
     modules, tests = _python_layout(paths)
-    files: dict[str, list[str]] = {}
+    files: dict[str, list[str]] = {}  # folder -> its Python files (what the ignores may match)
     for path in paths:
-        files.setdefault(posixpath.dirname(path), []).append(path)
+        if path.endswith(".py"):
+            files.setdefault(path.rpartition("/")[0], []).append(path)
     suggestions = []
     for folder in sorted(modules):
         names = modules[folder]
