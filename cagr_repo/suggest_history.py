@@ -5,8 +5,8 @@ Three families: a lockfile with the manifests it locks (`package.json` -> `pnpm-
 `pyproject.toml` -> `uv.lock`, `Cargo.toml` -> `Cargo.lock`, `go.mod` -> `go.sum`: the nearest
 lockfile at or above a manifest, as package managers find a workspace's); a build output folder
 (`dist/`, `build/`) with its sibling source folders; a Django app's models with a new migration.
-Each is suggested only when at least three of the recent first-parent commits that called for
-the companion exist, and at least half of them changed it too; the comment says the count.
+Each is suggested only when at least three recent first-parent commits called for the companion
+and at least half of them changed it too; the comment says the count.
 A lockfile is called for by a commit that added a dependency (as `dependency_added` reads it),
 not by any edit of the manifest (a version bump changes no lockfile).
 """
@@ -67,10 +67,9 @@ class Commit:
 
 @frozen
 class History:
-    """Recent first-parent commits, newest first, and how many were asked for."""
+    """Recent first-parent commits, newest first."""
 
     commits: tuple[Commit, ...] = ()
-    limit: int = HISTORY_LIMIT
 
 
 def locked_manifests(paths: Iterable[str]) -> set[str]:
@@ -109,7 +108,7 @@ def read_history(repo: Repository, paths: Sequence[str], limit: int = HISTORY_LI
     the dependencies added to the tracked `paths`' locked manifests."""
     head = repo.ref("HEAD")
     if head is None:
-        return History((), limit)
+        return History()
     wanted = locked_manifests(paths)
     commits = []
     for entry in first_parent_log(repo, head, limit):
@@ -118,7 +117,7 @@ def read_history(repo: Repository, paths: Sequence[str], limit: int = HISTORY_LI
         }
         changes = [(path, old is not None, new is not None) for path, (old, new) in sides.items()]
         commits.append(commit_of(changes, _blob_reader(repo, sides), wanted))
-    return History(tuple(commits), limit)
+    return History(tuple(commits))
 
 
 def _blob_reader(
@@ -199,7 +198,7 @@ def _since(history: History, path: str) -> History:
     that moved from yarn.lock to pnpm-lock.yaml)."""
     for index, commit in enumerate(history.commits):
         if path in commit.added:
-            return History(history.commits[: index + 1], history.limit)
+            return History(history.commits[: index + 1])
     return history
 
 
@@ -314,15 +313,15 @@ def _build_outputs(paths: Sequence[str], history: History) -> list[Suggestion]:
                 sources.append(source)
                 counts.append(f"{source}/ in {met} of {fired}")
         if sources:
-            found.append(_build_suggestion(out, sources, counts, history.limit))
+            found.append(_build_suggestion(out, sources, counts, len(history.commits)))
     return found
 
 
-def _build_suggestion(out: str, sources: list[str], counts: list[str], limit: int) -> Suggestion:
+def _build_suggestion(out: str, sources: list[str], counts: list[str], read: int) -> Suggestion:
     source = f"{sources[0]}/example.js"
     return Suggestion(
         f"{out}/ changed with {', '.join(counts)} recent commits that changed those sources"
-        f" (of the last {limit} first-parent commits)",
+        f" (of the last {read} first-parent commits)",
         {
             "id": f"build-output-{slug(out)}",
             "kind": "requires",
@@ -365,15 +364,15 @@ def _migrations(paths: Sequence[str], history: History) -> list[Suggestion]:
         models = _changes([f"/{prefix}models.py", f"/{prefix}models/**"])
         fired, met = _count(history, models, _adds([f"/{prefix}migrations/*.py"]))
         if _enough(fired, met):
-            found.append(_migration_suggestion(app, prefix, fired, met, history.limit))
+            found.append(_migration_suggestion(app, prefix, fired, met, len(history.commits)))
     return found
 
 
-def _migration_suggestion(app: str, prefix: str, fired: int, met: int, limit: int) -> Suggestion:
+def _migration_suggestion(app: str, prefix: str, fired: int, met: int, read: int) -> Suggestion:
     model = f"{prefix}models.py"
     return Suggestion(
         f"a migration was added to {prefix}migrations/ in {met} of the {fired} recent commits"
-        f" that changed {app or 'the'} models (of the last {limit} first-parent commits)",
+        f" that changed {app or 'the'} models (of the last {read} first-parent commits)",
         {
             "id": f"migration-for-{slug(app)}-models",
             "kind": "requires",

@@ -20,7 +20,7 @@ Capture = pytest.CaptureFixture[str]
 
 
 def history(*commits: Commit) -> History:
-    return History(commits, limit=300)
+    return History(commits)
 
 
 def found(paths: list[str], past: History) -> dict[str, dict]:
