@@ -233,13 +233,22 @@ def _lockfile(
         return None
     folder, name = posixpath.split(lock)
     kind = posixpath.basename(included[0])
-    command = next(c for n, c in _LOCKS[format_of(kind)] if n == name)  # type: ignore[index]
+    ecosystem = format_of(kind)
+    assert ecosystem is not None
+    command = next(c for n, c in _LOCKS[ecosystem] if n == name)
     if len(included) == 1:
         paths, ignores = [f"/{included[0]}"], []
     else:
         paths = [f"/{folder}/**/{kind}" if folder else kind]
         below = f"{folder}/" if folder else ""
-        nested = sorted({posixpath.dirname(o) for o in others if o.startswith(below)})
+        # Manifests of this kind below that another lockfile locks: that lockfile's folders.
+        nested = sorted(
+            {
+                posixpath.dirname(o)
+                for o in others
+                if o.startswith(below) and posixpath.basename(o) == kind
+            }
+        )
         ignores = [f"/{n}/**" for n in nested if n != folder] + [f"/{m}" for m in excluded]
     sample = included[0]
     what = f"one of the {len(included)} {kind} files it locks" if len(included) > 1 else sample

@@ -116,6 +116,15 @@ class TestLockfiles:
             "Run `cargo update --workspace`"
         )
 
+    def test_another_ecosystems_lockfile_folder_is_not_ignored(self) -> None:
+        """A Rust crate with its own Cargo.lock inside a pnpm workspace keeps its package.json
+        under the workspace's lockfile."""
+        paths = ["package.json", "pnpm-lock.yaml", "native/package.json"]
+        paths += ["native/Cargo.toml", "native/Cargo.lock"]
+        past = history(*[adds("native/package.json", also=("pnpm-lock.yaml",)) for _ in range(3)])
+        rule = found(paths, past)["lockfile-pnpm-lock.yaml"]
+        assert (rule["paths"], rule.get("ignores")) == (["package.json"], None)
+
     @pytest.mark.parametrize(
         ("manifest", "lock", "command"),
         [
