@@ -3,7 +3,6 @@ and the pieces of the examples every suggested rule carries."""
 
 from __future__ import annotations
 
-import posixpath
 from typing import Any
 
 from attrs import frozen
@@ -55,7 +54,3 @@ def slug(path: str) -> str:
     """A path as part of a rule id (letters, digits, `.`, `_`, `-`)."""
     text = "".join(c if c.isalnum() or c in "._-" else "-" for c in path.replace("/", "-"))
     return text.strip("-_.") or "root"
-
-
-def folder_of(path: str) -> str:
-    return posixpath.dirname(path)
