@@ -15,7 +15,7 @@ from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.render import render_text, report_data
-from cagr_core.report import Report, Timings, UncommittedConfig
+from cagr_core.report import Deferred, Report, Timings, UncommittedConfig
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
 from cagr_git.objects import DamagedObject
@@ -34,13 +34,18 @@ RECORD_TEXT_LIMIT = 8_000  # the gate shows it to an agent, whose messages hold 
 
 @frozen
 class CheckResult:
-    """One check: its report, the change set it judged, and the gate record it wrote, if any."""
+    """One check: its report, the change set it judged, and the gate record it wrote, if any.
+
+    `obligations`: the PR-body obligations the change fires, as a turn end defers them (with
+    what fired each), whether or not a body was given.
+    """
 
     report: Report
     changes: ChangeSet
     record: GateRecord | None = None
     record_written: bool = False
     config_from_head: bool = False  # a committed check judged by HEAD's (different) config
+    obligations: tuple[Deferred, ...] = ()
 
 
 def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a default
@@ -57,6 +62,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     note_uncommitted: bool = False,
     expired: Callable[[], bool] | None = None,
     write_record: bool = True,
+    head: str | None = None,
 ) -> CheckResult:
     """Collect merge base -> working tree (or HEAD, `committed`) and evaluate the rules.
 
@@ -73,7 +79,8 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     differs from HEAD (about the cost of a working-tree check), so a person is told what the
     verdict left out; a clean checkout, as in CI, has nothing to count. `expired` is the
     caller's deadline: rules not decided when it says yes are unchecked. `write_record=False`: a
-    committed check that writes no gate record (CI, which never reads one).
+    committed check that writes no gate record (CI, which never reads one). `head`: a committed
+    check of that commit instead of HEAD (judged by the same configuration; no gate record).
     """
     head_config = None
     if committed:
@@ -102,10 +109,19 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     own = own_branch(checkout, head_branch) if guessed and refuse else None
     with open_repo(checkout) as repo:
         started = time.perf_counter()
-        collect = collect_committed if committed else collect_working_tree
-        changes = collect(
-            repo, target.name, config.rules, chosen_by=target.chosen_by, own_branch=own
-        )
+        if committed:
+            changes = collect_committed(
+                repo,
+                target.name,
+                config.rules,
+                chosen_by=target.chosen_by,
+                own_branch=own,
+                head=head,
+            )
+        else:
+            changes = collect_working_tree(
+                repo, target.name, config.rules, chosen_by=target.chosen_by, own_branch=own
+            )
         collected = time.perf_counter()
         deferred = evaluate(
             config.rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired
@@ -128,12 +144,13 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     if uncommitted_rules is not None:
         report = _judged_by_head(report, uncommitted_rules)
         deferred = _judged_by_head(deferred, uncommitted_rules)
-    if not committed or not write_record:
-        return CheckResult(report, changes)
+    obligations = deferred.deferred
+    if not committed or not write_record or head is not None:
+        return CheckResult(report, changes, obligations=obligations)
     from_head = head_config is not None
     if changes.range is None or changes.range.head is None:
         remove(checkout.gitdir, GATE_RECORD)  # an older record must not stand in for this one
-        return CheckResult(report, changes, config_from_head=from_head)
+        return CheckResult(report, changes, config_from_head=from_head, obligations=obligations)
     repository, worktree = identity(checkout)
     record = GateRecord(
         repository=repository,
@@ -156,7 +173,9 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         ),
     )
     written = write_gate_record(checkout.gitdir, record)
-    return CheckResult(report, changes, record, written, config_from_head=from_head)
+    return CheckResult(
+        report, changes, record, written, config_from_head=from_head, obligations=obligations
+    )
 
 
 def _uncommitted_rules(
