@@ -124,7 +124,11 @@ def check_queue(
     if not (group.obligations or sections or waivable):
         return QueueCheck(report)
     if not group.changes.complete or group.changes.range is None:
-        return QueueCheck(report)  # the group's own change is unknown: its unchecked items say so
+        return QueueCheck(
+            report,
+            note="The merge group's own change could not be read (above), so its pull request"
+            " was not looked up." + _UNCHECKED_TAIL,
+        )
     try:
         number = queued_number(event)
         pull_request = _read(event, number)
