@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cagr_core.render import json_status, range_data, render_text, report_data
+from cagr_core.render import json_status, range_data, render_details, report_data
 from cagr_core.safe_text import terminal_safe
 
 from .merge_queue import PullRequestCheck
@@ -72,7 +72,7 @@ def describe_pull_request(checked: PullRequestCheck) -> str:
 def render_result(result: CiResult) -> str:
     """The whole result for the job log."""
     blocks = ["\n".join(describe_run(result))]
-    rules = render_text(result.report)
+    rules = render_details(result.report)
     if rules:
         blocks.append(rules)
     if result.stack:

@@ -14,7 +14,7 @@ from attrs import evolve, frozen
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
-from cagr_core.render import render_text, report_data
+from cagr_core.render import render_details, report_data
 from cagr_core.report import Deferred, Report, Timings, UncommittedConfig
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
@@ -166,7 +166,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         cagr_version=VERSION,
         config_digest=seen_digest,
         rules_digest=config.rules_digest,
-        text=render_text(deferred, limit=RECORD_TEXT_LIMIT),
+        text=render_details(deferred, limit=RECORD_TEXT_LIMIT),
         pr_sections=list(config.config.review.pr_sections),
         report=report_data(
             evolve(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)
