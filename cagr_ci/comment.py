@@ -93,8 +93,16 @@ def error_body(text: str, link: str = "") -> str:
     return f"{MARKER}\n### ⚠️ cagr ci could not check this run\n\n{cell(text)}\n\n{where.strip()}\n"
 
 
+def no_mentions(text: str) -> str:
+    """`text` whose `@` can mention no one: a comment notifies whoever it mentions, and file
+    and package names hold `@` (`@babel/core`). A word joiner after it breaks the mention and
+    shows nothing."""
+    return text.replace("@", "@\u2060")
+
+
 def keep_comment(event: CiEvent, body: str) -> CommentOutcome:
     """Write `body` as the pull request's one comment; a notice, never an exception."""
+    body = no_mentions(body)
     api = event.api
     if event.number is None or api is None:
         return CommentOutcome(

@@ -323,6 +323,8 @@ def _own_report(
     )
     report = waive(report, pull_request.labels)
     name = f"Pull request #{pull_request.number}"
+    if own.changes.range is not None:  # the report's own header names the group's range
+        name += f" (its own change, {own.changes.range.label})"
     return evolve(
         report,
         findings=tuple(evolve(f, message=f"{name}: {f.message}") for f in report.findings),

@@ -104,6 +104,13 @@ class TestOneCommentKeptCurrent:
         assert len(forge.comments[7]) == 1
         no_token_anywhere(project.tmp, first.stdout, first.stderr, fixed.stdout, fixed.stderr)
 
+    def test_names_with_an_at_sign_mention_no_one(self, project: Project, forge: FakeForge) -> None:
+        head = project.work({"package.json": '{"dependencies": {"@babel/core": "7"}}'})
+        cagr_ci(project.clone(head), pr_env(forge, project.tmp, head, ""), "--comment")
+        (comment,) = ours(forge)
+        assert "dependencies.@\u2060babel/core" in comment["body"]
+        assert "@babel" not in comment["body"]
+
     def test_a_persons_comment_with_the_marker_is_never_edited(
         self, project: Project, forge: FakeForge
     ) -> None:

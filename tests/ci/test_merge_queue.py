@@ -120,14 +120,15 @@ class TestQueuedPullRequestIsJudged:
         env = api_env(forge, project.tmp, merge_group(group, base))
         result = cagr_ci(checkout, env)
         assert result.returncode == 1, result.stdout
+        own = f"Pull request #7 (its own change, merge base {project.base[:7]} to {head[:7]})"
         assert (
-            "Pull request #7: Added dependencies.x in package.json; the PR body has no `## Risk`"
+            f"{own}: Added dependencies.x in package.json; the PR body has no `## Risk`"
         ) in result.stdout
         assert "Queue:  pull request #7 (Add a dependency): head " in result.stdout
         summary = (project.tmp / "step_summary.md").read_text()
         assert f"| #7 Add a dependency | `{head[:12]}` | ❌ fail |" in summary
         errors = [line for line in result.stdout.splitlines() if line.startswith("::error")]
-        assert any("Pull request #7: Added dependencies.x" in line for line in errors)
+        assert any(f"{own}: Added dependencies.x" in line for line in errors)
         assert step_outputs(project.tmp)["status"] == "fail"
         assert_no_token(project, result.stdout, result.stderr)
 
@@ -146,8 +147,9 @@ class TestQueuedPullRequestIsJudged:
         )
         assert result.returncode == 1, result.stdout
         (finding,) = report(result)["findings"]
-        assert (
-            finding["message"] == "Pull request #7: The PR description has no `## Summary` section."
+        assert finding["message"] == (
+            f"Pull request #7 (its own change, merge base {project.base[:7]} to {head[:7]}):"
+            " The PR description has no `## Summary` section."
         )
 
     def test_nothing_fired_so_nothing_is_asked(self, project: Project, forge: FakeForge) -> None:
