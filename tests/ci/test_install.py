@@ -27,6 +27,7 @@ from cagr_ci.workflow import (
 from cagr_cli.main import main
 
 from ..conftest import GIT_ENV
+from ..repo.configs import TWO_RULES
 from ..repo.gitutil import commit, git, write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,17 +57,6 @@ VARIANTS = {
     "queue": {"pull_requests": True},
     "all": {"sarif": True, "comment": True, "pull_requests": True},
 }
-PR_BODY_RULE = """
-[[changes.rules]]
-id = "dependency-reason"
-kind = "pr_body"
-paths = ["package.json"]
-when = "dependency_added"
-section = "Risk"
-reason = "Explain the dependency."
-examples.invalid = [{ changes = [{ path = "package.json", status = "M", before = "{}", after = '{"dependencies":{"x":"1"}}' }], pr_body = "" }]
-examples.valid = [{ changes = [{ path = "package.json", status = "M", before = "{}", after = '{"name":"a"}' }], pr_body = "" }]
-"""
 
 
 def init_ci(repo: Path, *args: str) -> int:
@@ -143,7 +133,7 @@ class TestInitCiGithub:
         job = yaml.safe_load(path.read_text())["jobs"]["change-rules"]
         assert "permissions" not in job  # the workflow's own: contents: read
         assert "env" not in job["steps"][3]
-        write(repo, "cagr.toml", PR_BODY_RULE)
+        write(repo, "cagr.toml", TWO_RULES)
         assert init_ci(repo) == 0
         assert "(the job's token gets `pull-requests: read`)" in capsys.readouterr().out
         job = yaml.safe_load(path.read_text())["jobs"]["change-rules"]
@@ -167,7 +157,7 @@ class TestInitCiGithub:
     def test_an_invalid_configuration_keeps_the_permission(
         self, repo: Path, capsys: Capture
     ) -> None:
-        write(repo, "cagr.toml", PR_BODY_RULE)
+        write(repo, "cagr.toml", TWO_RULES)
         assert init_ci(repo, "--install", SPEC) == 0
         write(repo, "cagr.toml", "[[changes.rules]]\nid = 1\n")
         assert init_ci(repo) == 0
