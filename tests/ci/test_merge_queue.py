@@ -339,3 +339,32 @@ class TestUnresolvedStaysUnchecked:
         assert "git fetch --no-tags origin pull/7/head" in result.stdout
         git(checkout, "fetch", "-q", "--no-tags", "origin", "pull/7/head")
         assert cagr_ci(checkout, env).returncode == 0
+
+
+@pytest.mark.parametrize("answer", ["pull request", "401", "500"])
+def test_the_token_is_in_no_output(project: Project, forge: FakeForge, answer: str) -> None:
+    """Every output a run writes (log, JSON, annotations, summary, step outputs, SARIF, code
+    quality), on success and on the API's errors, with --comment too: no token anywhere."""
+    checkout, group, base, head = queue(project, {"package.json": DEPENDENCY})
+    forge.pulls[7] = pull(head, "## Summary\n")
+    if answer == "401":
+        forge.fail("GET", "/pulls/7", 401, {"message": "Bad credentials", "status": "401"})
+    elif answer == "500":
+        forge.fail("GET", "/pulls/7", 500, {"message": "Server Error"}, times=9)
+    env = api_env(forge, project.tmp, merge_group(group, base))
+    for fmt in ("text", "json"):
+        result = cagr_ci(
+            checkout,
+            env,
+            "--format",
+            fmt,
+            "--sarif",
+            str(project.tmp / "cagr.sarif"),
+            "--codequality",
+            str(project.tmp / "quality.json"),
+            "--comment",
+        )
+        assert result.returncode in (1, 3), result.stdout + result.stderr
+        assert_no_token(project, result.stdout, result.stderr)
+    assert (project.tmp / "cagr.sarif").exists()
+    assert (project.tmp / "quality.json").exists()
