@@ -20,8 +20,6 @@ from typing import Literal, Protocol
 
 from attrs import frozen
 
-from cagr_repo.config import RepoConfig
-
 from . import github_api, gitlab_api
 from .event import CiEvent
 from .forge import ForgeApi
@@ -62,7 +60,7 @@ def run_link(env: Mapping[str, str]) -> str:
     return f"{parts[0].rstrip('/')}/{parts[1]}/actions/runs/{run}" if all(parts) and run else ""
 
 
-def comment_body(result: CiResult, config: RepoConfig, link: str = "") -> str:
+def comment_body(result: CiResult, link: str = "") -> str:
     """The comment for a run: a short "passed", else the job summary (cut to fit)."""
     footer = "\n---\n*Kept current by `cagr ci --comment`" + (
         f"; [the job log]({link}) has the whole report.*" if link else ".*"
@@ -83,7 +81,7 @@ def comment_body(result: CiResult, config: RepoConfig, link: str = "") -> str:
                 lines.append(f"- … and {len(report.warnings) - 20} more")
         return "\n".join(lines) + "\n" + footer + "\n"
     room = COMMENT_LIMIT - len(MARKER.encode()) - len(footer.encode()) - 2
-    summary = step_summary(result, config, limit=room, holder="a comment")
+    summary = step_summary(result, result.config, limit=room, holder="a comment")
     return f"{MARKER}\n{summary}{footer}\n"
 
 

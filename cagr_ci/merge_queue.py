@@ -39,6 +39,7 @@ from cagr_git.objects import COMMIT, DamagedObject, read_raw
 from cagr_git.repository import open_repo
 from cagr_repo.check import CheckResult, check
 from cagr_repo.config import RepoConfig
+from cagr_repo.judging_config import CommittedConfig, WorkingConfig
 
 from .event import CiEvent
 
@@ -114,11 +115,21 @@ def queued_number(event: CiEvent) -> int:
     return int(match.group(1))
 
 
-def check_queue(
-    config: RepoConfig, checkout: Checkout, event: CiEvent, group: CheckResult, report: Report
+def check_queue(  # noqa: PLR0913  # the group's check and what it was made of
+    working: WorkingConfig,
+    judged: CommittedConfig,
+    checkout: Checkout,
+    event: CiEvent,
+    *,
+    group: CheckResult,
+    report: Report,
 ) -> QueueCheck:
-    """Replace the group's unknown PR-body verdicts by its pull request's own, when something
-    needs the pull request (a fired PR-body rule, `[review].pr_sections`, a waivable finding)."""
+    """Replace the group's unknown PR-body verdicts (in `report`, the group's with its
+    `[review].pr_sections`) by its pull request's own, when something needs the pull request (a
+    fired PR-body rule, `[review].pr_sections`, a waivable finding). The pull request's change
+    is judged by the configuration that judged the group (`judged`, read from `working`)."""
+    config = judged.config
+    assert config is not None
     sections = config.config.review.pr_sections
     waivable = any(finding.waive_label is not None for finding in report.findings)
     if not (group.obligations or sections or waivable):
@@ -134,8 +145,9 @@ def check_queue(
         pull_request = _read(event, number)
         _require_head(checkout, pull_request)
         own = check(
-            config,
+            working,
             checkout,
+            judged_by=judged,
             base=pull_request.base,
             base_chosen_by=f"pull request #{number}'s base branch (GitHub API)",
             committed=True,
@@ -146,19 +158,19 @@ def check_queue(
         _require_attribution(group, own, number)
     except _Unresolved as unresolved:
         return QueueCheck(report, note=str(unresolved) + _UNCHECKED_TAIL)
-    judged = _own_report(config, own, pull_request, sections)
+    its = _own_report(config, own, pull_request, sections)
     merged = evolve(
         report,
-        findings=tuple(sorted((*report.findings, *judged.findings), key=lambda f: f.rule)),
+        findings=tuple(sorted((*report.findings, *its.findings), key=lambda f: f.rule)),
         unchecked=(
             *(item for item in report.unchecked if item.stage is not Stage.BODY),
-            *judged.unchecked,
+            *its.unchecked,
         ),
-        waived=report.waived + judged.waived,
+        waived=report.waived + its.waived,
     )
     return QueueCheck(
         merged,
-        (PullRequestCheck(pull_request, judged, own.changes.range),),
+        (PullRequestCheck(pull_request, its, own.changes.range),),
         pull_request.labels,
         f"pull request #{number}'s labels, from GitHub's API",
     )
@@ -316,7 +328,10 @@ def _own_report(
     report = Report(
         findings=(*(f for f in report.findings if f.rule in body_rules), *findings),
         unchecked=(
-            *(u for u in report.unchecked if u.rule is None or u.rule in body_rules),
+            *(u for u in report.unchecked if u.rule in body_rules),
+            # What kept its own change from being judged; the configuration's own notes are
+            # the group's already.
+            *(u for u in report.unchecked if u.rule is None and u.stage is not Stage.CONFIG),
             *unknown,
         ),
         range=report.range,

@@ -23,7 +23,8 @@ from cagr_core.review import check_pr_sections
 from cagr_git.discover import Checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_repo.check import check
-from cagr_repo.config import RepoConfig, declaration
+from cagr_repo.config import ConfigErrors, RepoConfig, declaration
+from cagr_repo.judging_config import WorkingConfig, committed_config
 from cagr_repo.stack import StackOutcome, run_stack
 from cagr_repo.target import TargetChoice, choose_target
 
@@ -69,6 +70,7 @@ class CiResult:
     target_source: str
     report: Report
     changes: ChangeSet
+    config: RepoConfig  # the configuration that judged: HEAD's
     stack: tuple[StackOutcome, ...] = ()
     problems: tuple[JobProblem, ...] = ()
     notes: tuple[str, ...] = ()
@@ -88,9 +90,11 @@ class CiResult:
 
 
 def run_ci(
-    config: RepoConfig, checkout: Checkout, event: CiEvent, *, started: float | None = None
+    working: WorkingConfig, checkout: Checkout, event: CiEvent, *, started: float | None = None
 ) -> CiResult:
-    """Check the event's change; CheckoutError when the checkout is not the event's head."""
+    """Check the event's change, judged by the configuration committed at its head (`working`
+    is the working tree's, which may differ, or be invalid). CheckoutError when the checkout is
+    not the event's head; ConfigErrors when the head's configuration is invalid."""
     started = time.monotonic() if started is None else started
     head = head_of(checkout)
     if head is None:
@@ -102,12 +106,17 @@ def run_ci(
             event.head_fix or "Check out the event's head commit before `cagr ci`.",
         )
     assert checkout.root is not None
+    judged = committed_config(working, checkout)
+    if judged.config is None:
+        raise ConfigErrors(list(judged.head_issues))
+    config = judged.config
     target = _target(event, config, checkout)
     name, source = target.name, target.chosen_by
     before = local_changes(checkout, head)
     result = check(
-        config,
+        working,
         checkout,
+        judged_by=judged,
         base=name,
         base_chosen_by=source,
         base_guessed=target.guessed,
@@ -126,7 +135,7 @@ def run_ci(
     queue_note = ""
     pull_requests: tuple[PullRequestCheck, ...] = ()
     if event.merge_queue:  # the queued pull request's own description, from the forge's API
-        queue = check_queue(config, checkout, event, result, report)
+        queue = check_queue(working, judged, checkout, event, group=result, report=report)
         report, pull_requests, queue_note = queue.report, queue.pull_requests, queue.note
         if queue.labels is not None:
             event = evolve(event, labels=queue.labels, labels_source=queue.labels_source)
@@ -147,6 +156,7 @@ def run_ci(
         source,
         report,
         result.changes,
+        config,
         tuple(stack),
         tuple(problems),
         _notes(event, report, is_shallow(checkout), queue_note),
