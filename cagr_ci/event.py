@@ -41,9 +41,9 @@ class CiEvent:
     `labels`: the pull request's labels (None: this run knows of none, so nothing is waived);
     `labels_source` says where they came from.
     `api`: the forge's API for this run (where, which project, which token), if it has one;
-    `number`: the pull (merge) request the run is about, for its comment. `queue_ref` and
-    `queue_branch`: a merge queue group's branch (`merge_group.head_ref`) and the branch it
-    merges into, which say which pull request it holds.
+    `number`: the pull (merge) request the run is about, for its comment. `queue_ref`: a merge
+    queue group's branch (`merge_group.head_ref`), `queue_branch` the branch it merges into,
+    and `queue_number` the pull request the group's branch names (None: it names none exactly).
     """
 
     provider: Provider
@@ -70,6 +70,7 @@ class CiEvent:
     number: int | None = None
     queue_ref: str = ""
     queue_branch: str = ""
+    queue_number: int | None = None
 
 
 def split_labels(text: str) -> frozenset[str]:

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -49,6 +50,7 @@ PRIVILEGED = (
     " while the checkout (the pull request's head) could be anyone's"
 )
 NO_COMMIT = "0" * 40  # `before` of a new branch, `after` of a deleted one
+_QUEUE_ENTRY = re.compile(r"([1-9][0-9]{0,9})-([0-9a-f]{40})")  # `pr-<N>-<base_sha>`
 DEFAULT_BRANCH_SOURCE = "repository.default_branch"
 _SHAPE_FIX = "Run cagr ci on the event GitHub sends; do not rewrite GITHUB_EVENT_PATH."
 QUEUE_NOTE = (
@@ -263,6 +265,8 @@ def _merge_group(env: Mapping[str, str], payload: dict[str, Any]) -> CiEvent:
     base = _sha(payload, "merge_group.base_sha", "merge_group")
     base_ref = payload["merge_group"].get("base_ref")
     head_ref = payload["merge_group"].get("head_ref")
+    head_ref = head_ref if isinstance(head_ref, str) else ""
+    branch = base_ref.removeprefix("refs/heads/") if isinstance(base_ref, str) else ""
     shown = f" ({base_ref})" if isinstance(base_ref, str) else ""
     return CiEvent(
         "github",
@@ -279,6 +283,17 @@ def _merge_group(env: Mapping[str, str], payload: dict[str, Any]) -> CiEvent:
         pull_request=True,
         shallow_fix=SHALLOW_FIX,
         api=github_api(env, _repository(payload)),
-        queue_ref=head_ref if isinstance(head_ref, str) else "",
-        queue_branch=base_ref.removeprefix("refs/heads/") if isinstance(base_ref, str) else "",
+        queue_ref=head_ref,
+        queue_branch=branch,
+        queue_number=_queued_number(head_ref, branch, base),
     )
+
+
+def _queued_number(head_ref: str, branch: str, base: str) -> int | None:
+    """The pull request a queue group's branch names, when the name is exactly
+    `refs/heads/gh-readonly-queue/<branch>/pr-<N>-<base_sha>` for this event (else None)."""
+    prefix = f"refs/heads/gh-readonly-queue/{branch}/pr-"
+    if not branch or not head_ref.startswith(prefix):
+        return None
+    match = _QUEUE_ENTRY.fullmatch(head_ref.removeprefix(prefix))
+    return int(match.group(1)) if match is not None and match.group(2) == base else None

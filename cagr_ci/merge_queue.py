@@ -23,7 +23,6 @@ do. The HTTP modules are imported only when a pull request has to be read.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,7 +42,6 @@ from cagr_repo.judging_config import CommittedConfig, WorkingConfig
 
 from .event import CiEvent
 
-_QUEUE_NUMBER = re.compile(r"([1-9][0-9]{0,9})-([0-9a-f]{40})")
 _UNCHECKED_TAIL = (
     " So the queued pull request's description is unknown here: the PR-body obligations this"
     " group fires (and `[review].pr_sections`) stay unchecked, and no label waives anything."
@@ -95,26 +93,6 @@ class _Unresolved(Exception):
     """The queue's pull request cannot be known exactly; the message says why and the fix."""
 
 
-def queued_number(event: CiEvent) -> int:
-    """The pull request number in the group's branch name, which must be exactly
-    `refs/heads/gh-readonly-queue/<base branch>/pr-<N>-<base_sha>` for this event."""
-    prefix = f"refs/heads/gh-readonly-queue/{event.queue_branch}/pr-"
-    match = (
-        _QUEUE_NUMBER.fullmatch(event.queue_ref.removeprefix(prefix))
-        if event.queue_branch and event.queue_ref.startswith(prefix)
-        else None
-    )
-    if match is None or match.group(2) != event.target:
-        raise _Unresolved(
-            f"The merge group's branch ({event.queue_ref or 'none given'}) is not named the way"
-            " GitHub's queue names the branch of one pull request"
-            f" (refs/heads/gh-readonly-queue/{event.queue_branch or '<base>'}/pr-<N>-<base_sha>),"
-            " so cagr cannot tell which pull request it holds. Merge a pull request that fires a"
-            " PR-body rule without the queue, or report the branch name to cagr's maintainers."
-        )
-    return int(match.group(1))
-
-
 def check_queue(  # noqa: PLR0913  # the group's check and what it was made of
     working: WorkingConfig,
     judged: CommittedConfig,
@@ -141,7 +119,7 @@ def check_queue(  # noqa: PLR0913  # the group's check and what it was made of
             " was not looked up." + _UNCHECKED_TAIL,
         )
     try:
-        number = queued_number(event)
+        number = _queued_number(event)
         pull_request = _read(event, number)
         _require_head(checkout, pull_request)
         own = check(
@@ -174,6 +152,19 @@ def check_queue(  # noqa: PLR0913  # the group's check and what it was made of
         pull_request.labels,
         f"pull request #{number}'s labels, from GitHub's API",
     )
+
+
+def _queued_number(event: CiEvent) -> int:
+    """The pull request the group's branch names (github.py reads the name strictly)."""
+    if event.queue_number is None:
+        raise _Unresolved(
+            f"The merge group's branch ({event.queue_ref or 'none given'}) is not named the way"
+            " GitHub's queue names the branch of one pull request"
+            f" (refs/heads/gh-readonly-queue/{event.queue_branch or '<base>'}/pr-<N>-<base_sha>),"
+            " so cagr cannot tell which pull request it holds. Merge a pull request that fires a"
+            " PR-body rule without the queue, or report the branch name to cagr's maintainers."
+        )
+    return event.queue_number
 
 
 def _read(event: CiEvent, number: int) -> QueuedPullRequest:

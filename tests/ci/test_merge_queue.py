@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from cagr_ci.github import read_github_event
+
 from ..repo.gitutil import git
 from .conftest import DEPENDENCY, GOOD_BODY, Project
 from .events import cagr_ci, github_env, merge_group, pull_request, step_outputs
@@ -368,3 +370,41 @@ def test_the_token_is_in_no_output(project: Project, forge: FakeForge, answer: s
         assert_no_token(project, result.stdout, result.stderr)
     assert (project.tmp / "cagr.sarif").exists()
     assert (project.tmp / "quality.json").exists()
+
+
+SHA = "a" * 40
+
+
+@pytest.mark.parametrize(
+    ("branch", "head_ref", "number"),
+    [
+        ("main", f"refs/heads/gh-readonly-queue/main/pr-7-{SHA}", 7),
+        ("release/1.0", f"refs/heads/gh-readonly-queue/release/1.0/pr-12-{SHA}", 12),
+        ("main", f"refs/heads/gh-readonly-queue/main/pr-7-{'b' * 40}", None),  # not base_sha
+        ("main", f"refs/heads/gh-readonly-queue/develop/pr-7-{SHA}", None),  # another base
+        ("main", f"refs/heads/gh-readonly-queue/main/pr-07-{SHA}", None),
+        ("main", f"refs/heads/gh-readonly-queue/main/pr-7-{SHA.upper()}", None),
+        ("main", f"refs/heads/gh-readonly-queue/main/pr-7-{SHA}/pr-8-{SHA}", None),  # a batch?
+        ("main", f"refs/heads/gh-readonly-queue/main/pr-7-{SHA}-extra", None),
+        ("main", "refs/heads/gh-readonly-queue/main/pr-7", None),
+        ("main", f"gh-readonly-queue/main/pr-7-{SHA}", None),  # not the full ref
+    ],
+)
+def test_the_queue_branch_names_one_pull_request_exactly(
+    tmp_path: Path, branch: str, head_ref: str, number: int | None
+) -> None:
+    """Only GitHub's exact shape, for this event's base branch and base commit, names a pull
+    request; anything else (a batch of several, another base) names none."""
+    payload = merge_group("c" * 40, SHA, base_ref=branch)
+    payload["merge_group"]["head_ref"] = head_ref
+    env = github_env(tmp_path, "merge_group", payload)
+    assert read_github_event(env).queue_number == number
+
+
+def test_a_base_option_does_not_unname_the_pull_request(project: Project, forge: FakeForge) -> None:
+    checkout, group, base, head = queue(project, {"package.json": DEPENDENCY})
+    forge.pulls[7] = pull(head, GOOD_BODY)
+    result = cagr_ci(
+        checkout, api_env(forge, project.tmp, merge_group(group, base)), "--base", base
+    )
+    assert result.returncode == 0, result.stdout
