@@ -135,9 +135,14 @@ class RestClient:
                 wait = self._rate_limit_wait(error.code, answer)
                 if wait is not None:
                     if last or not self._fits(wait):
+                        why = (
+                            f"still, after {ATTEMPTS} tries"
+                            if last
+                            else f"it asks to wait {wait:.0f} s, more than this run has left"
+                        )
                         raise ApiError(
                             f"{shown}: rate limited by the API ({_said(error.code, answer)});"
-                            f" it asks to wait {wait:.0f} s, more than this run has left.",
+                            f" {why}.",
                             error.code,
                             rate_limited=True,
                         ) from None

@@ -75,6 +75,17 @@ def test_retry_after_is_waited_exactly(forge: FakeForge) -> None:
     assert clock.slept == [17.0]
 
 
+def test_a_limit_that_persists_is_given_up_after_the_tries(forge: FakeForge) -> None:
+    forge.fail("GET", "/pulls/7", 429, {"message": "slow"}, headers={"Retry-After": "1"}, times=9)
+    clock = Clock()
+    with pytest.raises(ApiError) as raised:
+        client(forge, clock).request("GET", "repos/octo-org/app/pulls/7")
+    assert raised.value.message.endswith(
+        "rate limited by the API (429 slow); still, after 4 tries."
+    )
+    assert clock.slept == [1.0, 1.0, 1.0]
+
+
 def test_a_secondary_limit_without_retry_after_waits_a_minute(forge: FakeForge) -> None:
     forge.pulls[7] = {"number": 7}
     forge.fail("GET", "/pulls/7", 403, {"message": SECONDARY})
