@@ -64,31 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     ci_parser = commands.add_parser(
         "ci", parents=[fmt], help="the CI check: the event's committed change and PR description"
     )
-    ci_parser.add_argument(
-        "--base",
-        metavar="REF",
-        help="the target (default: the CI event's, then [git].protected_branch, origin/HEAD, main)",
-    )
-    ci_parser.add_argument(
-        "--body-file",
-        metavar="FILE",
-        help="the PR description to check, for CI systems that do not provide one (`-`: read it"
-        " from standard input)",
-    )
-    ci_parser.add_argument(
-        "--labels",
-        metavar="A,B",
-        help="the pull request's labels, for CI systems whose event does not carry them (a"
-        " rule's waive_label among them waives its findings)",
-    )
-    ci_parser.add_argument(
-        "--sarif", metavar="FILE", help="also write a SARIF 2.1.0 log of the findings to FILE"
-    )
-    ci_parser.add_argument(
-        "--codequality",
-        metavar="FILE",
-        help="also write GitLab's code quality report (artifacts: reports: codequality) to FILE",
-    )
+    _ci_options(ci_parser)
     ci_parser.set_defaults(command_module="ci", command_parser=ci_parser)
 
     schema_parser = commands.add_parser(
@@ -158,6 +134,13 @@ def _parser() -> argparse.ArgumentParser:
         " keep the choice)",
     )
     init_parser.add_argument(
+        "--comment",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --ci github: keep one comment with the report on each pull request (later"
+        " runs keep the choice)",
+    )
+    init_parser.add_argument(
         "--hook-command",
         metavar="CMD",
         help="how the agent runs cagr's hook (default: what the settings file already uses,"
@@ -174,6 +157,42 @@ def _parser() -> argparse.ArgumentParser:
     )
     hook_parser.set_defaults(command_module="hook", command_parser=hook_parser)
     return parser
+
+
+def _ci_options(parser: argparse.ArgumentParser) -> None:
+    """`cagr ci`'s own options."""
+    parser.add_argument(
+        "--base",
+        metavar="REF",
+        help="the target (default: the CI event's, then [git].protected_branch, origin/HEAD, main)",
+    )
+    parser.add_argument(
+        "--body-file",
+        metavar="FILE",
+        help="the PR description to check, for CI systems that do not provide one (`-`: read it"
+        " from standard input)",
+    )
+    parser.add_argument(
+        "--labels",
+        metavar="A,B",
+        help="the pull request's labels, for CI systems whose event does not carry them (a"
+        " rule's waive_label among them waives its findings)",
+    )
+    parser.add_argument(
+        "--sarif", metavar="FILE", help="also write a SARIF 2.1.0 log of the findings to FILE"
+    )
+    parser.add_argument(
+        "--codequality",
+        metavar="FILE",
+        help="also write GitLab's code quality report (artifacts: reports: codequality) to FILE",
+    )
+    parser.add_argument(
+        "--comment",
+        action="store_true",
+        help="keep one comment on the pull (merge) request current with the report (GitHub:"
+        " GITHUB_TOKEN with pull-requests: write; GitLab: CAGR_GITLAB_TOKEN); a comment that"
+        " cannot be written is a notice, never a failure",
+    )
 
 
 def _range_options(parser: argparse.ArgumentParser) -> None:
