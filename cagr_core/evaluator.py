@@ -246,6 +246,14 @@ class _Context:
             )
         )
 
+    def satisfied(self, matcher: PathMatcher, added_only: bool) -> bool:
+        """Whether a change the `require` matcher matches counts (see _satisfies)."""
+        for change in self.paths.changes_matching(matcher):
+            self.clock.tick()
+            if _satisfies(change, added_only):
+                return True
+        return False
+
     def selected(self, compiled: CompiledRule) -> list[Change]:
         """The changes the rule's selector picks (its paths minus its ignores), in path order."""
         chosen = self.paths.changes_matching(compiled.selector.paths)
@@ -355,7 +363,7 @@ def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
         for entry, matcher, added_only in zip(
             rule.require, compiled.require, compiled.require_added, strict=True
         )
-        if not any(_satisfies(c, added_only) for c in ctx.paths.changes_matching(matcher))
+        if not ctx.satisfied(matcher, added_only)
     ]
     if not missing:
         return
@@ -363,22 +371,22 @@ def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
     ctx.unchecked.extend(problems)
     if not triggers:
         return
+    # Near misses: the first change each missing entry matches, which does not count.
+    nearest = [next(iter(ctx.paths.changes_matching(matcher)), None) for _, matcher, _ in missing]
     gaps = "; ".join(
-        _missing_companion(require_glob(entry), matcher, added_only, ctx)
-        for entry, matcher, added_only in missing
+        _missing_companion(require_glob(entry), near, added_only, ctx)
+        for (entry, _, added_only), near in zip(missing, nearest, strict=True)
     )
     paths = [t.change.path for t in triggers]
-    for _, matcher, _ in missing:  # near misses: a companion that changed but does not count
-        near = next((c.path for c in ctx.changes.changes if matcher.matches(c.path)), None)
-        if near is not None and near not in paths:
-            paths.append(near)
+    for near in nearest:
+        if near is not None and near.path not in paths:
+            paths.append(near.path)
     requires = tuple(describe_requirement(entry) for entry, _, _ in missing)
     ctx.find(compiled, f"{_describe_all(triggers)}; {gaps}.", paths, requires=requires)
 
 
-def _missing_companion(pattern: str, matcher: PathMatcher, added_only: bool, ctx: _Context) -> str:
-    """Why nothing satisfied one `require` entry, naming a near miss when there is one."""
-    near = next(iter(ctx.paths.changes_matching(matcher)), None)
+def _missing_companion(pattern: str, near: Change | None, added_only: bool, ctx: _Context) -> str:
+    """Why nothing satisfied one `require` entry, naming its near miss when there is one."""
     shown = pattern.removeprefix("/")
     if near is None:
         if added_only:
