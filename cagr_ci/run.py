@@ -13,11 +13,10 @@ import time
 from pathlib import Path
 from typing import Literal
 
-from attrs import evolve, frozen
-
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.report import Report, Verdict, waive
 from cagr_core.review import check_pr_sections
+from cagr_core.values import evolve, frozen
 from cagr_git.discover import Checkout
 from cagr_repo.check import check
 from cagr_repo.config import RepoConfig
@@ -95,7 +94,7 @@ def run_ci(
     )
     report = result.report
     # Every pull request's description needs the headings; a push or a schedule has none.
-    sections = config.config.review.pr_sections if event.pull_request else ()
+    sections = config.settings.pr_sections if event.pull_request else ()
     findings, unknown = check_pr_sections(sections, event.body)
     report = evolve(
         report, findings=report.findings + findings, unchecked=report.unchecked + unknown
@@ -132,14 +131,14 @@ def _target(event: CiEvent, config: RepoConfig, checkout: Checkout) -> TargetCho
         else None
     )
     return choose_target(
-        checkout, None, config.config.git.protected_branch, remote_default=payload_default
+        checkout, None, config.settings.protected_branch, remote_default=payload_default
     )
 
 
 def _run_stack(
     config: RepoConfig, root: str, changes: ChangeSet, started: float
 ) -> list[StackOutcome]:
-    commands = config.config.stack.ci
+    commands = config.settings.ci
     if not commands:
         return []
     if not changes.complete or changes.range is None:

@@ -46,14 +46,15 @@ def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int
             f"{checkout.gitdir} is a bare repository: it has no checkout to read cagr's"
             " configuration from. Run cagr in a clone with a work tree.",
         )
-    config = load(args, Path(checkout.root))
+    config = load(args, Path(checkout.root), checkout.gitdir)
     return config if isinstance(config, int) else (checkout, config)
 
 
-def load(args: argparse.Namespace, root: Path) -> RepoConfig | int:
-    """The configuration at `root`, or the exit code after printing every config problem."""
+def load(args: argparse.Namespace, root: Path, gitdir: str | None = None) -> RepoConfig | int:
+    """The configuration at `root` (kept compiled in `gitdir`, when given), or the exit code
+    after printing every config problem."""
     try:
-        return load_config(root)
+        return load_config(root, gitdir)
     except ConfigErrors as errors:
         if args.format == "json":
             print_json(

@@ -11,12 +11,14 @@ mistune is imported only when a body is actually parsed.
 from __future__ import annotations
 
 import enum
-import html
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
 
-from attrs import frozen
+from .values import frozen
+
+TYPE_CHECKING = False  # not typing's: a check need not import it
+if TYPE_CHECKING:
+    from typing import Any
 
 PLACEHOLDER_WORDS = frozenset({"todo", "tbd", "tba", "n/a", "na", "none", "fixme", "xxx", "wip"})
 _PUNCTUATION = " \t.,;:!?-_*~`'\"()[]<>…"
@@ -72,12 +74,18 @@ def is_placeholder(line: str) -> bool:
     return core in PLACEHOLDER_WORDS or not core.strip(_PUNCTUATION)
 
 
+def _unescape(text: str) -> str:
+    import html  # noqa: PLC0415  # only for a parsed body: its entity table is large
+
+    return html.unescape(text)
+
+
 def _inline_text(tokens: Iterable[Mapping[str, Any]]) -> str:
     out: list[str] = []
     for token in tokens:
         kind = token["type"]
         if kind in ("text", "codespan"):
-            out.append(html.unescape(token["raw"]) if kind == "text" else token["raw"])
+            out.append(_unescape(token["raw"]) if kind == "text" else token["raw"])
         elif kind in ("softbreak", "linebreak"):
             out.append("\n")
         elif kind == "inline_html":
@@ -96,7 +104,7 @@ def _block_lines(token: Mapping[str, Any]) -> Iterator[str]:
         return
     if kind == "block_html":
         visible = _TAG.sub(" ", _COMMENT.sub("", token["raw"]))
-        yield from html.unescape(visible).splitlines()
+        yield from _unescape(visible).splitlines()
     elif kind == "block_code":
         yield from token["raw"].splitlines()
     elif kind in ("paragraph", "block_text", "table_cell"):

@@ -10,9 +10,8 @@ import os
 import struct
 from typing import NamedTuple
 
-from attrs import frozen
-
 from cagr_core.errors import CagrError
+from cagr_core.values import frozen
 
 from .files import read_regular
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 import os
 import re
 
-from attrs import frozen
-
 from cagr_core.errors import ErrorWithFix
+from cagr_core.values import frozen
 
 from .files import read_regular
 from .history import GraphDamaged

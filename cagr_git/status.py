@@ -13,9 +13,8 @@ import operator
 import os
 from pathlib import Path
 
-from attrs import frozen
-
 from cagr_core.errors import CagrError
+from cagr_core.values import frozen
 
 from .attributes import Attributes
 from .config import GitConfig

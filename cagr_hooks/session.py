@@ -58,7 +58,7 @@ def obligation(rule: Rule) -> str:
 def brief(checkout: Checkout) -> Decision:
     assert checkout.root is not None
     try:
-        config = load_config(Path(checkout.root))
+        config = load_config(Path(checkout.root), checkout.gitdir)
     except ConfigErrors as errors:
         return Decision(
             "context",
@@ -66,7 +66,7 @@ def brief(checkout: Checkout) -> Decision:
             " problem(s)), so no rule will be checked until it is fixed; `cagr rules test`"
             " lists them.",
         )
-    rules = [compiled.rule for compiled in config.rules.rules]
+    rules = sorted(config.config.changes.rules, key=lambda rule: rule.id)
     if not rules:
         return NONE
     head = (

@@ -14,22 +14,25 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
-
-from attrs import evolve
 
 from cagr_core.render import render_text
 from cagr_core.report import Report
+from cagr_core.values import evolve
 from cagr_git.discover import Checkout
 from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
 from cagr_repo.gate_record import record_state
-from cagr_repo.stack import StackOutcome, run_stack
 
 from . import turn_state
 from .protocols import NONE, NOTICE_LIMIT, Decision
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    from cagr_repo.stack import StackOutcome
+
+    T = TypeVar("T")
 _RESERVE = 2.0  # seconds kept for rendering, state and output after the last stage
 _TEXT_LIMIT = NOTICE_LIMIT - 1_000  # room for the lines around the report
 
@@ -72,14 +75,14 @@ def decide(
     # The last stage must end this much before the deadline: rendering, state and output.
     end = deadline - min(_RESERVE, max(0.0, deadline - time.monotonic()) / 4)
     try:
-        config = load_config(Path(checkout.root))
+        config = load_config(Path(checkout.root), checkout.gitdir)
     except ConfigErrors as errors:
         listed = "\n".join(f"  {issue}" for issue in errors.issues[:20])
         return _unchecked(
             f"the configuration is invalid, so no change rule was checked:\n{listed}\n"
             "Fix it; `cagr rules test` shows every problem."
         ), stages
-    if not config.rules.rules and not config.config.stack.on_turn_end:
+    if not config.rules.rules and not config.settings.on_turn_end:
         return NONE, stages
     started = time.monotonic()
     try:
@@ -94,13 +97,16 @@ def decide(
     stages["collect"] = result.report.timings.collect_ms or 0.0
     stages["evaluate"] = result.report.timings.evaluate_ms or 0.0
     started = time.monotonic()
-    stack = run_stack(
-        config.config.stack.on_turn_end,
-        Path(checkout.root),
-        (change.path for change in result.changes.changes),
-        end,
-    )
-    if stack:
+    stack: list[StackOutcome] = []
+    if config.settings.on_turn_end:
+        from cagr_repo.stack import run_stack  # noqa: PLC0415  # subprocess: only when needed
+
+        stack = run_stack(
+            config.settings.on_turn_end,
+            Path(checkout.root),
+            (change.path for change in result.changes.changes),
+            end,
+        )
         stages["stack"] = (time.monotonic() - started) * 1000
     decision = _decision(result.report, stack, checkout, session)
     _refresh_gate_record(config, checkout, deadline, stages)  # so `gh pr create` sees this state

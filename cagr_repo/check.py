@@ -9,13 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from attrs import evolve, frozen
-
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.render import render_text, report_data
 from cagr_core.report import Report, Timings, UncommittedConfig
+from cagr_core.values import evolve, frozen
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
 from cagr_git.objects import DamagedObject
@@ -86,7 +85,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     seen_digest = config.raw_digest
     uncommitted_rules = _uncommitted_rules(head_config, config)
     config = head_config or config
-    protected = config.config.git.protected_branch
+    protected = config.settings.protected_branch
     target = choose_target(checkout, base, protected, base_chosen_by)
     default = choose_target(checkout, None, protected)
     with open_repo(checkout) as repo:
@@ -108,7 +107,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         # When the change edits cagr's own config, every report says how (see config_changes).
         edits = config_changes(repo, changes.range.base, config, changes) if changes.range else None
         edits = edits or self_target(
-            checkout, changes.range, config.config.git.protected_branch, base
+            checkout, changes.range, config.settings.protected_branch, base
         )
     timings = Timings((collected - started) * 1000, (done - collected) * 1000)
     report = evolve(report, timings=timings, uncommitted=uncommitted, config_changes=edits)
@@ -137,7 +136,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         config_digest=seen_digest,
         rules_digest=config.rules_digest,
         text=render_text(deferred, limit=RECORD_TEXT_LIMIT),
-        pr_sections=list(config.config.review.pr_sections),
+        pr_sections=list(config.settings.pr_sections),
         report=report_data(
             evolve(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)
         ),
@@ -155,7 +154,7 @@ def _uncommitted_rules(
     if head is None:
         return None
     if not head.rules.rules and working.rules.rules:
-        ids = [compiled.rule.id for compiled in working.rules.rules]
+        ids = [compiled.id for compiled in working.rules.rules]
         shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
         return Unchecked(
             None,

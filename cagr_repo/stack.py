@@ -18,10 +18,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Literal
 
-from attrs import frozen
+from cagr_core.values import frozen
 
-from cagr_core.config import StackCommand
-from cagr_core.globs import PathMatcher
+from .settings import StackRun
 
 StackStatus = Literal["passed", "failed", "timed_out", "skipped", "error"]
 TAIL_CHARS = 2_000
@@ -49,7 +48,7 @@ class StackOutcome:
 
 
 def run_stack(
-    commands: Sequence[StackCommand],
+    commands: Sequence[StackRun],
     root: Path,
     changed_paths: Iterable[str],
     deadline: float | None,
@@ -67,7 +66,9 @@ def run_stack(
 
 
 def _touches(patterns: tuple[str, ...], changed: tuple[str, ...]) -> bool:
-    matcher = PathMatcher.compile(patterns)
+    from cagr_core.glob_compile import compile_matcher  # noqa: PLC0415  # wcmatch
+
+    matcher = compile_matcher(patterns)
     return any(matcher.matches(path) for path in changed)
 
 

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     checkout, config = opened
     try:
         with open_repo(checkout) as repo:
-            target = choose_target(checkout, args.base, config.config.git.protected_branch)
+            target = choose_target(checkout, args.base, config.settings.protected_branch)
             collect = collect_committed if args.committed else collect_working_tree
             changes = collect(repo, target.name, config.rules, chosen_by=target.chosen_by)
     except BareRepository as error:

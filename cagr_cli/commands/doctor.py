@@ -40,9 +40,9 @@ def _config(root: Path) -> tuple[dict[str, Any], Any]:
     except ConfigErrors as errors:
         section["problems"] = [str(issue) for issue in errors.issues]
         return section, None
-    kinds: Counter[str] = Counter(c.rule.kind for c in config.rules.rules)
+    kinds: Counter[str] = Counter(c.kind for c in config.rules.rules)
     section["rules"] = {kind: kinds[kind] for kind in RULE_KINDS}
-    results = run_examples(config.rules)
+    results = run_examples(config.config.changes.rules)
     section["examples"] = {
         "run": len(results),
         "failing": [f"{r.rule} examples.{r.name}" for r in results if not r.ok],

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     config = load(args, root_of(args.repo))
     if isinstance(config, int):
         return config
-    by_id = {c.rule.id: c.rule for c in config.rules.rules}
+    by_id = {rule.id: rule for rule in config.config.changes.rules}
     rule = by_id.get(args.id)
     if rule is None:
         close = difflib.get_close_matches(args.id, list(by_id), n=3, cutoff=0.5)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from attrs import field, frozen
+from ..values import field, frozen
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
 
