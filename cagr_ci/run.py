@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Literal
 
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.report import Report, Verdict, waive
@@ -20,11 +19,16 @@ from cagr_core.values import evolve, frozen
 from cagr_git.discover import Checkout
 from cagr_repo.check import check
 from cagr_repo.config import RepoConfig
-from cagr_repo.stack import StackOutcome, run_stack
 from cagr_repo.target import TargetChoice, choose_target
 
 from .event import CiEvent
 from .integrity import CheckoutError, LocalChanges, head_of, is_shallow, local_changes
+
+TYPE_CHECKING = False  # not typing's: a run without stack commands need not import it
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from cagr_repo.stack import StackOutcome
 
 CiStatus = Verdict
 STACK_SECONDS = 20 * 60  # the `[stack].ci` commands' shared deadline, from the start of the run
@@ -145,6 +149,8 @@ def _run_stack(
         # The change is not known, so no command may be skipped as "not touched".
         commands = tuple(evolve(command, paths=()) for command in commands)
     paths = [change.path for change in changes.changes]
+    from cagr_repo.stack import run_stack  # noqa: PLC0415  # subprocess: only with commands
+
     return run_stack(commands, Path(root), paths, started + STACK_SECONDS)
 
 

@@ -185,9 +185,12 @@ def _lazy_init(fields: tuple[Field, ...], frozen: bool, kw_only: bool) -> Callab
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         nonlocal built
         built += 1
-        if built == _COMPILE_AFTER:
+        if built >= _COMPILE_AFTER:
             owner = next(c for c in type(self).__mro__ if c.__dict__.get("__init__") is __init__)
-            owner.__init__ = _write_init(owner, fields, frozen, kw_only)  # type: ignore[misc]
+            written = _write_init(owner, fields, frozen, kw_only)
+            owner.__init__ = written  # type: ignore[misc]
+            written(self, *args, **kwargs)
+            return
         name = type(self).__name__
         if len(args) > len(names):
             raise TypeError(f"{name}() takes {len(names)} positional arguments, {len(args)} given")

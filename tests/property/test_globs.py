@@ -5,7 +5,8 @@ from hypothesis import strategies as st
 from wcmatch import glob
 from wcmatch.glob import escape
 
-from cagr_core.glob_compile import compile_matcher, matches
+from cagr_core.errors import PatternError
+from cagr_core.glob_compile import check_pattern, compile_matcher, matches
 
 from .strategies import component, folder, plain_component, repo_path
 
@@ -111,3 +112,36 @@ class TestBeneathAFolder:
         assert not matcher.could_match_below("docs/deep/")
         assert not matcher.could_match_below("lib/")
         assert compile_matcher(["*.ts"]).could_match_below("anything/")
+
+
+_rich_parts = st.one_of(
+    _name_parts,
+    st.just("**"),
+    component.map(escape),
+    st.sampled_from(["x{1..3}", "[!a]*", "?b", "*.{ts,tsx}", "\\*", "a b", "{,c}"]),
+)
+rich_patterns = st.tuples(
+    st.sampled_from(["", "/"]), st.lists(_rich_parts, min_size=1, max_size=5).map("/".join)
+).map("".join)
+odd_paths = st.lists(
+    st.sampled_from(["a", "b", "ab", ".a", "c", "x1", "x.ts", "a b", "*", "\\"]),
+    min_size=1,
+    max_size=7,
+).map("/".join)
+
+
+class TestRegularExpressions:
+    """A matcher made once (wcmatch translating) and matched with `re` alone answers as
+    wcmatch's own matcher does, for every pattern cagr accepts."""
+
+    @given(rich_patterns, st.one_of(odd_paths, repo_path))
+    def test_same_answer_as_wcmatch(self, pattern: str, path: str) -> None:
+        try:
+            check_pattern(pattern)
+        except PatternError:
+            assume(False)
+        anchored = pattern.startswith("/")
+        flags = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.FORCEUNIX | glob.CASE
+        flags |= 0 if anchored else glob.MATCHBASE
+        expected = glob.globmatch(path, pattern.removeprefix("/"), flags=flags, limit=0)
+        assert compile_matcher([pattern]).matches(path) == expected
