@@ -24,7 +24,8 @@ def describe_run(result: CiResult) -> list[str]:
     lines.append(f"Head:   {result.head}{head_source}")
     target = f"Target: {result.target_name} ({result.target_source})"
     if report.range is not None:
-        target += f" = {report.range.target_ref} at {report.range.target}"
+        if report.range.target_ref != result.target_name:  # a commit id needs no repeating
+            target += f" = {report.range.target_ref} at {report.range.target}"
         lines.append(target)
         lines.append(f"Base:   {report.range.base} (the merge base)")
     else:

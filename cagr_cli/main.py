@@ -70,7 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     ci_parser.add_argument(
         "--body-file",
         metavar="FILE",
-        help="the PR description to check, for CI systems that do not provide one",
+        help="the PR description to check, for CI systems that do not provide one (`-`: read it"
+        " from standard input)",
     )
     ci_parser.add_argument(
         "--labels",
@@ -80,6 +81,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     ci_parser.add_argument(
         "--sarif", metavar="FILE", help="also write a SARIF 2.1.0 log of the findings to FILE"
+    )
+    ci_parser.add_argument(
+        "--codequality",
+        metavar="FILE",
+        help="also write GitLab's code quality report (artifacts: reports: codequality) to FILE",
     )
     ci_parser.set_defaults(command_module="ci")
 
@@ -133,6 +139,19 @@ def _parser() -> argparse.ArgumentParser:
         "--ci",
         choices=("github",),
         help="write the CI workflow that runs `cagr ci` (.github/workflows/cagr.yml)",
+    )
+    init_parser.add_argument(
+        "--install",
+        metavar="SPEC",
+        help="with --ci github: what the workflow's `pip install` installs (default: derived from"
+        " how cagr is installed here; later runs keep a given SPEC)",
+    )
+    init_parser.add_argument(
+        "--sarif",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --ci github: upload a SARIF log of the findings to code scanning (later runs"
+        " keep the choice)",
     )
     init_parser.add_argument(
         "--hook-command",

@@ -26,7 +26,7 @@ from .config import ConfigErrors, RepoConfig
 from .config_changes import committed_config, config_changes, self_target, uncommitted_config
 from .gate_record import GateRecord, identity, write_gate_record
 from .state import GATE_RECORD, remove
-from .target import BY_BASE_OPTION, choose_target
+from .target import BY_BASE_OPTION, choose_target, own_branch
 
 RECORD_TEXT_LIMIT = 8_000  # the gate shows it to an agent, whose messages hold 10,000 characters
 
@@ -48,6 +48,9 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     *,
     base: str | None = None,
     base_chosen_by: str = BY_BASE_OPTION,
+    base_guessed: bool = False,
+    head_branch: str | None = None,
+    refuse_own_branch: bool | None = None,
     committed: bool = False,
     body: PrBody | None = None,
     note_uncommitted: bool = False,
@@ -57,8 +60,13 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     """Collect merge base -> working tree (or HEAD, `committed`) and evaluate the rules.
 
     The target is `base` (reported as chosen by `base_chosen_by`), else the configured or
-    default one. Without a body, PR-body obligations are deferred (phase turn); with one, they
-    are checked against it (phase ci). A committed check writes the gate record, which always
+    default one. In a committed check (or with `refuse_own_branch`), a guessed target (the
+    remote's default branch or main; `base_guessed` when the caller guessed `base`) that is
+    the branch being checked and already holds HEAD leaves the range unchecked, as the change
+    would be empty; the branch is `head_branch` when the caller knows it (CI, on a detached
+    HEAD), else HEAD's. Unpushed commits on it are a change and are judged.
+    Without a body, PR-body obligations are deferred (phase turn); with one, they are checked
+    against it (phase ci). A committed check writes the gate record, which always
     holds the deferred form: the body that counts at the gate is the one on the `gh` command.
     With `note_uncommitted`, a committed check also counts the paths where the working tree
     differs from HEAD (about the cost of a working-tree check), so a person is told what the
@@ -88,10 +96,15 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     protected = config.settings.protected_branch
     target = choose_target(checkout, base, protected, base_chosen_by)
     default = choose_target(checkout, None, protected)
+    refuse = committed if refuse_own_branch is None else refuse_own_branch
+    guessed = target.guessed or base_guessed
+    own = own_branch(checkout, head_branch) if guessed and refuse else None
     with open_repo(checkout) as repo:
         started = time.perf_counter()
         collect = collect_committed if committed else collect_working_tree
-        changes = collect(repo, target.name, config.rules, chosen_by=target.chosen_by)
+        changes = collect(
+            repo, target.name, config.rules, chosen_by=target.chosen_by, own_branch=own
+        )
         collected = time.perf_counter()
         deferred = evaluate(
             config.rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired

@@ -9,12 +9,16 @@ read again from the same bytes when a command asks for it.
 
 from __future__ import annotations
 
+import os
+import re
+
 from cagr_core.errors import CagrError, ConfigIssue, RuleError
 from cagr_core.ruleset import RuleSet
 from cagr_core.values import field, frozen
+from cagr_git.files import read_regular
 
 from .config_cache import Compiled, cached_config, keep_config
-from .config_files import PYPROJECT, ConfigFiles, find_config_files
+from .config_files import MAX_CONFIG_BYTES, PYPROJECT, ConfigFiles, find_config_files
 from .settings import Settings, StackRun
 
 TYPE_CHECKING = False
@@ -47,6 +51,7 @@ class RepoConfig:
     settings: Settings
     raw_digest: str  # of the config files' bytes: cheap, for invalidating gate records
     rules_digest: str  # of the effective change rules: stable across formatting and order
+    rule_sources: tuple[tuple[str, str], ...]  # (rule id, the file it is declared in)
     _loaded: list[LoadedConfig] = field(factory=list, eq=False, repr=False)  # once read
 
     @property
@@ -134,9 +139,11 @@ def load_config(root: Path, gitdir: str | None = None) -> RepoConfig:
         return config_from(root, files)
     kept = cached_config(gitdir, files)
     if kept is not None:
-        return RepoConfig(root, files, kept.rules, kept.settings, files.digest(), kept.digest)
+        digest = files.digest()
+        return RepoConfig(root, files, kept.rules, kept.settings, digest, kept.digest, kept.sources)
     config = config_from(root, files)
-    keep_config(gitdir, files, Compiled(config.rules, config.settings, config.rules_digest))
+    compiled = Compiled(config.rules, config.settings, config.rules_digest, config.rule_sources)
+    keep_config(gitdir, files, compiled)
     return config
 
 
@@ -161,4 +168,35 @@ def config_from(root: Path, files: ConfigFiles) -> RepoConfig:
         tuple(StackRun(c.run, c.paths) for c in config.stack.ci),
     )
     digest = rules_digest(config.changes.rules)
-    return RepoConfig(root, files, rules, settings, files.digest(), digest, [loaded])
+    sources = loaded.rule_sources
+    return RepoConfig(root, files, rules, settings, files.digest(), digest, sources, [loaded])
+
+
+def declaration(config: RepoConfig, rule: str) -> tuple[str, int] | None:
+    """Where `rule` is declared: its source file and the line of its `id` (for
+    `review.pr_sections`, of the `pr_sections` key), line 1 when the line is not found; None
+    for a rule no source declares."""
+    from cagr_core.review import RULE as SECTIONS_RULE  # noqa: PLC0415  # loading needs none
+
+    if rule == SECTIONS_RULE:
+        source = _sections_source(config.root)
+        key = re.compile(r"^\s*(?:[\w.]+\.)?pr_sections\s*=")
+    else:
+        source = dict(config.rule_sources).get(rule)
+        quoted = re.escape(rule)
+        key = re.compile(rf"""^\s*id\s*=\s*(?:"{quoted}"|'{quoted}')\s*(?:#.*)?$""")
+    if source is None:
+        return None
+    data = read_regular(os.path.join(config.root, source), MAX_CONFIG_BYTES) or b""
+    lines = data.decode("utf-8", "replace").splitlines()
+    return source, next((n for n, line in enumerate(lines, 1) if key.match(line)), 1)
+
+
+def _sections_source(root: Path) -> str | None:
+    """The source that sets `[review].pr_sections` (a valid config sets it in one only)."""
+    for name, data in find_config_files(str(root)).read:
+        table, _ = _table(name, data)
+        review = table.get("review") if table is not None else None
+        if isinstance(review, dict) and review.get("pr_sections"):
+            return name
+    return None

@@ -52,11 +52,13 @@ class _Damaged(Exception):
 
 @frozen
 class Compiled:
-    """What is kept: the compiled rules, the settings and the digest of the rules."""
+    """What is kept: the compiled rules, the settings, the digest of the rules, and the file
+    each rule is declared in."""
 
     rules: RuleSet
     settings: Settings
     digest: str
+    sources: tuple[tuple[str, str], ...]
 
 
 def cache_key(files: ConfigFiles) -> str:
@@ -147,6 +149,7 @@ def _document(kept: Compiled) -> dict[str, Any]:
             "ci": [[run.run, list(run.paths)] for run in settings.ci],
         },
         "rules_digest": kept.digest,
+        "rule_sources": [list(pair) for pair in kept.sources],
         "code": _loaded_code(),
     }
 
@@ -202,6 +205,7 @@ def _read(data: bytes, key: str) -> Compiled:
             _runs(settings["ci"]),
         ),
         _text(document["rules_digest"]),
+        tuple(_pair(pair) for pair in _list(document["rule_sources"])),
     )
 
 
@@ -253,6 +257,11 @@ def _place(value: object) -> Place:
     if kind not in _PLACES:
         raise _Damaged
     return (kind, key)
+
+
+def _pair(value: object) -> tuple[str, str]:
+    first, second = _texts(value)
+    return (first, second)
 
 
 def _template(source: str) -> Template:

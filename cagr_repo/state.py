@@ -17,6 +17,8 @@ STATE_FOLDER = "cagr"
 GATE_RECORD = "gate.json"  # the committed check's result, for the `gh pr create` gate
 TURN_STATE = "turns"  # per-session stop counts (a folder: one file per session)
 HOOK_TIMINGS = "hook-timings.jsonl"  # recent hook durations, for `cagr doctor`
+REFRESH_STAMP = "refreshed.json"  # where HEAD and the target were when the record was refreshed
+PENDING_NOTICE = "pending-notice.txt"  # a turn-end notice an agent could not show, for later
 
 
 def state_dir(gitdir: str) -> str:

@@ -11,7 +11,7 @@ from cagr_core.changes import Change, ChangeSet, Side
 from cagr_core.render import range_data, unchecked_data
 from cagr_git.repository import open_repo
 from cagr_repo.collect import BareRepository, collect_committed, collect_working_tree
-from cagr_repo.target import choose_target
+from cagr_repo.target import choose_target, own_branch
 
 from ..checkout import open_checkout
 from ..output import EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
@@ -64,7 +64,10 @@ def run(args: argparse.Namespace) -> int:
         with open_repo(checkout) as repo:
             target = choose_target(checkout, args.base, config.settings.protected_branch)
             collect = collect_committed if args.committed else collect_working_tree
-            changes = collect(repo, target.name, config.rules, chosen_by=target.chosen_by)
+            own = own_branch(checkout) if target.guessed and args.committed else None
+            changes = collect(
+                repo, target.name, config.rules, chosen_by=target.chosen_by, own_branch=own
+            )
     except BareRepository as error:
         print(f"cagr changes: {error}", file=sys.stderr)
         return EXIT_INVALID

@@ -60,6 +60,10 @@ def _hooks(root: Path, gitdir: str) -> dict[str, Any]:
             "missing": list(status.missing),
             "outdated": list(status.outdated),
             **({"problem": status.problem} if status.problem else {}),
+            **({"command": status.command} if status.command else {}),
+            **({"resolves_to": status.resolves_to} if status.resolves_to else {}),
+            **({"not_resolved": status.not_resolved} if status.not_resolved else {}),
+            **({"machine_path": status.machine_path} if status.machine_path else {}),
         }
     return {"agents": agents, "timings": timing_summary(gitdir)}
 
@@ -74,7 +78,8 @@ def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
     if config is None or config_section["examples"]["failing"]:
         code = EXIT_INVALID
     if config is not None:
-        report = check(config, checkout).report
+        # A diagnosis of the target too: one that is the branch itself is named as unchecked.
+        report = check(config, checkout, refuse_own_branch=True).report
         range_ = report.range
         data["range"] = {
             "target_ref": range_.target_ref if range_ else None,
@@ -162,8 +167,16 @@ def _text(data: dict[str, Any]) -> str:
             lines.append(f"  stale ({'; '.join(record['why_stale'])}); its result no longer counts")
         else:
             lines.append(f"  current: {record['result']} for HEAD {record['head'][:7]}")
-    hooks = data["hooks"]
-    lines += ["", "Agent hooks"]
+    lines += _hooks_text(data["hooks"])
+    if data.get("advice"):
+        lines += ["", "Advice"]
+        lines.extend(f"  {note}" for note in data["advice"])
+    return "\n".join(lines)
+
+
+def _hooks_text(hooks: dict[str, Any]) -> list[str]:
+    """Each agent's hook setup, whether its command resolves here, and recent timings."""
+    lines = ["", "Agent hooks"]
     for agent, status in hooks["agents"].items():
         detail = status["state"]
         events = status["missing"] or status["outdated"]
@@ -171,16 +184,26 @@ def _text(data: dict[str, Any]) -> str:
             what = "missing" if status["missing"] else "outdated"
             detail += f" ({what} {', '.join(events)}; run `cagr init --hooks {agent}`)"
         lines.append(f"  {agent}: {detail} [{status['file']}]")
+        if "resolves_to" in status:
+            lines.append(f"    runs `{status['command']}`: {status['resolves_to']}")
+        elif "not_resolved" in status:
+            lines.append(
+                f"    runs `{status['command']}`, which does not resolve here"
+                f" ({status['not_resolved']}): the hook lets every call through without cagr"
+            )
+        if "machine_path" in status:
+            lines.append(
+                f"    {status['machine_path']} is a path on this machine; teammates who use the"
+                " committed file lack it. Use `cagr` on the PATH or a path under the project"
+                f" (`cagr init --hooks {agent} --hook-command ...`)."
+            )
     for moment, figures in hooks["timings"].items():
         budget = f", budget {figures['budget_ms']:g} ms" if "budget_ms" in figures else ""
         lines.append(
             f"  {moment}: {figures['calls']:g} recent call(s), median {figures['median_ms']:g} ms,"
             f" slowest {figures['max_ms']:g} ms{budget}"
         )
-    if data.get("advice"):
-        lines += ["", "Advice"]
-        lines.extend(f"  {note}" for note in data["advice"])
-    return "\n".join(lines)
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:
