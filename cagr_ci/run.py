@@ -10,7 +10,6 @@ separately.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.report import Report, Verdict, waive
@@ -188,7 +187,7 @@ def _run_stack(
     paths = [change.path for change in changes.changes]
     from cagr_repo.stack import run_stack  # noqa: PLC0415  # subprocess: only with commands
 
-    return run_stack(commands, Path(root), paths, started + STACK_SECONDS)
+    return run_stack(commands, root, paths, started + STACK_SECONDS)
 
 
 def _withheld(event: CiEvent, count: int) -> tuple[Unchecked, ...]:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
 
 from .output import EXIT_INVALID, print_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def fail(args: argparse.Namespace, message: str, program: str = "cagr") -> int:
@@ -27,6 +30,8 @@ def fail(args: argparse.Namespace, message: str, program: str = "cagr") -> int:
 def root_of(start: str) -> Path:
     """The work tree `start` is in, or `start` itself outside any repository (rules can be
     tested and explained without git)."""
+    from pathlib import Path  # noqa: PLC0415  # a check on a checkout has no need of it
+
     try:
         checkout = find_checkout(start)
     except NotARepository:
@@ -46,11 +51,13 @@ def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int
             f"{checkout.gitdir} is a bare repository: it has no checkout to read cagr's"
             " configuration from. Run cagr in a clone with a work tree.",
         )
-    config = load(args, Path(checkout.root), checkout.gitdir)
+    config = load(args, checkout.root, checkout.gitdir)
     return config if isinstance(config, int) else (checkout, config)
 
 
-def load(args: argparse.Namespace, root: Path, gitdir: str | None = None) -> RepoConfig | int:
+def load(
+    args: argparse.Namespace, root: str | os.PathLike[str], gitdir: str | None = None
+) -> RepoConfig | int:
     """The configuration at `root` (kept compiled in `gitdir`, when given), or the exit code
     after printing every config problem."""
     try:

@@ -79,12 +79,10 @@ def refresh(cwd: str, deadline: float) -> tuple[str | None, dict[str, float]]:
     if not find_config_files(checkout.root).configure_cagr():
         _write_stamp(checkout, None)
         return checkout.gitdir, stages
-    from pathlib import Path  # noqa: PLC0415  # not on the fast path
-
     from cagr_repo.config import ConfigErrors, load_config  # noqa: PLC0415
 
     try:
-        config = load_config(Path(checkout.root), checkout.gitdir)
+        config = load_config(checkout.root, checkout.gitdir)
     except ConfigErrors:
         _write_stamp(checkout, None)  # nothing to judge by; the gate says the record is stale
         return checkout.gitdir, stages

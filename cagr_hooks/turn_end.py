@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from pathlib import Path
 
 from cagr_core.changes import ChangeSet
 from cagr_core.render import render_text
@@ -45,7 +44,7 @@ def decide(
     # The last stage must end this much before the deadline: rendering, state and output.
     end = deadline - min(_RESERVE, max(0.0, deadline - time.monotonic()) / 4)
     try:
-        config = load_config(Path(checkout.root), checkout.gitdir)
+        config = load_config(checkout.root, checkout.gitdir)
     except ConfigErrors as errors:
         listed = "\n".join(f"  {issue}" for issue in errors.issues[:20])
         return _unchecked(
@@ -73,7 +72,7 @@ def decide(
 
         stack = run_stack(
             config.settings.on_turn_end,
-            Path(checkout.root),
+            checkout.root,
             (change.path for change in result.changes.changes),
             end,
         )

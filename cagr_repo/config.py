@@ -23,7 +23,6 @@ from .settings import Settings, StackRun
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
     from cagr_core.config import Config, LoadedConfig
@@ -45,7 +44,7 @@ class RepoConfig:
     source file) is structured from `files` on first use when it was not already.
     """
 
-    root: Path
+    root: str
     files: ConfigFiles = field(eq=False, repr=False)
     rules: RuleSet
     settings: Settings
@@ -128,13 +127,14 @@ def combine_sources(
     return loaded, issues
 
 
-def load_config(root: Path, gitdir: str | None = None) -> RepoConfig:
+def load_config(root: str | os.PathLike[str], gitdir: str | None = None) -> RepoConfig:
     """Read, validate, combine and compile every source; ConfigErrors lists every problem.
 
     With the checkout's git directory, the compiled configuration kept there from an earlier
     call is used when the sources' bytes (and cagr) are the same, and kept for the next.
     """
-    files = find_config_files(str(root))
+    root = os.fspath(root)
+    files = find_config_files(root)
     if gitdir is None:
         return config_from(root, files)
     kept = cached_config(gitdir, files)
@@ -147,7 +147,7 @@ def load_config(root: Path, gitdir: str | None = None) -> RepoConfig:
     return config
 
 
-def config_from(root: Path, files: ConfigFiles) -> RepoConfig:
+def config_from(root: str, files: ConfigFiles) -> RepoConfig:
     """The configuration these sources make (read from disk, or from a commit's tree)."""
     from cagr_core.validate import rules_digest  # noqa: PLC0415  # cattrs
 
@@ -192,9 +192,9 @@ def declaration(config: RepoConfig, rule: str) -> tuple[str, int] | None:
     return source, next((n for n, line in enumerate(lines, 1) if key.match(line)), 1)
 
 
-def _sections_source(root: Path) -> str | None:
+def _sections_source(root: str) -> str | None:
     """The source that sets `[review].pr_sections` (a valid config sets it in one only)."""
-    for name, data in find_config_files(str(root)).read:
+    for name, data in find_config_files(root).read:
         table, _ = _table(name, data)
         review = table.get("review") if table is not None else None
         if isinstance(review, dict) and review.get("pr_sections"):

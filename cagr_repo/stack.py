@@ -15,7 +15,6 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Literal
 
 from cagr_core.values import frozen
@@ -49,7 +48,7 @@ class StackOutcome:
 
 def run_stack(
     commands: Sequence[StackRun],
-    root: Path,
+    root: str,
     changed_paths: Iterable[str],
     deadline: float | None,
 ) -> list[StackOutcome]:
@@ -72,7 +71,7 @@ def _touches(patterns: tuple[str, ...], changed: tuple[str, ...]) -> bool:
     return any(matcher.matches(path) for path in changed)
 
 
-def _run_one(command: str, root: Path, deadline: float | None) -> StackOutcome:
+def _run_one(command: str, root: str, deadline: float | None) -> StackOutcome:
     started = time.monotonic()
     if deadline is not None and deadline <= started:
         return StackOutcome(command, "timed_out", None, "not started: no time was left", 0.0)
