@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cagr_core.render import json_status, render_text, report_data
+from cagr_core.render import json_status, render_details, report_data
 
 from .run import CiResult
 
@@ -47,7 +47,7 @@ def describe_run(result: CiResult) -> list[str]:
 def render_result(result: CiResult) -> str:
     """The whole result for the job log."""
     blocks = ["\n".join(describe_run(result))]
-    rules = render_text(result.report)
+    rules = render_details(result.report)
     if rules:
         blocks.append(rules)
     if result.stack:

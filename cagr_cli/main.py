@@ -47,7 +47,7 @@ def _rules(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     test = rules_commands.add_parser(
         "test", parents=[fmt], help="run every rule's examples through the evaluator"
     )
-    test.set_defaults(command_module="rules_test")
+    test.set_defaults(command_module="rules_test", command_parser=test)
     rules_check_parser = rules_commands.add_parser(
         "check", parents=[fmt], help="check the change: merge base -> working tree (or HEAD)"
     )
@@ -57,7 +57,7 @@ def _rules(commands: Commands, fmt: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="a drafted PR description: PR-body rules are checked against it instead of deferred",
     )
-    rules_check_parser.set_defaults(command_module="rules_check")
+    rules_check_parser.set_defaults(command_module="rules_check", command_parser=rules_check_parser)
 
 
 def _changes(commands: Commands, fmt: argparse.ArgumentParser) -> None:
@@ -65,13 +65,15 @@ def _changes(commands: Commands, fmt: argparse.ArgumentParser) -> None:
         "changes", parents=[fmt], help="show the change cagr sees, entry by entry"
     )
     _range_options(changes_parser)
-    changes_parser.set_defaults(command_module="changes")
+    changes_parser.set_defaults(command_module="changes", command_parser=changes_parser)
 
 
 def _explain(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     explain_parser = commands.add_parser("explain", parents=[fmt], help="show what a rule checks")
-    explain_parser.add_argument("id", help="the rule id")
-    explain_parser.set_defaults(command_module="explain")
+    explain_parser.add_argument(
+        "id", nargs="?", help="the rule id (without one: every rule's id and kind)"
+    )
+    explain_parser.set_defaults(command_module="explain", command_parser=explain_parser)
 
 
 def _ci(commands: Commands, fmt: argparse.ArgumentParser) -> None:
@@ -103,37 +105,39 @@ def _ci(commands: Commands, fmt: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="also write GitLab's code quality report (artifacts: reports: codequality) to FILE",
     )
-    ci_parser.set_defaults(command_module="ci")
+    ci_parser.set_defaults(command_module="ci", command_parser=ci_parser)
 
 
 def _schema(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     schema_parser = commands.add_parser(
-        "schema", parents=[fmt], help="print, write or check schema/cagr.schema.json"
+        "schema", parents=[fmt], help="print, write or check the editor schema"
     )
     mode = schema_parser.add_mutually_exclusive_group()
-    # Without PATH (const True): schema/cagr.schema.json in the repository's work tree.
+    # Without PATH (const True): where the config's `#:schema` lines point, else
+    # .cagr/cagr.schema.json (cagr_repo.schema_file).
     mode.add_argument(
         "--write",
         nargs="?",
         const=True,
         metavar="PATH",
-        help="write the schema to PATH (default: schema/cagr.schema.json in the repository)",
+        help="write the schema to PATH (default: where the config's `#:schema` line points,"
+        " else .cagr/cagr.schema.json)",
     )
     mode.add_argument(
         "--check",
         nargs="?",
         const=True,
         metavar="PATH",
-        help="exit 1 if the schema saved at PATH (default: schema/cagr.schema.json) differs",
+        help="exit 1 if the schema saved at PATH (default: as for --write) differs",
     )
-    schema_parser.set_defaults(command_module="schema")
+    schema_parser.set_defaults(command_module="schema", command_parser=schema_parser)
 
 
 def _doctor(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     doctor_parser = commands.add_parser(
         "doctor", parents=[fmt], help="diagnose config, range, gate record and agent hooks"
     )
-    doctor_parser.set_defaults(command_module="doctor")
+    doctor_parser.set_defaults(command_module="doctor", command_parser=doctor_parser)
 
 
 def _init(commands: Commands, _: argparse.ArgumentParser) -> None:
@@ -185,7 +189,7 @@ def _init(commands: Commands, _: argparse.ArgumentParser) -> None:
         help="how the agent runs cagr's hook (default: what the settings file already uses,"
         ' else `cagr hook`; e.g. `"$CLAUDE_PROJECT_DIR"/.venv/bin/cagr hook`)',
     )
-    init_parser.set_defaults(command_module="init")
+    init_parser.set_defaults(command_module="init", command_parser=init_parser)
 
 
 def _hook(commands: Commands, _: argparse.ArgumentParser) -> None:
@@ -198,7 +202,7 @@ def _hook(commands: Commands, _: argparse.ArgumentParser) -> None:
     hook_parser.add_argument(
         "--deadline", metavar="SECONDS", help="the whole hook's time (default: 60)"
     )
-    hook_parser.set_defaults(command_module="hook")
+    hook_parser.set_defaults(command_module="hook", command_parser=hook_parser)
 
 
 _COMMANDS: dict[str, Callable[[Commands, argparse.ArgumentParser], None]] = {
@@ -269,14 +273,31 @@ def _run(argv: list[str]) -> int:
     with terminal_safe_streams():  # file names must never drive the terminal
         parser = _parser(_named_command(argv))
         try:
-            args = parser.parse_args(argv)
+            args, unknown = parser.parse_known_args(argv)
         except SystemExit as exit_:  # argparse exits 2 on usage errors, 0 on --help / --version
             return int(exit_.code or 0)
+        if unknown:
+            return _unrecognized(getattr(args, "command_parser", parser), unknown)
         if not hasattr(args, "command_module"):
             parser.print_help()
             return EXIT_INVALID
         # Commands are imported when run: `cagr --version` and `rules test` never load dulwich.
         return _run_until_the_reader_leaves(run_command, args)
+
+
+def _unrecognized(parser: argparse.ArgumentParser, unknown: list[str]) -> int:
+    """Say which arguments the command does not take, and the option probably meant."""
+    import difflib  # noqa: PLC0415
+
+    options = sorted(o for o in parser._option_string_actions if o.startswith("--"))
+    lines = []
+    for argument in unknown:
+        meant = difflib.get_close_matches(argument.split("=", 1)[0], options, n=1, cutoff=0.75)
+        guess = f"; did you mean {meant[0]}?" if meant and argument.startswith("-") else ""
+        lines.append(f"{parser.prog}: unrecognized argument {argument}{guess}")
+    lines.append(f"Run `{parser.prog} --help` for its options.")
+    print("\n".join(lines), file=sys.stderr)
+    return 2
 
 
 EXIT_CLOSED_PIPE = 128 + 13  # what a shell reports for a command ended by SIGPIPE

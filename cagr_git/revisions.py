@@ -10,6 +10,7 @@ or a unique prefix of at least four digits (`git describe` output works too). On
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 
@@ -20,6 +21,7 @@ from .files import read_regular
 from .history import GraphDamaged
 from .object_ids import is_sha
 from .objects import COMMIT, TAG, TYPE_NAMES, DamagedObject
+from .refs import ref_names
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -133,7 +135,7 @@ def _resolve_name(repo: Repository, name: str, text: str) -> tuple[str, bytes]:
         abbreviated = _abbreviated(repo, hexes.lower(), name, text)
         if abbreviated is not None:
             return abbreviated.decode("ascii"), abbreviated
-    raise _not_found(name, text, tried, hexes is not None)
+    raise _not_found(repo, name, text, tried, hexes is not None)
 
 
 def _pseudo_ref(repo: Repository, name: str) -> bytes | None:
@@ -295,15 +297,35 @@ def _fetch_command(name: str) -> str:
 
 def remote_branch(name: str) -> str | None:
     """The branch `git fetch origin BRANCH` would fetch for a target name, if it could be one."""
-    for prefix in ("refs/remotes/origin/", "refs/heads/"):
+    for prefix in ("refs/remotes/origin/", "refs/heads/", "origin/"):
         if name.startswith(prefix):
-            return name[len(prefix) :] or None
+            name = name[len(prefix) :]
+            break
     if name.startswith("refs/") or _PSEUDO_REF.match(name) or name.endswith((".lock", "/", ".")):
         return None
-    return name
+    return name or None
 
 
-def _not_found(name: str, text: str, tried: list[str], hexes: bool) -> RevisionProblem:
+def _close_names(repo: Repository, name: str) -> list[str]:
+    """Branches and tags named almost like `name`, as `--base` takes them (`main` for origin's
+    main or a local branch, `v1.0`; `origin/main` when `name` names origin): a typo's likely
+    meaning. Only the part after `origin/` is compared, so that prefix alone matches nothing."""
+    remote = name.startswith("origin/")
+    spellings: set[str] = set()
+    for ref in ref_names(repo.checkout):
+        if ref.startswith("refs/remotes/origin/"):
+            spellings.add(ref[len("refs/remotes/origin/") :])
+        elif not remote and not ref.startswith("refs/remotes/"):
+            spellings.add(ref.split("/", 2)[2])
+    spellings.discard("HEAD")
+    typed = name.removeprefix("origin/")
+    close = difflib.get_close_matches(typed, sorted(spellings - {typed}), n=3, cutoff=0.75)
+    return [f"origin/{c}" for c in close] if remote else close
+
+
+def _not_found(
+    repo: Repository, name: str, text: str, tried: list[str], hexes: bool
+) -> RevisionProblem:
     within = _within(name, text)
     first = tried[: 3 if name.startswith("refs/") else 2]
     listed = f"tried {', '.join(first)}, then tags and other refs named {name}"
@@ -314,10 +336,21 @@ def _not_found(name: str, text: str, tried: list[str], hexes: bool) -> RevisionP
             " and no branch or tag has that name.",
             "Fetch the history that holds it (`git fetch origin`), or check the id.",
         )
+    close = _close_names(repo, name)
+    meant = ""
+    if close:
+        options = " or ".join(f"{c} (`--base {c}`)" for c in close)
+        meant = f"Did you mean {options}? "
     if branch is None:
         return RevisionProblem(
             f"cannot find {name}{within} ({listed}).",
-            "Name an existing branch, tag or commit with --base.",
+            f"{meant}Name an existing branch, tag or commit with --base.",
+        )
+    if meant:
+        return RevisionProblem(
+            f"cannot find the target branch {name}{within} ({listed}).",
+            f"{meant}If {branch} is a branch on origin that this clone lacks, fetch it"
+            f" (`git fetch origin {branch}`).",
         )
     return RevisionProblem(
         f"cannot find the target branch {name}{within} ({listed}).",

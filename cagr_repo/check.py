@@ -12,7 +12,7 @@ from collections.abc import Callable
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
-from cagr_core.render import render_text, report_data
+from cagr_core.render import render_details, report_data
 from cagr_core.report import Report, Timings, UncommittedConfig
 from cagr_core.values import evolve, frozen
 from cagr_core.version import VERSION
@@ -148,7 +148,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         cagr_version=VERSION,
         config_digest=seen_digest,
         rules_digest=config.rules_digest,
-        text=render_text(deferred, limit=RECORD_TEXT_LIMIT),
+        text=render_details(deferred, limit=RECORD_TEXT_LIMIT),
         pr_sections=list(config.settings.pr_sections),
         report=report_data(
             evolve(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)

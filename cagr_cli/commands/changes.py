@@ -81,7 +81,10 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join(map(_line, changes.changes)))
         if changes.pending_staged:
             pending = ", ".join(map(_quoted, changes.pending_staged))
-            print(f"index differs from the working tree (not counted; W was checked): {pending}")
+            print(
+                "staged, then edited again (the working tree's version was checked; the index"
+                f" holds another, which `git commit` would record): {pending}"
+            )
         for item in changes.unchecked:
             print(f"unchecked ({item.stage.value}): {item.message}")
         if not changes.changes and not changes.unchecked:

@@ -14,12 +14,16 @@ from pathlib import Path
 
 from cagr_ci.requirement import NoRequirement
 from cagr_ci.workflow import install_workflow
-from cagr_git.discover import NotARepository, find_checkout
+from cagr_core.errors import CagrError
+from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
+from cagr_git.repository import open_repo
 from cagr_hooks.install import NOTES, InstallError, behind_others, install, machine_path
 from cagr_hooks.status import resolve
 from cagr_repo.files import UnsafeOutput, output_path, write_atomically
-from cagr_repo.suggest import SCHEMA_FILE, render, suggest
+from cagr_repo.schema_file import DEFAULT_SCHEMA_FILE as SCHEMA_FILE
+from cagr_repo.suggest import History, render, suggest
+from cagr_repo.suggest_history import read_history
 
 from ..output import EXIT_INVALID, EXIT_OK
 from .schema import schema_text
@@ -27,7 +31,7 @@ from .schema import schema_text
 RULES_FILE = ".cagr/changes.toml"
 
 
-def _rules(root: Path, gitdir: str, force: bool) -> int:
+def _rules(root: Path, checkout: Checkout, force: bool) -> int:
     try:
         path = Path(output_path(str(root / RULES_FILE), str(root), confined=True))
         schema = Path(output_path(str(root / SCHEMA_FILE), str(root), confined=True))
@@ -41,7 +45,7 @@ def _rules(root: Path, gitdir: str, force: bool) -> int:
         )
         return EXIT_INVALID
     try:
-        tracked = tracked_paths(gitdir)
+        tracked = tracked_paths(checkout.gitdir)
     except UnreadableIndex as error:
         print(
             f"cagr init: cannot read the index ({error}), so no rules can be suggested;"
@@ -49,7 +53,7 @@ def _rules(root: Path, gitdir: str, force: bool) -> int:
             file=sys.stderr,
         )
         return EXIT_INVALID
-    suggestions = suggest(tracked)
+    suggestions = suggest(tracked, _history(checkout, tracked))
     write_atomically(str(path), render(suggestions).encode("utf-8"))
     print(f"{RULES_FILE}: {len(suggestions)} suggested rule(s), commented out:")
     for suggestion in suggestions:
@@ -59,9 +63,19 @@ def _rules(root: Path, gitdir: str, force: bool) -> int:
         write_atomically(str(schema), schema_text().encode("utf-8"))
         print(
             f"{SCHEMA_FILE}: the editor schema its `#:schema` line points at"
-            f" (`cagr schema --check {SCHEMA_FILE}` keeps it current)"
+            " (`cagr schema --check` tells when a newer cagr changed it; `cagr schema --write`"
+            " rewrites it)"
         )
     return EXIT_OK
+
+
+def _history(checkout: Checkout, tracked: list[str]) -> History:
+    """Recent history for the suggestions that need it; none when it cannot be read."""
+    try:
+        with open_repo(checkout) as repo:
+            return read_history(repo, tracked) if repo.problem is None else History()
+    except CagrError:  # what cannot be read suggests nothing; the layout still does
+        return History()
 
 
 def _hooks(root: Path, agents: list[str], command: str | None) -> int:
@@ -153,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     root = Path(checkout.root)
     rules = args.rules or not (args.hooks or args.ci)
-    code = _rules(root, checkout.gitdir, args.force) if rules else EXIT_OK
+    code = _rules(root, checkout, args.force) if rules else EXIT_OK
     if args.hooks:
         code = max(code, _hooks(root, args.hooks, args.hook_command))
     if args.ci == "github":

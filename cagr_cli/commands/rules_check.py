@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
-from cagr_core.render import render_summary, render_text, report_data
+from cagr_core.render import render_text, report_data
 from cagr_core.review import check_pr_sections
 from cagr_core.values import evolve
 from cagr_repo.body_file import BodyFileError, read_body_file
@@ -67,8 +67,5 @@ def run(args: argparse.Namespace) -> int:
             data["config_from"] = "HEAD" if result.config_from_head else "working tree"
         print_json(data)
         return exit_code(report)
-    body = render_text(report)
-    if body:
-        print(f"{body}\n")
-    print(render_summary(report))
+    print(render_text(report))
     return exit_code(report)

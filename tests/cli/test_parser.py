@@ -42,7 +42,11 @@ def _parsed(argv: list[str], only: str | None) -> tuple[object, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            result: object = vars(_parser(only).parse_args(argv))
+            args, unknown = _parser(only).parse_known_args(argv)
+            parsed = vars(args)
+            if "command_parser" in parsed:  # a parser object: compared by what it is
+                parsed["command_parser"] = parsed["command_parser"].format_help()
+            result: object = (parsed, unknown)
         except SystemExit as exit_:
             result = ("exit", exit_.code)
     return result, out.getvalue(), err.getvalue()

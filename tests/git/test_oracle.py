@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ..repo.gitutil import collect, commit, git, oracle, rows, write
+from ..repo.gitutil import collect, commit, git, oracle, pending_oracle, rows, write
 
 # Names git allows, with the awkward ones cagr must carry through untouched.
 _ODD = [" ", "\t", "\n", "'", '"', "*", "?", "[", "]", "{", "}", "!", "\\", "é", "\udcff"]
@@ -161,7 +161,8 @@ class TestAgainstGit:
     """Generated trees, edits, deletes, chmods, symlinks, type changes, staging, untracked and
     ignored files, with spaces, tabs, newlines, quotes, glob characters and undecodable bytes;
     folders replaced by files or links (to a folder, or dangling) and files by folders; `dir/*`
-    ignored with a file re-included beneath it; binary files with CRLF under text=auto."""
+    ignored with a file re-included beneath it; binary files with CRLF under text=auto. Pending
+    staged paths are those git lists both as staged and as unstaged."""
 
     @settings(
         max_examples=int(os.environ.get("CAGR_ORACLE_EXAMPLES", "40")),
@@ -181,5 +182,6 @@ class TestAgainstGit:
             assert committed.unchecked == ()
             assert rows(committed) == oracle(root, base, head)
             assert rows(working) == oracle(root, base)
+            assert working.pending_staged == pending_oracle(root)
         finally:
             shutil.rmtree(root, ignore_errors=True)
