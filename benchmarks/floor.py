@@ -141,6 +141,9 @@ def prepare(root: Path, paths: list[str]) -> Path:
     (root / "cagr.toml").write_text(CONFIG.format(code=code, log=log, tests=tests))
     git(root, "add", "cagr.toml")
     git(root, "commit", "-qm", "cagr rules")
+    # The target is origin/main when there is one (a clone): it holds the rules too, so the
+    # change does not edit cagr's configuration (that case compares configurations: slower).
+    git(root, "update-ref", "refs/remotes/origin/main", "main")
     git(root, "checkout", "-q", "-b", "work")
     for path in paths:
         with (root / path).open("a") as handle:
@@ -208,8 +211,9 @@ def _timed(argv: list[str], cwd: Path, stdin: bytes) -> tuple[float, float]:
 
 
 def versus_python(label: str, ours: Run, runs: int, goal: float) -> float:
-    """Whole process against `python -c pass`, alternately: wall and CPU medians and ratios.
-    The goal is judged on wall time; CPU time is steadier on a shared machine."""
+    """Whole process against `python -c pass`, alternately: the medians of wall time (the goal
+    is judged on them), and the least CPU time each took (user + system), which a shared
+    machine's load disturbs least."""
     bare: Run = ([PYTHON, "-c", "pass"], ours[1], b"")
     _timed(*ours), _timed(*bare)  # warm both
     mine, theirs = [], []
@@ -220,14 +224,11 @@ def versus_python(label: str, ours: Run, runs: int, goal: float) -> float:
         statistics.median(w for w, _ in mine) * 1000,
         statistics.median(w for w, _ in theirs) * 1000,
     )
-    cpu = (
-        statistics.median(c for _, c in mine) * 1000,
-        statistics.median(c for _, c in theirs) * 1000,
-    )
+    cpu = min(c for _, c in mine) * 1000, min(c for _, c in theirs) * 1000
     RESULTS.append((label, wall[0], wall[1], goal))
     verdict = "holds" if wall[0] / wall[1] <= goal else "MISSED"
     print(f"  {label:<52} {wall[0]:6.1f} ms vs python {wall[1]:5.1f} ms = {wall[0] / wall[1]:5.2f}x"
-          f"  CPU {cpu[0]:5.1f} vs {cpu[1]:4.1f} ms = {cpu[0] / cpu[1]:5.2f}x"
+          f"  least CPU {cpu[0]:5.1f} vs {cpu[1]:4.1f} ms = {cpu[0] / cpu[1]:5.2f}x"
           f"  goal <= {goal:g}x {verdict}", flush=True)  # fmt: skip
     return wall[0]
 
