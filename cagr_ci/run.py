@@ -19,7 +19,8 @@ from cagr_core.values import evolve, frozen
 from cagr_git.discover import Checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_repo.check import check
-from cagr_repo.config import RepoConfig, declaration
+from cagr_repo.config import ConfigErrors, RepoConfig, declaration
+from cagr_repo.judging_config import WorkingConfig, committed_config
 from cagr_repo.target import TargetChoice, choose_target
 
 from .event import CiEvent
@@ -66,6 +67,7 @@ class CiResult:
     target_source: str
     report: Report
     changes: ChangeSet
+    config: RepoConfig  # the configuration that judged: HEAD's
     stack: tuple[StackOutcome, ...] = ()
     problems: tuple[JobProblem, ...] = ()
     notes: tuple[str, ...] = ()
@@ -84,9 +86,11 @@ class CiResult:
 
 
 def run_ci(
-    config: RepoConfig, checkout: Checkout, event: CiEvent, *, started: float | None = None
+    working: WorkingConfig, checkout: Checkout, event: CiEvent, *, started: float | None = None
 ) -> CiResult:
-    """Check the event's change; CheckoutError when the checkout is not the event's head."""
+    """Check the event's change, judged by the configuration committed at its head (`working`
+    is the working tree's, which may differ, or be invalid). CheckoutError when the checkout is
+    not the event's head; ConfigErrors when the head's configuration is invalid."""
     started = time.monotonic() if started is None else started
     head = head_of(checkout)
     if head is None:
@@ -98,12 +102,17 @@ def run_ci(
             event.head_fix or "Check out the event's head commit before `cagr ci`.",
         )
     assert checkout.root is not None
+    judged = committed_config(working, checkout)
+    if judged.config is None:
+        raise ConfigErrors(list(judged.head_issues))
+    config = judged.config
     target = _target(event, config, checkout)
     name, source = target.name, target.chosen_by
     before = local_changes(checkout, head)
     result = check(
-        config,
+        working,
         checkout,
+        judged_by=judged,
         base=name,
         base_chosen_by=source,
         base_guessed=target.guessed,
@@ -136,6 +145,7 @@ def run_ci(
         source,
         report,
         result.changes,
+        config,
         tuple(stack),
         tuple(problems),
         _notes(event, report, is_shallow(checkout)),

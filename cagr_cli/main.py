@@ -238,19 +238,10 @@ def _range_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--base",
         metavar="REV",
-        type=_target_name,
         help="the target: a branch (origin/REV is tried before REV) or any revision of a commit"
         " (tag, commit id, HEAD~2); default: [git] protected_branch, then the branch origin/HEAD"
         " names, then main",
     )
-
-
-def _target_name(text: str) -> str:
-    import argparse  # noqa: PLC0415
-
-    if not text.strip():
-        raise argparse.ArgumentTypeError("is empty; name the target branch or commit, e.g. main")
-    return text
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -292,6 +292,7 @@ def _uncommitted_config_data(config: UncommittedConfig | None) -> dict[str, Any]
         "rules_removed": list(config.removed),
         "rules_changed": list(config.changed),
         "settings_changed": list(config.settings),
+        "note": config.note,
         "message": config.describe(),
     }
 

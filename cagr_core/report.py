@@ -147,6 +147,7 @@ class UncommittedConfig:
     removed: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
     settings: tuple[str, ...] = ()
+    note: str | None = None  # what else: the working tree's is invalid, or lacks a file
 
     def describe(self) -> str:
         """One line for the top of a report."""
@@ -160,6 +161,8 @@ class UncommittedConfig:
             )
             if ids
         ]
+        if self.note is not None:
+            parts.append(self.note)
         listed = f" ({'; '.join(parts)})" if parts else ""
         return (
             "Judged by the rules committed at HEAD; the working tree's cagr configuration"

@@ -22,16 +22,15 @@ from .history import GraphDamaged
 from .object_ids import is_sha
 from .objects import COMMIT, TAG, TYPE_NAMES, DamagedObject
 from .refs import ref_names
+from .revision_syntax import SUFFIX, syntax_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .repository import Repository
 
-_SUFFIX = re.compile(r"~(\d*)|\^\{([^}]*)\}|\^(\d*)")
 _PSEUDO_REF = re.compile(r"(?:[A-Z][A-Z_]*_)?HEAD\Z")
 _HEX = re.compile(r"[0-9a-fA-F]{4,40}\Z")
 _DESCRIBED = re.compile(r".-g([0-9a-fA-F]{4,40})\Z")
-_NOT_IN_A_NAME = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//")
 _SHORT = 7
 
 
@@ -58,7 +57,7 @@ def resolve_revision(repo: Repository, text: str) -> Resolved:
     start, sha = _resolve_name(repo, base, text)
     commit = _peel_to_commit(repo, sha, base, text)
     shallow = {sha.encode("ascii") for sha in repo.shallow} if suffixes else set()
-    for match in _SUFFIX.finditer(suffixes):
+    for match in SUFFIX.finditer(suffixes):
         steps, peel, nth = match.groups()
         if steps is not None:
             count = int(steps or "1")
@@ -66,11 +65,7 @@ def resolve_revision(repo: Repository, text: str) -> Resolved:
             for _ in range(count):
                 commit = _parent(repo, commit, 1, text, shallow)
         elif peel is not None:
-            if peel not in ("", "commit", "object"):
-                raise RevisionProblem(
-                    f"cagr cannot read `^{{{peel}}}` in {text}: a change's target is a commit.",
-                    "Name a commit with --base (a branch, tag, commit id or `REV~N`).",
-                )
+            continue  # to the commit: syntax_problem refused any other peel
         elif int(nth or "1"):
             commit = _parent(repo, commit, int(nth or "1"), text, shallow)
     return Resolved(start + suffixes, commit.decode("ascii"))
@@ -78,19 +73,11 @@ def resolve_revision(repo: Repository, text: str) -> Resolved:
 
 def _split(text: str) -> tuple[str, str]:
     """(name, suffixes); RevisionProblem for syntax cagr does not read as one commit."""
+    problem = syntax_problem(text)
+    if problem is not None:
+        raise RevisionProblem(*problem)
     cut = min((i for i in (text.find("~"), text.find("^")) if i >= 0), default=len(text))
     base, suffixes = text[:cut], text[cut:]
-    if (
-        not base
-        or _NOT_IN_A_NAME.search(base)
-        or base.startswith(("-", "/"))
-        or "".join(m.group(0) for m in _SUFFIX.finditer(suffixes)) != suffixes
-    ):
-        raise RevisionProblem(
-            f"{text!r} is not a revision cagr can read as one commit.",
-            "Name a branch, a tag, a commit id, `HEAD`, or one of these followed by `~N` or `^N`"
-            " (ranges, `@{...}` and `:path` are not targets).",
-        )
     return ("HEAD" if base == "@" else base), suffixes
 
 

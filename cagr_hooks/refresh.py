@@ -20,7 +20,7 @@ from cagr_repo.state import REFRESH_STAMP, load, save
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from cagr_repo.config import RepoConfig
+    from cagr_repo.judging_config import WorkingConfig
 
 _RESERVE = 1.0  # seconds left for the answer after the check
 
@@ -76,16 +76,19 @@ def refresh(cwd: str, deadline: float) -> tuple[str | None, dict[str, float]]:
     if checkout is None:
         return None, stages
     assert checkout.root is not None
-    if not find_config_files(checkout.root).configure_cagr():
+    from cagr_repo.judging_config import (  # noqa: PLC0415
+        committed_not_on_disk,
+        read_working_config,
+    )
+
+    root = checkout.root
+    if not find_config_files(checkout.root).configure_cagr() and not committed_not_on_disk(
+        checkout, root
+    ):
         _write_stamp(checkout, None)
         return checkout.gitdir, stages
-    from cagr_repo.config import ConfigErrors, load_config  # noqa: PLC0415
-
-    try:
-        config = load_config(checkout.root, checkout.gitdir)
-    except ConfigErrors:
-        _write_stamp(checkout, None)  # nothing to judge by; the gate says the record is stale
-        return checkout.gitdir, stages
+    # The record is judged by HEAD's configuration: the working tree's may be broken or gone.
+    config = read_working_config(root, checkout.gitdir)
     if refresh_record(config, checkout, deadline, stages):
         record = read_gate_record(checkout.gitdir)
         _write_stamp(checkout, record.target_ref if record is not None else None)
@@ -93,7 +96,7 @@ def refresh(cwd: str, deadline: float) -> tuple[str | None, dict[str, float]]:
 
 
 def refresh_record(
-    config: RepoConfig, checkout: Checkout, deadline: float, stages: dict[str, float]
+    config: WorkingConfig, checkout: Checkout, deadline: float, stages: dict[str, float]
 ) -> bool:
     """Run the committed check and write the record unless the record is current; False when
     it ran out of time (try again after the next command). A fault is not retried until HEAD

@@ -21,6 +21,7 @@ from cagr_core.values import evolve
 from cagr_git.discover import Checkout
 from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, load_config
+from cagr_repo.judging_config import committed_otherwise_on_disk
 
 from . import turn_state
 from .protocols import NONE, NOTICE_LIMIT, Decision
@@ -51,7 +52,11 @@ def decide(
             f"the configuration is invalid, so no change rule was checked:\n{listed}\n"
             "Fix it; `cagr rules test` shows every problem."
         ), stages
-    if not config.rules.rules and not config.settings.on_turn_end:
+    if (
+        not config.rules.rules
+        and not config.settings.on_turn_end
+        and not committed_otherwise_on_disk(checkout, config.root)
+    ):
         return NONE, stages
     started = time.monotonic()
     try:

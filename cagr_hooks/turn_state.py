@@ -18,7 +18,7 @@ import json
 import os
 import time
 
-from cagr_repo.state import PENDING_NOTICE, TURN_STATE, load, remove, save, state_path
+from cagr_repo.state import PENDING_NOTICE, TURN_STATE, linked, load, remove, save, state_path
 
 BLOCKED_STOPS = 2  # the first two failing stops of a turn block; the third lets the agent stop
 BLOCK_MARKER = "cagr: the change rules fail for this branch's change"  # opens every block reason
@@ -97,6 +97,8 @@ def take_notice(gitdir: str) -> str | None:
 
 def forget_old_sessions(gitdir: str) -> None:
     """Remove the counts of sessions untouched for a week (called at session start)."""
+    if linked(gitdir, TURN_STATE):
+        return  # what a link leads to is not cagr's to delete
     folder = state_path(gitdir, TURN_STATE)
     cutoff = time.time() - _KEEP_SECONDS
     try:

@@ -16,6 +16,7 @@ from cagr_core.errors import CagrError, ConfigIssue, RuleError
 from cagr_core.ruleset import RuleSet
 from cagr_core.values import field, frozen
 from cagr_git.files import read_regular
+from cagr_git.revision_syntax import syntax_problem
 
 from .config_cache import Compiled, cached_config, keep_config
 from .config_files import MAX_CONFIG_BYTES, PYPROJECT, ConfigFiles, find_config_files
@@ -103,6 +104,15 @@ def _table(name: str, data: bytes) -> tuple[dict[str, Any] | None, ConfigIssue |
     return cagr, None
 
 
+def _target_problems(name: str, config: Config) -> list[ConfigIssue]:
+    """`[git] protected_branch` must be a name git can resolve as one commit, as `--base`."""
+    branch = config.git.protected_branch
+    problem = syntax_problem(branch) if branch is not None and branch.strip() else None
+    if problem is None:
+        return []
+    return [ConfigIssue(name, "git.protected_branch", f"{problem[0]} Name the branch.")]
+
+
 def combine_sources(
     read: list[tuple[str, bytes]], problems: list[tuple[str, str]]
 ) -> tuple[LoadedConfig, list[ConfigIssue]]:
@@ -121,6 +131,7 @@ def combine_sources(
         config, found = structure_config(table, name)
         issues.extend(found)
         if config is not None:
+            issues.extend(_target_problems(name, config))
             parts.append((name, config))
     loaded, found = combine(parts)
     issues.extend(found)

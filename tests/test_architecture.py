@@ -46,8 +46,8 @@ HEAVY = (
 # wcmatch's own brace expander; packaging parses Python requirements).
 CORE_ALLOWED = {
     "__future__", "collections", "enum", "hashlib", "html", "itertools", "json", "operator",
-    "posixpath", "re", "tomllib", "types", "typing", "attrs", "cattrs", "wcmatch", "bracex",
-    "mistune", "packaging",
+    "posixpath", "re", "tomllib", "types", "typing", "unicodedata", "attrs", "cattrs", "wcmatch",
+    "bracex", "mistune", "packaging",
 }  # fmt: skip
 CORE_FORBIDDEN_NAMES = {"open", "exec", "eval", "__import__", "input", "print"}
 

@@ -26,31 +26,26 @@ from cagr_ci.run import CiResult, run_ci
 from cagr_ci.sarif import sarif_log
 from cagr_ci.summary import SUMMARY_LIMIT, error_summary, step_summary
 from cagr_repo.body_file import BodyFileError
+from cagr_repo.config import ConfigErrors
 from cagr_repo.files import UnsafeOutput, append_output, output_path, write_output
 
-from ..checkout import fail, open_checkout
+from ..checkout import checkout_and_config, config_errors, fail, target_problem
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
+_SEE_LOG = "the job log lists every problem and its fix."
 _EXIT = {"pass": EXIT_OK, "waived": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
 
 
 def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     on_github = os.environ.get("GITHUB_ACTIONS") == "true"
-    opened = open_checkout(args)
-    if isinstance(opened, int):  # not a checkout, or invalid config: the log says which
+    wrong_base = target_problem(args.base)
+    if wrong_base is not None:
+        return _fail(args, on_github, wrong_base, "")
+    opened = checkout_and_config(args)  # judged by HEAD's configuration: see run_ci
+    if isinstance(opened, int):
         if on_github:
-            said = "cagr ci could not read this checkout's configuration"
-            print(
-                command(
-                    "error",
-                    f"{said}; the job log lists every problem and its fix.",
-                    title="cagr ci could not check this run",
-                ),
-                file=sys.stderr if args.format == "json" else sys.stdout,
-            )
-            _append_summary(error_summary(f"{said}."), None)
-            _append_outputs(step_outputs(None), None)
+            _annotate_failure(args, f"cagr ci could not open this checkout; {_SEE_LOG}")
         return opened
     checkout, config = opened
     try:  # refused before anything is checked: a usage error, nothing half-written
@@ -69,11 +64,18 @@ def run(args: argparse.Namespace) -> int:
         result = run_ci(config, checkout, event, started=started)
     except (EventError, CheckoutError) as error:
         return _fail(args, on_github, error.message, error.fix)
+    except ConfigErrors as errors:  # HEAD's configuration: the log lists every problem
+        code = config_errors(args, errors.issues, "the configuration committed at HEAD")
+        if on_github:
+            _annotate_failure(
+                args, f"cagr ci could not read the configuration committed at HEAD; {_SEE_LOG}"
+            )
+        return code
     except BodyFileError as error:
         return _fail(args, on_github, str(error), "")
     _print(args, result, on_github)
     if on_github:
-        summary = step_summary(result, config, limit=max(0, SUMMARY_LIMIT - _used()))
+        summary = step_summary(result, result.config, limit=max(0, SUMMARY_LIMIT - _used()))
         _append_summary(summary, checkout.root)
     code = _EXIT[result.status]
     written = ""
@@ -153,10 +155,16 @@ def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> 
     text = f"{message} {fix}".strip()
     fail(args, text, "cagr ci")
     if on_github:
-        print(
-            command("error", text, title="cagr ci could not check this run"),
-            file=sys.stderr if args.format == "json" else sys.stdout,
-        )
-        _append_summary(error_summary(text), None)
-        _append_outputs(step_outputs(None), None)
+        _annotate_failure(args, text)
     return EXIT_INVALID
+
+
+def _annotate_failure(args: argparse.Namespace, text: str) -> None:
+    """On GitHub: an error annotation, a job summary and empty outputs for a run that could
+    not check anything."""
+    print(
+        command("error", text, title="cagr ci could not check this run"),
+        file=sys.stderr if args.format == "json" else sys.stdout,
+    )
+    _append_summary(error_summary(text), None)
+    _append_outputs(step_outputs(None), None)

@@ -20,7 +20,7 @@ from cagr_core.rules import (
 )
 from cagr_core.validate import unstructure_rule
 
-from ..checkout import load, root_of
+from ..checkout import load, not_on_disk, root_of
 from ..output import EXIT_INVALID, EXIT_OK, print_json
 
 CHECKED = "checked at an agent's turn end, before `gh pr create` / `gh pr ready`, and in CI"
@@ -85,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
                 ". No change rules are configured"
                 " (cagr.toml, .cagr/*.toml or [tool.cagr] in pyproject.toml)."
             )
+        missing = not_on_disk(args.repo)
+        if missing:
+            more += f" ({', '.join(missing)} is committed at HEAD but not in the working tree.)"
         print(f"cagr explain: no change rule has the id {args.id!r}{more}", file=sys.stderr)
         return EXIT_INVALID
     source = config.loaded.source_of(rule.id)
