@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal, Protocol
 
-from attrs import frozen
+from cagr_core.values import frozen
 
 from . import github_api, gitlab_api
 from .event import CiEvent

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from attrs import field, frozen
-
 from cagr_core.errors import ErrorWithFix
 from cagr_core.pull_request import PrBody
+from cagr_core.values import field, frozen
 
 from .forge import ForgeApi
 

@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Literal
 
-from attrs import frozen
+from cagr_core.values import frozen
 
 Forge = Literal["github", "gitlab"]
 GITHUB_TOKEN = "GITHUB_TOKEN"

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from attrs import evolve
-
 from cagr_core.pull_request import PrBody
+from cagr_core.values import evolve
 from cagr_git.object_ids import is_sha
 from cagr_repo.target import BY_PUSH_BEFORE
 

@@ -26,12 +26,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from attrs import evolve, frozen
-
 from cagr_core.changes import Range, Stage, Unchecked
 from cagr_core.pull_request import PrBody
 from cagr_core.report import Deferred, Report, waive
 from cagr_core.review import check_pr_sections
+from cagr_core.values import evolve, frozen
 from cagr_git.discover import Checkout
 from cagr_git.object_ids import is_sha
 from cagr_git.objects import COMMIT, DamagedObject, read_raw
@@ -108,7 +107,7 @@ def check_queue(  # noqa: PLR0913  # the group's check and what it was made of
     is judged by the configuration that judged the group (`judged`, read from `working`)."""
     config = judged.config
     assert config is not None
-    sections = config.config.review.pr_sections
+    sections = config.settings.pr_sections
     waivable = any(finding.waive_label is not None for finding in report.findings)
     if not (group.obligations or sections or waivable):
         return QueueCheck(report)
@@ -313,7 +312,7 @@ def _own_report(
 ) -> Report:
     """The pull request's PR-body rules and headings on its own change, with its description,
     waived by its labels; every message names it."""
-    body_rules = {c.rule.id for c in config.rules.rules if c.rule.kind == "pr_body"}
+    body_rules = {rule.id for rule in config.rules.rules if rule.kind == "pr_body"}
     report = own.report
     findings, unknown = check_pr_sections(sections, PrBody(pull_request.body))
     report = Report(

@@ -24,8 +24,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from attrs import frozen
-
+from cagr_core.values import frozen
 from cagr_core.version import VERSION
 
 from .forge import Secret

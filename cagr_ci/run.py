@@ -11,21 +11,17 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
-from typing import Literal
-
-from attrs import evolve, frozen
 
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.report import Report, Verdict, waive
 from cagr_core.review import RULE as SECTIONS_RULE
 from cagr_core.review import check_pr_sections
+from cagr_core.values import evolve, frozen
 from cagr_git.discover import Checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, RepoConfig, declaration
 from cagr_repo.judging_config import WorkingConfig, committed_config
-from cagr_repo.stack import StackOutcome, run_stack
 from cagr_repo.target import TargetChoice, choose_target
 
 from .event import CiEvent
@@ -39,6 +35,12 @@ from .integrity import (
     local_changes,
 )
 from .merge_queue import PullRequestCheck, check_queue
+
+TYPE_CHECKING = False  # not typing's: a run without stack commands need not import it
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from cagr_repo.stack import StackOutcome
 
 CiStatus = Verdict
 STACK_SECONDS = 20 * 60  # the `[stack].ci` commands' shared deadline, from the start of the run
@@ -127,7 +129,7 @@ def run_ci(
     )
     report = result.report
     # Every pull request's description needs the headings; a push or a schedule has none.
-    sections = config.config.review.pr_sections if event.pull_request else ()
+    sections = config.settings.pr_sections if event.pull_request else ()
     findings, unknown = check_pr_sections(sections, event.body)
     report = evolve(
         report, findings=report.findings + findings, unchecked=report.unchecked + unknown
@@ -141,7 +143,7 @@ def run_ci(
             event = evolve(event, labels=queue.labels, labels_source=queue.labels_source)
     if event.labels is not None:  # a maintainer's labels on the pull request: nothing else waives
         report = waive(report, event.labels)
-    commands = config.config.stack.ci
+    commands = config.settings.ci
     withheld = _withheld(event, len(commands)) if commands and event.privileged else ()
     stack = [] if withheld else _run_stack(config, checkout.root, result.changes, started)
     ran = any(outcome.status != "skipped" for outcome in stack)
@@ -168,7 +170,7 @@ def run_ci(
 
 def _config_file(config: RepoConfig) -> str | None:
     """The first configuration source: where something about no rule can be shown."""
-    for _, source in config.loaded.rule_sources:
+    for _, source in config.rule_sources:
         return source
     sections = declaration(config, SECTIONS_RULE)
     return sections[0] if sections else None
@@ -193,23 +195,25 @@ def _target(event: CiEvent, config: RepoConfig, checkout: Checkout) -> TargetCho
         else None
     )
     return choose_target(
-        checkout, None, config.config.git.protected_branch, remote_default=payload_default
+        checkout, None, config.settings.protected_branch, remote_default=payload_default
     )
 
 
 def _run_stack(
     config: RepoConfig, root: str, changes: ChangeSet, started: float
 ) -> list[StackOutcome]:
-    commands = config.config.stack.ci
+    commands = config.settings.ci
     if not commands:
         return []
     if not changes.complete or changes.range is None:
         # The change is not known, so no command may be skipped as "not touched".
         commands = tuple(evolve(command, paths=()) for command in commands)
     paths = [change.path for change in changes.changes]
+    from cagr_repo.stack import run_stack  # noqa: PLC0415  # subprocess: only with commands
+
     # The commands are the checkout's own: the tokens cagr reads for the forge are not theirs.
     env = {k: v for k, v in os.environ.items() if k not in TOKEN_VARIABLES}
-    return run_stack(commands, Path(root), paths, started + STACK_SECONDS, env=env)
+    return run_stack(commands, root, paths, started + STACK_SECONDS, env=env)
 
 
 def _withheld(event: CiEvent, count: int) -> tuple[Unchecked, ...]:

@@ -122,8 +122,8 @@ def _pull_request_rows(result: CiResult) -> list[str]:
 def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
     report = result.report
     whole_change_unknown = any(item.rule is None for item in report.unchecked)
-    ids = [compiled.rule.id for compiled in config.rules.rules]
-    if config.config.review.pr_sections:
+    ids = [compiled.id for compiled in config.rules.rules]
+    if config.settings.pr_sections:
         ids.append(SECTIONS_RULE)
     rows = []
     for rule in ids:

@@ -130,9 +130,8 @@ class WorkflowOptions:
 def reads_pull_requests(config: RepoConfig) -> bool:
     """Whether a merge queue run needs its pull request: a description to judge (`pr_body`
     rules, `[review].pr_sections`) or labels that may waive (`waive_label`)."""
-    rules = [compiled.rule for compiled in config.rules.rules]
     return bool(config.config.review.pr_sections) or any(
-        rule.kind == "pr_body" or rule.waive_label is not None for rule in rules
+        rule.kind == "pr_body" or rule.waive_label is not None for rule in config.rules.rules
     )
 
 

@@ -14,10 +14,10 @@ import os
 import stat
 from collections.abc import Container, Iterable
 
-from attrs import define, field
 from dulwich.ignore import IgnoreFilterManager
 
 from cagr_core.errors import CagrError
+from cagr_core.values import define, field
 
 from .attributes import Attributes, looks_binary
 from .discover import NotARepository, checkout_at, is_repository

@@ -9,13 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from attrs import evolve, frozen
-
 from cagr_core.changes import ChangeSet, Unchecked
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.render import render_details, report_data
 from cagr_core.report import Deferred, Report, Timings, UncommittedConfig
+from cagr_core.values import evolve, frozen
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
 from cagr_git.refs import branch_ref, read_ref
@@ -111,7 +110,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     # The gate compares the record with the working tree's configuration, the one it can read
     # without git objects: HEAD's config follows from HEAD, which the record holds as well.
     seen_digest = config.raw_digest
-    protected = rules_config.config.git.protected_branch
+    protected = rules_config.settings.protected_branch
     target = choose_target(checkout, base, protected, base_chosen_by)
     default = choose_target(checkout, None, protected)
     refuse = committed if refuse_own_branch is None else refuse_own_branch
@@ -188,7 +187,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         config_digest=seen_digest,
         rules_digest=rules_config.rules_digest,
         text=render_details(deferred, limit=RECORD_TEXT_LIMIT),
-        pr_sections=list(rules_config.config.review.pr_sections),
+        pr_sections=list(rules_config.settings.pr_sections),
         report=report_data(
             evolve(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)
         ),

@@ -9,11 +9,10 @@ into a pass.
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from cagr_core.changes import Change, ChangeSet, Range, Side, Stage, Unchecked
 from cagr_core.errors import CagrError
 from cagr_core.ruleset import RuleSet
+from cagr_core.values import evolve
 from cagr_git.config import GitConfigError
 from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
 from cagr_git.repository import Repository

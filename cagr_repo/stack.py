@@ -15,13 +15,11 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Literal
 
-from attrs import frozen
+from cagr_core.values import frozen
 
-from cagr_core.config import StackCommand
-from cagr_core.globs import PathMatcher
+from .settings import StackRun
 
 StackStatus = Literal["passed", "failed", "timed_out", "skipped", "error"]
 TAIL_CHARS = 2_000
@@ -49,8 +47,8 @@ class StackOutcome:
 
 
 def run_stack(
-    commands: Sequence[StackCommand],
-    root: Path,
+    commands: Sequence[StackRun],
+    root: str,
     changed_paths: Iterable[str],
     deadline: float | None,
     *,
@@ -70,12 +68,14 @@ def run_stack(
 
 
 def _touches(patterns: tuple[str, ...], changed: tuple[str, ...]) -> bool:
-    matcher = PathMatcher.compile(patterns)
+    from cagr_core.glob_compile import compile_matcher  # noqa: PLC0415  # wcmatch
+
+    matcher = compile_matcher(patterns)
     return any(matcher.matches(path) for path in changed)
 
 
 def _run_one(
-    command: str, root: Path, deadline: float | None, env: Mapping[str, str] | None
+    command: str, root: str, deadline: float | None, env: Mapping[str, str] | None
 ) -> StackOutcome:
     started = time.monotonic()
     if deadline is not None and deadline <= started:
