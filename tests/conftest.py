@@ -10,6 +10,10 @@ settings.register_profile("default", deadline=None)
 settings.register_profile(
     "ci", deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow]
 )
+# A long search on demand: pytest --hypothesis-profile=deep tests/property
+settings.register_profile(
+    "deep", deadline=None, max_examples=5000, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 GIT_ENV = {

@@ -118,7 +118,9 @@ _rich_parts = st.one_of(
     _name_parts,
     st.just("**"),
     component.map(escape),
-    st.sampled_from(["x{1..3}", "[!a]*", "?b", "*.{ts,tsx}", "\\*", "a b", "{,c}"]),
+    st.sampled_from(
+        ["x{1..3}", "[!a]*", "?b", "*.{ts,tsx}", "\\*", "a b", "{,c}", "x{,c}", "{,c/}b"]
+    ),
 )
 rich_patterns = st.tuples(
     st.sampled_from(["", "/"]), st.lists(_rich_parts, min_size=1, max_size=5).map("/".join)
