@@ -239,6 +239,9 @@ class AttributeRules:
     ) -> None:
         self.root = os.fsencode(root)
         self.fold = config.boolean("core", "ignoreCase", False)
+        # Newer gits can read attributes from a tree instead (`GIT_ATTR_SOURCE`, `attr.tree`).
+        source = environ.get("GIT_ATTR_SOURCE") or config.get("attr", "tree")
+        self.elsewhere = f"a tree (`{source}`)" if source else None
         self.index_blob = index_blob
         self.sparse_cone = sparse_cone
         self.folders: dict[bytes, Frame] = {}
@@ -293,6 +296,10 @@ class AttributeRules:
     def attributes(self, path: bytes, skip_uncertain: bool = False) -> dict[bytes, Value]:
         """Every attribute git decides for `path` (a file), by name. AttributeFileProblem when
         a source cannot be read as git would or a pattern cannot be followed."""
+        if self.elsewhere is not None:
+            raise AttributeFileProblem(
+                f"git may read its attributes from {self.elsewhere}, which cagr does not read"
+            )
         basename = path.rpartition(b"/")[2]
         values: dict[bytes, Value] = {}
         fold = self.fold

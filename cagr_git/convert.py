@@ -4,10 +4,10 @@ convert.c does: a clean filter, then `working-tree-encoding`, then line endings,
 Line endings are reproduced exactly: `text`/`eol` (or the older `crlf`) and `core.autocrlf`
 decide between never, always (CRLF becomes LF), and automatic (not for what git calls binary,
 nor when the index's version of the path already has CRLF line endings). `core.eol` and
-`core.safecrlf` change nothing on the way in. A filter that runs (`filter.NAME.clean` or
-`.process`, or a `required` one git would die on), a `working-tree-encoding` other than UTF-8,
-and an `ident` attribute on content holding `$Id$` are not reproduced: such content is
-*unconvertible* and the caller leaves the path unchecked, naming why.
+`core.safecrlf` change nothing on the way in. `ident` is reproduced too (`$Id: ... $` becomes
+`$Id$`). A filter that runs (`filter.NAME.clean` or `.process`, or a `required` one git would die
+on) and a `working-tree-encoding` other than UTF-8 are not: such content is *unconvertible* and
+the caller leaves the path unchecked, naming why.
 """
 
 from __future__ import annotations
@@ -161,21 +161,23 @@ def looks_binary(data: bytes) -> bool:
     return (printable >> 7) < nonprintable
 
 
-def _has_ident(data: bytes) -> bool:
-    """git's count_ident() > 0: a `$Id$`, or a `$Id:` closed by `$` before the line ends."""
-    start = data.find(b"$Id")
-    while start != -1:
-        after = start + 3
-        if after < len(data):
-            if data[after] == ord("$"):
-                return True
-            if data[after] == ord(":"):
-                close = data.find(b"$", after + 1)
-                newline = data.find(b"\n", after + 1)
-                if close != -1 and (newline == -1 or close < newline):
-                    return True
-        start = data.find(b"$Id", start + 1)
-    return False
+def ident_to_git(data: bytes) -> bytes:
+    """git's ident_to_git(): every `$Id: ... $` (closed on its line) becomes `$Id$`."""
+    out = bytearray()
+    start = 0
+    while (dollar := data.find(b"$", start)) != -1:
+        out += data[start : dollar + 1]
+        start = dollar + 1
+        if len(data) - start > 3 and data.startswith(b"Id:", start):
+            close = data.find(b"$", start + 3)
+            if close == -1:
+                break
+            if data.find(b"\n", start + 3, close) != -1:
+                continue  # a line ends before the closing `$`: left as it is
+            out += b"Id$"
+            start = close + 1
+    out += data[start:]
+    return bytes(out)
 
 
 def _converts(conversion: Conversion, data: bytes, index_has_crlf: Callable[[], bool]) -> bool:
@@ -193,6 +195,6 @@ def to_git(data: bytes, conversion: Conversion, index_has_crlf: Callable[[], boo
         raise Unconvertible(conversion.unreproduced)
     if conversion.eol != NEVER and b"\r\n" in data and _converts(conversion, data, index_has_crlf):
         data = data.replace(b"\r\n", b"\n")
-    if conversion.ident and _has_ident(data):
-        raise Unconvertible("git rewrites its `$Id$` (the `ident` attribute); cagr does not")
+    if conversion.ident:
+        data = ident_to_git(data)
     return data

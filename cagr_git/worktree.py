@@ -98,19 +98,27 @@ def _beneath(path: bytes, folders: set[bytes]) -> bool:
     return False
 
 
-def _stream_hash(fd: int, size: int, path: bytes) -> bytes:
-    """The blob id of an opened file's `size` bytes, read in chunks."""
+def _stream_hash(fd: int, size: int, path: bytes, watch: tuple[bytes, ...] = ()) -> bytes | None:
+    """The blob id of an opened file's `size` bytes, read in chunks; None when one of the
+    `watch` byte strings occurs in it (across chunk boundaries too)."""
     digest = hashlib.sha1(b"blob %d\0" % size, usedforsecurity=False)
     read = 0
+    tail = b""
+    found = False
     while chunk := os.read(fd, _CHUNK):
         digest.update(chunk)
         read += len(chunk)
+        if watch and not found:
+            window = tail + chunk
+            found = any(needle in window for needle in watch)
+            tail = chunk[-3:]
     if read != size:
         raise Unreadable(path, "changed while cagr was reading it")
-    return digest.digest()
+    return None if found else digest.digest()
 
 
 def _read_whole(fd: int, size: int, path: bytes) -> bytes:
+    """An opened file's `size` bytes."""
     chunks = []
     read = 0
     while chunk := os.read(fd, _CHUNK):
@@ -169,8 +177,10 @@ class WorkTree:
                 raise Unreadable(path, f"cannot be read ({error.strerror})") from error
         try:
             conversion = self.checkin.conversion(path)
-        except (AttributeFileProblem, IgnoreFileProblem, Unconvertible) as error:
+        except (AttributeFileProblem, Unconvertible) as error:
             raise Unreadable(path, str(error)) from error
+        if conversion.unreproduced is not None and st.st_size:
+            raise Unreadable(path, conversion.unreproduced)  # git would run what cagr does not
         try:
             fd = os.open(absolute, _OPEN_FLAGS)
         except OSError as error:
@@ -179,18 +189,22 @@ class WorkTree:
             opened = os.fstat(fd)
             if not stat.S_ISREG(opened.st_mode) or opened.st_ino != st.st_ino:
                 raise Unreadable(path, "changed while cagr was reading it")
-            if conversion.plain or st.st_size > MAX_CONVERTED_BYTES:
+            if conversion.plain:
                 digest = _stream_hash(fd, st.st_size, path)
-                if conversion.plain:
-                    return mode, digest
-            else:
-                data = _read_whole(fd, st.st_size, path)
+                assert digest is not None
+                return mode, digest
+            if st.st_size > MAX_CONVERTED_BYTES:
+                # Too large to hold whole: exact as long as nothing in it would convert.
+                digest = _stream_hash(fd, st.st_size, path, (b"\r\n", b"$Id"))
+                if digest is None:
+                    why = "is too large for cagr to convert its line endings as git does"
+                    raise Unreadable(path, why)
+                return mode, digest
+            data = _read_whole(fd, st.st_size, path)
         except OSError as error:
             raise Unreadable(path, f"cannot be read ({error.strerror})") from error
         finally:
             os.close(fd)
-        if st.st_size > MAX_CONVERTED_BYTES:
-            raise Unreadable(path, "is too large for cagr to convert its line endings as git does")
         try:
             return mode, blob_id(to_git(data, conversion, lambda: self._index_has_crlf(index_sha)))
         except Unconvertible as error:
@@ -323,7 +337,7 @@ class WorkTree:
             return None  # a folder replaced the file
         raise Unreadable(entry.path, "is no file, symlink or folder (a FIFO, socket or device)")
 
-    def untracked(
+    def untracked(  # noqa: PLR0915  # one loop per name, kept inline: it runs for every file
         self, index: IndexTree, ignores: IgnoreRules, start: Iterable[bytes] = (b"",)
     ) -> Walk:
         """Non-ignored files (and nested repositories) that the index does not track, walking
@@ -336,18 +350,20 @@ class WorkTree:
         """
         walk = Walk()
         no_names: set[bytes] = set()
-        stack: list[bytes] = []
+        # Folders to list, and whether their untracked names count: an ignored tracked folder
+        # is still walked for its tracked folders (a symlink there removes what the index has
+        # beneath it), but nothing untracked in it is listed.
+        stack: list[tuple[bytes, bool]] = []
         fold = ignores.fold
-        if fold:
-            index = _folded(index)
+        folded = _folded(index) if fold else index
         for folder in start:
             if folder:
                 self._folder(folder, ignores, walk, stack)
             else:
-                stack.append(folder)
+                stack.append((folder, True))
         lstat = os.lstat
         while stack:
-            directory = stack.pop()
+            directory, listing = stack.pop()
             prefix = directory + b"/" if directory else b""
             try:
                 names = os.listdir(self.root + b"/" + prefix if prefix else self.root)
@@ -356,15 +372,19 @@ class WorkTree:
                     raise Unreadable(b"", f"cannot be listed ({error.strerror})") from error
                 walk.unreadable.append(Unreadable(prefix, f"cannot be listed ({error.strerror})"))
                 continue
-            key = directory.lower() if fold else directory
-            files = index.files.get(key, no_names)
-            folders = index.folders.get(key, no_names)
+            files = index.files.get(directory, no_names)
+            folders = index.folders.get(directory, no_names)
+            if fold:  # git compares whole paths without case: so does every lookup below
+                folded_files = folded.files.get(directory.lower(), no_names)
+                folders = folded.folders.get(directory.lower(), no_names)
             for name in names:
-                if fold:
-                    if name.lower() in files or name.lower() == b".git":
-                        continue
-                elif name in files or name == b".git":
+                if name in files or name == b".git":
                     continue  # the common case: one set lookup per tracked file, nothing more
+                if fold and name.lower() == b".git":
+                    continue
+                tracked_folder = (name.lower() if fold else name) in folders
+                if not (listing or tracked_folder):
+                    continue
                 path = prefix + name
                 try:
                     st = lstat(self.root + b"/" + path)
@@ -374,12 +394,16 @@ class WorkTree:
                     walk.unreadable.append(Unreadable(path, f"cannot be read ({error.strerror})"))
                     continue
                 is_dir = stat.S_ISDIR(st.st_mode)
-                if (name.lower() if fold else name) in folders:
+                if fold and not is_dir and name.lower() in folded_files:
+                    continue  # tracked in another case
+                if tracked_folder:
                     if is_dir:
-                        if not self._ignored(ignores, directory, name, True, walk):
-                            stack.append(path)
+                        lists = listing and not self._ignored(ignores, directory, name, True, walk)
+                        stack.append((path, lists))
                         continue
                     walk.replaced.add(path)  # a symlink or file where the index has a folder
+                    if not listing:
+                        continue
                 if is_dir:
                     self._folder(path, ignores, walk, stack)
                 else:
@@ -399,14 +423,16 @@ class WorkTree:
             walk.unreadable.append(Unreadable(path + b"/" if is_dir else path, str(error)))
             return True
 
-    def _folder(self, path: bytes, ignores: IgnoreRules, walk: Walk, stack: list[bytes]) -> None:
+    def _folder(
+        self, path: bytes, ignores: IgnoreRules, walk: Walk, stack: list[tuple[bytes, bool]]
+    ) -> None:
         """An untracked folder: skipped when ignored, a gitlink when it is a repository."""
         folder, _, name = path.rpartition(b"/")
         if self._ignored(ignores, folder, name, True, walk):
             return
         dotgit = self._abs(path) + b"/.git"
         if not os.path.lexists(dotgit) or not is_repository(os.fsdecode(dotgit)):
-            stack.append(path)  # no repository: git lists the folder as usual
+            stack.append((path, True))  # no repository: git lists the folder as usual
             return
         try:
             head = self.submodule_head(path)

@@ -160,9 +160,8 @@ def test_crlf_already_in_the_index_is_kept_as_it_is(feature: Path, cagr: Cagr) -
     [
         ("*.json filter=lfs\n", "git runs its `lfs` filter on it; cagr runs no filters"),
         ("*.json working-tree-encoding=UTF-16\n", "git re-encodes it from UTF-16"),
-        ("*.json ident\n", "git rewrites its `$Id$`"),
     ],
-    ids=["filter", "encoding", "ident"],
+    ids=["filter", "encoding"],
 )
 def test_content_cagr_cannot_reproduce_is_unchecked_by_name(
     feature: Path, cagr: Cagr, attributes: str, why: str
@@ -176,11 +175,19 @@ def test_content_cagr_cannot_reproduce_is_unchecked_by_name(
     assert why in outcome.out.replace("\n", " ")
 
 
-def test_ident_without_an_id_keyword_is_exact(feature: Path, cagr: Cagr) -> None:
+def test_ident_keywords_are_collapsed_as_git_collapses_them(feature: Path) -> None:
     write(feature, ".gitattributes", "*.json ident\n")
-    write(feature, "schema/out.json", '{"a": 1}\n')
-    assert "schema/out.json" in _paths(cagr, feature)
-    assert cagr(feature, "rules", "check").code == 0
+    write(feature, "schema/out.json", '{"id": "$Id: 0123 $"}\n')
+    git(feature, "add", ".gitattributes", "schema/out.json")
+    git(feature, "commit", "-qm", "ident")
+    write(feature, "schema/out.json", '{"id": "$Id: 4567 $"}\n')  # only the expanded keyword
+    changes = collect(feature, base="HEAD")
+    assert "schema/out.json" not in [c.path for c in changes.changes]
+    assert rows(changes) == oracle(feature, "HEAD")
+    write(feature, "schema/out.json", '{"id": "$Id$", "a": 1}\n')
+    changes = collect(feature, base="HEAD")
+    assert "schema/out.json" in [c.path for c in changes.changes]
+    assert rows(changes) == oracle(feature, "HEAD")
 
 
 # --- core.symlinks=false -----------------------------------------------------------------------
@@ -315,6 +322,20 @@ def test_an_ignored_tracked_folder_hides_its_untracked_files(feature: Path, cagr
     assert "schema/extra.json" not in _paths(cagr, feature)
     _agrees_with_git(feature)
     assert cagr(feature, "rules", "check").code == 1
+
+
+def test_a_link_beneath_an_ignored_tracked_folder_still_removes_what_is_beneath(
+    repo: Path,
+) -> None:
+    write(repo, "d/e/0", "one\n")
+    commit(repo, "base")
+    (repo / "d" / "e").rename(repo / "d" / "e2")
+    os.symlink("e2", repo / "d" / "e")
+    write(repo, ".gitignore", "*\n")  # `d` is ignored: git lists nothing in it, yet d/e/0 is gone
+    changes = collect(repo, base="HEAD")
+    assert changes.unchecked == ()
+    assert rows(changes) == oracle(repo, "HEAD")
+    assert [(c.status.value, c.path) for c in changes.changes] == [("D", "d/e/0")]
 
 
 @pytest.mark.parametrize(
