@@ -67,7 +67,7 @@ def working_tree_status(repo: Repository, base_tree: bytes) -> Status:
     _refuse_conflicts(entries)
     entries = _present_outside_sparse_checkout(repo, entries)
     index = index_tree(entries)
-    blobs = _IndexBlobs(repo, entries)
+    blobs = _IndexBlobs(repo, entries, index)
     assert repo.root is not None
     try:
         tree = _work_tree(repo, blobs)
@@ -114,9 +114,10 @@ class _IndexBlobs:
     """Blobs the index names, read on demand: a `.gitattributes` missing from the work tree, a
     skip-worktree `.gitignore`, the index's version of a file whose line endings may convert."""
 
-    def __init__(self, repo: Repository, entries: tuple[IndexEntry, ...]) -> None:
+    def __init__(self, repo: Repository, entries: tuple[IndexEntry, ...], index: IndexTree) -> None:
         self.repo = repo
         self.entries = entries
+        self.index = index
         self.by_path: dict[bytes, IndexEntry] | None = None
 
     def blob(self, sha: bytes) -> bytes | None:
@@ -127,6 +128,8 @@ class _IndexBlobs:
             return None
 
     def _entry(self, path: bytes) -> IndexEntry | None:
+        if not self.index.tracks(path):
+            return None  # the usual answer, without indexing every entry by path
         if self.by_path is None:
             self.by_path = {entry.path: entry for entry in self.entries}
         return self.by_path.get(path)

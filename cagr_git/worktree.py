@@ -355,7 +355,7 @@ class WorkTree:
         # beneath it), but nothing untracked in it is listed.
         stack: list[tuple[bytes, bool]] = []
         fold = ignores.fold
-        folded = _folded(index) if fold else index
+        folded = _CaseFolded(index)
         for folder in start:
             if folder:
                 self._folder(folder, ignores, walk, stack)
@@ -374,15 +374,15 @@ class WorkTree:
                 continue
             files = index.files.get(directory, no_names)
             folders = index.folders.get(directory, no_names)
-            if fold:  # git compares whole paths without case: so does every lookup below
-                folded_files = folded.files.get(directory.lower(), no_names)
-                folders = folded.folders.get(directory.lower(), no_names)
             for name in names:
                 if name in files or name == b".git":
                     continue  # the common case: one set lookup per tracked file, nothing more
-                if fold and name.lower() == b".git":
-                    continue
-                tracked_folder = (name.lower() if fold else name) in folders
+                tracked_folder = name in folders
+                if fold:  # git compares whole paths without case: so does every lookup below
+                    if name.lower() == b".git":
+                        continue
+                    folded_files, folded_folders = folded.names(directory)
+                    tracked_folder = tracked_folder or name.lower() in folded_folders
                 if not (listing or tracked_folder):
                     continue
                 path = prefix + name
@@ -457,13 +457,26 @@ class WorkTree:
             walk.unreadable.append(error)
 
 
-def _folded(index: IndexTree) -> IndexTree:
-    """The index's folders and names in lower case (ASCII), as git compares them when
-    `core.ignoreCase` is set."""
-    files: dict[bytes, set[bytes]] = {}
-    folders: dict[bytes, set[bytes]] = {}
-    for folder, names in index.files.items():
-        files.setdefault(folder.lower(), set()).update(n.lower() for n in names)
-    for folder, names in index.folders.items():
-        folders.setdefault(folder.lower(), set()).update(n.lower() for n in names)
-    return IndexTree(index.root, index.trees, files, folders)
+class _CaseFolded:
+    """The index's names in lower case (ASCII), as git compares them under `core.ignoreCase`:
+    per folder, worked out the first time a name there is not found as it is."""
+
+    def __init__(self, index: IndexTree) -> None:
+        self.index = index
+        self.folders: dict[bytes, list[bytes]] | None = None  # lower case -> as indexed
+        self.found: dict[bytes, tuple[set[bytes], set[bytes]]] = {}
+
+    def names(self, directory: bytes) -> tuple[set[bytes], set[bytes]]:
+        """The tracked files and folders in `directory`, whatever its case, in lower case."""
+        key = directory.lower()
+        found = self.found.get(key)
+        if found is None:
+            if self.folders is None:
+                self.folders = {}
+                for folder in self.index.files:
+                    self.folders.setdefault(folder.lower(), []).append(folder)
+            same = self.folders.get(key, [])
+            files = {n.lower() for f in same for n in self.index.files.get(f, ())}
+            folders = {n.lower() for f in same for n in self.index.folders.get(f, ())}
+            found = self.found[key] = (files, folders)
+        return found

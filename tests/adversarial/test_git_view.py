@@ -45,25 +45,35 @@ def _require(root: Path, pattern: str) -> None:
 # --- attributes and line endings -------------------------------------------------------------
 
 
+_SOURCES = {
+    "text-auto": (".gitattributes", "* text=auto\n"),
+    "text": (".gitattributes", "*.json text\n"),
+    "macro": (".gitattributes", "[attr]gen text eol=lf\n*.json gen\n"),
+    "quoted": (".gitattributes", '"schema/out.json" text\n'),
+    "last-line-wins": (".gitattributes", "*.json -text\n*.json text\n"),
+    "nested": ("schema/.gitattributes", "out.json text\n"),
+    "info": (".git/info/attributes", "*.json text\n"),
+}
+
+
 @pytest.mark.parametrize(
-    ("where", "content"),
+    ("where", "content", "tracked"),
     [
-        (".gitattributes", "* text=auto\n"),
-        (".gitattributes", "*.json text\n"),
-        (".gitattributes", "[attr]gen text eol=lf\n*.json gen\n"),
-        (".gitattributes", '"schema/out.json" text\n'),
-        (".gitattributes", "*.json -text\n*.json text\n"),
-        ("schema/.gitattributes", "out.json text\n"),
-        (".git/info/attributes", "*.json text\n"),
+        (*source, tracked)
+        for source in _SOURCES.values()
+        for tracked in (True, False)
+        if not (tracked and source[0].startswith(".git/"))  # info/attributes is never tracked
     ],
-    ids=["text-auto", "text", "macro", "quoted", "last-line-wins", "nested", "info"],
+    ids=[
+        f"{'committed' if tracked else 'untracked'}-{name}"
+        for name, source in _SOURCES.items()
+        for tracked in (True, False)
+        if not (tracked and source[0].startswith(".git/"))
+    ],
 )
-@pytest.mark.parametrize("tracked", [True, False], ids=["committed", "untracked"])
 def test_a_crlf_only_rewrite_that_git_normalises_is_no_change(
     feature: Path, cagr: Cagr, where: str, content: str, tracked: bool
 ) -> None:
-    if tracked and where.startswith(".git/"):
-        pytest.skip("info/attributes is never tracked")
     write(feature, where, content)
     if tracked:
         git(feature, "add", where)

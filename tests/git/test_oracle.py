@@ -195,10 +195,10 @@ def _build(root: Path, base: list, branch: list, work: list, setup: dict) -> Pat
     if not setup["symlinks"]:  # symlinks are checked out as plain files holding the target
         git(tree, "config", "core.symlinks", "false")
         for line in git(tree, "ls-files", "-s", "-z").split(b"\0"):
-            if line.startswith(b"120000 "):
-                link = os.fsencode(tree) + b"/" + line.split(b"\t", 1)[1]
+            link = os.fsencode(tree) + b"/" + line.partition(b"\t")[2]
+            if line.startswith(b"120000 ") and os.path.islink(link):
                 os.unlink(link)
-                git(tree, "checkout", "-q", "--", os.fsdecode(link))
+                git(tree, "checkout", "-q", "--", os.fsdecode(link), check=False)
     if setup["sparse"]:
         git(tree, "sparse-checkout", "set", "--cone", "--skip-checks", setup["sparse"])
     for operation in work:
