@@ -185,7 +185,7 @@ def _read_file(path: bytes, follow: bool) -> bytes | None:
     none (cannot open it, a symlink not followed, too large); b"" for a folder, which git opens
     but reads nothing from. AttributeFileProblem where git would wait forever (a FIFO, a
     device that never ends)."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow else os.O_NOFOLLOW)
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
     try:
         fd = os.open(path, flags)
     except OSError:

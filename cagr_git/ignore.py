@@ -15,14 +15,14 @@ the LF is dropped, unescaped trailing spaces are trimmed, `#` starts a comment, 
 from __future__ import annotations
 
 import os
-import pwd
+import re
 import stat
 from collections.abc import Callable, Mapping
 
 from cagr_core.errors import CagrError
 
 from .config import GitConfig
-from .patterns import ENDS_WITH, MUST_BE_DIR, NO_DIR, Pattern, PatternTooDeep
+from .patterns import ENDS_WITH, MUST_BE_DIR, NO_DIR, Pattern, PatternTooDeep, loose_regex
 
 MAX_IGNORE_BYTES = 64 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
@@ -50,8 +50,10 @@ def user_file(
         if not user:
             return os.path.join(home, rest) if home else None
         try:
+            import pwd  # noqa: PLC0415  # POSIX only, and only for `~user/`
+
             return os.path.join(pwd.getpwnam(user).pw_dir, rest)
-        except KeyError:
+        except (ImportError, KeyError):
             return None
     return os.path.join(root, value)
 
@@ -100,15 +102,19 @@ def parse_ignore(data: bytes, base: bytes) -> list[Pattern]:
 
 class _Rules:
     """One file's patterns, indexed so that deciding a path costs little more than a lookup:
-    last match wins, so only the highest-numbered matching pattern counts."""
+    last match wins, so only the highest-numbered matching pattern counts. Literal names are
+    looked up, `*literal` names compared by their end; the other patterns are first ruled out
+    together by one loose regular expression (for last components, one for whole paths), and
+    only when it matches decided one by one, by wildmatch."""
 
-    __slots__ = ("ends", "names", "others", "patterns", "suffixes")
+    __slots__ = ("by_name", "ends", "names", "others", "paths", "patterns", "suffixes")
 
     def __init__(self, patterns: list[Pattern], fold: bool) -> None:
         self.patterns = patterns
         self.names: dict[bytes, list[int]] = {}  # literal last-component patterns
         self.ends: list[tuple[int, bytes]] = []  # `*literal` last-component patterns
-        self.others: list[int] = []  # everything else, tried from the last one down
+        self.others: list[tuple[int, bool]] = []  # (number, matched by last component)
+        loose: dict[bool, list[bytes]] = {True: [], False: []}
         for number, pattern in enumerate(patterns):
             flags = pattern.flags
             if flags & NO_DIR and pattern.literal == len(pattern.text):
@@ -116,10 +122,23 @@ class _Rules:
                 self.names.setdefault(key, []).append(number)
             elif flags & NO_DIR and flags & ENDS_WITH:
                 self.ends.append((number, pattern.text[1:].lower() if fold else pattern.text[1:]))
+            elif flags & NO_DIR:
+                self.others.append((number, True))
+                loose[True].append(loose_regex(pattern.text, pathname=False))
             else:
-                self.others.append(number)
+                self.others.append((number, False))
+                text = pattern.text[1:] if pattern.text.startswith(b"/") else pattern.text
+                base = re.escape(pattern.base + b"/") if pattern.base else b""
+                loose[False].append(base + loose_regex(text, pathname=True))
         self.others.reverse()
         self.suffixes = tuple(suffix for _, suffix in self.ends)
+        options = re.DOTALL | (re.IGNORECASE if fold else 0)
+        self.by_name, self.paths = (
+            re.compile(b"|".join(b"(?:%s)" % r for r in loose[kind]), options)
+            if loose[kind]
+            else None
+            for kind in (True, False)
+        )
 
     def last_match(
         self, path: bytes, name: bytes, key: bytes, is_dir: bool, fold: bool
@@ -135,12 +154,17 @@ class _Rules:
                 fits = is_dir or not patterns[number].flags & MUST_BE_DIR
                 if number > best and fits and key.endswith(suffix):
                     best = number
-        for number in self.others:
-            if number < best:
-                break
-            if patterns[number].matches(path, name, is_dir, fold):
-                best = number
-                break
+        by_name = self.by_name is not None and self.by_name.fullmatch(name) is not None
+        by_path = self.paths is not None and self.paths.fullmatch(path) is not None
+        if by_name or by_path:
+            for number, of_name in self.others:
+                if number < best:
+                    break
+                if (by_name if of_name else by_path) and patterns[number].matches(
+                    path, name, is_dir, fold
+                ):
+                    best = number
+                    break
         return patterns[best] if best >= 0 else None
 
 
@@ -207,7 +231,7 @@ class IgnoreRules:
         """A folder's `.gitignore`, as git's add_patterns() reads it: never through a symlink,
         from the index when it is skip-worktree and not on disk; None when it has no patterns."""
         relative = folder + b"/.gitignore" if folder else b".gitignore"
-        flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW
+        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
         try:
             fd = os.open(self.root + b"/" + relative, flags)
         except OSError:

@@ -9,6 +9,8 @@ Standard library only.
 
 from __future__ import annotations
 
+import re
+
 NEGATIVE = 1  # `!pattern`
 MUST_BE_DIR = 2  # `pattern/`
 NO_DIR = 4  # no slash but the trailing one: matched against the last path component only
@@ -289,3 +291,38 @@ def match_pathname(path: bytes, base: bytes, pattern: bytes, literal: int, fold:
         if not pattern and not name:
             return True
     return wildmatch(pattern, name, pathname=True, fold=fold)
+
+
+def loose_regex(pattern: bytes, pathname: bool) -> bytes:
+    """A regular expression that matches at least every text `pattern` matches, to rule texts
+    out before wildmatch decides: a single `*` with `pathname` is `[^/]*`, other `*` runs are
+    `.*` (`**/` may match no folder), `?` and an escaped byte are one byte, and everything from
+    a `[` on is anything (a set's end is subtle to find)."""
+    out = []
+    index = 0
+    while index < len(pattern):
+        byte = pattern[index]
+        if byte == _STAR:
+            end = index
+            while end < len(pattern) and pattern[end] == _STAR:
+                end += 1
+            if pathname and end - index == 1:
+                out.append(b"[^/]*")
+            else:
+                out.append(b".*")
+                if end - index > 1 and pattern[end : end + 1] == b"/":
+                    end += 1
+            index = end
+        elif byte == _BRACKET:
+            out.append(b".*")
+            break
+        elif byte == _QUESTION:
+            out.append(b"[^/]" if pathname else b".")
+            index += 1
+        elif byte == _BACKSLASH:
+            out.append(b".")
+            index += 2
+        else:
+            out.append(re.escape(pattern[index : index + 1]))
+            index += 1
+    return b"".join(out)

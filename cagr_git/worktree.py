@@ -29,7 +29,7 @@ from .trees import GITLINK, IndexTree, TreeEntry, normal_mode
 
 _CHUNK = 1 << 20
 MAX_CONVERTED_BYTES = 512 * 1024 * 1024  # content held whole to convert its line endings
-_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW  # never blocks, never follows
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)  # no wait, no link
 SYMLINK = 0o120000
 
 
@@ -63,8 +63,9 @@ def mode_from_stat(
     if not symlinks and index_mode == SYMLINK:
         return SYMLINK
     if not filemode:
-        is_file = index_mode is not None and index_mode & 0o170000 == 0o100000
-        return normal_mode(index_mode) if is_file else 0o100644  # type: ignore[arg-type]
+        if index_mode is not None and index_mode & 0o170000 == 0o100000:
+            return normal_mode(index_mode)
+        return 0o100644
     return 0o100755 if st_mode & stat.S_IXUSR else 0o100644
 
 
