@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ..conftest import GIT_ENV
 from ..repo.gitutil import commit, git, write
 from .conftest import run_process
@@ -136,3 +138,28 @@ def test_a_fifo_planted_at_a_tracked_path_is_unchecked(feature: Path) -> None:
     outcome = run_process(["rules", "check"], feature, timeout=HANG_GUARD_S)
     assert outcome.code == 3, outcome
     assert "schema/out.json: is no file, symlink or folder" in outcome.out
+
+
+@pytest.mark.parametrize(
+    ("where", "named"),
+    [
+        (".gitignore", "src/: .gitignore is a FIFO"),  # every folder beneath is unknown
+        ("src/.gitignore", "src/new.ts: src/.gitignore is a FIFO"),
+        (".gitattributes", ".gitattributes is a FIFO"),  # every file's attributes are unknown
+        ("src/.gitattributes", "src/schema.ts: "),
+        (".git/info/exclude", "info/exclude is a FIFO"),
+        (".git/info/attributes", "info/attributes is a FIFO"),
+    ],
+)
+def test_a_fifo_where_git_reads_rules_is_unchecked_not_a_hang(
+    feature: Path, where: str, named: str
+) -> None:
+    write(feature, "src/new.ts", "untracked\n")  # something untracked beneath src/
+    target = feature / where
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.unlink(missing_ok=True)
+    os.mkfifo(target)
+    outcome = run_process(["changes", "--format", "json"], feature, timeout=HANG_GUARD_S)
+    assert outcome.code == 3, outcome
+    messages = [item["message"] for item in json.loads(outcome.out)["unchecked"]]
+    assert any(named in message and "FIFO" in message for message in messages), messages
