@@ -2,7 +2,11 @@
 
 Each row times whole processes, interleaved with its baseline, and prints medians and the ratio:
 
-- a shell command that is not a PR command (budget: 1.3x `python -c pass`);
+- a shell command that is not a PR command (budget: 1.3x `python -c pass`), and the same
+  through the command `init --hooks` installs (`command -v cagr && cagr hook ... || true`),
+  run by `sh -c` as agents run it, against `sh -c` starting a bare Python;
+- after a shell command that moved nothing (PostToolUse, budget 1.3x) and after one that moved
+  HEAD (the committed check runs: no budget but the hook's deadline; shown for scale);
 - `gh pr create` with a current gate record and no body obligation (budget: 2.5x);
 - `gh pr create` whose body must be parsed for a PR-body obligation (budget: 4x);
 - for comparison, the same non-PR call started with `python -S` and cagr's path given
@@ -86,6 +90,24 @@ def pre_tool_use(root: Path, command: str) -> bytes:
     return payload(root, "PreToolUse", tool_name="Bash", tool_input={"command": command})
 
 
+def post_tool_use(root: Path, command: str) -> bytes:
+    return payload(root, "PostToolUse", tool_name="Bash", tool_input={"command": command})
+
+
+def _after_head_moved(root: Path) -> Callable[[], float]:
+    """The hook after a command that moved HEAD: its record and stamp are gone, as after a
+    commit (the committed check runs and writes both)."""
+    state = root / ".git" / "cagr"
+    run = _process([CAGR, "hook"], post_tool_use(root, "git commit -m x"), root)
+
+    def timed() -> float:
+        for name in ("gate.json", "refreshed.json"):
+            (state / name).unlink(missing_ok=True)
+        return run()
+
+    return timed
+
+
 def small_repo(where: Path) -> Path:
     root = where / "small"
     root.mkdir()
@@ -118,6 +140,17 @@ def gate_rows(where: Path, runs: int) -> None:
     compare("gh pr create, current record, no body to parse",
             _process([CAGR, "hook"], pre_tool_use(root, "gh pr create --fill"), root), bare, runs,
             "2.5x")  # fmt: skip
+    from cagr_hooks.install import hook_command  # noqa: PLC0415
+
+    installed = hook_command(CAGR + " hook", "claude", note=False)
+    compare("non-PR shell command, the installed command via sh -c",
+            _process(["sh", "-c", installed], pre_tool_use(root, "npm test"), root),
+            _process(["sh", "-c", f"{PYTHON} -c pass"], b"", root), runs, "1.3x")  # fmt: skip
+    compare("after a shell command that moved nothing",
+            _process([CAGR, "hook"], post_tool_use(root, "npm test"), root), bare, runs,
+            "1.3x")  # fmt: skip
+    compare("after a shell command that moved HEAD (refresh)", _after_head_moved(root), bare,
+            runs, "-")  # fmt: skip
     compare("gh pr create, current record, body parsed",
             _process([CAGR, "hook"], pre_tool_use(root, f'gh pr create -t T -b "{BODY}"'), root),
             bare, runs, "4x")  # fmt: skip

@@ -26,6 +26,7 @@ from cagr_repo.check import CheckResult
 from cagr_repo.check import check as _check
 from cagr_repo.collect import BareRepository
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
+from cagr_repo.judging_config import read_working_config
 
 __version__ = VERSION
 __all__ = [
@@ -67,10 +68,15 @@ def check(
     base: the target branch or any revision (default: `[git] protected_branch`, then the
     branch origin/HEAD names, then main). committed: merge base to HEAD (and write the gate
     record) instead of to the working tree. body: a pull-request description to check PR-body
-    rules against; None leaves them deferred. Raises NotARepository, ConfigErrors or
-    BareRepository; whatever could not be checked is in `report.unchecked`, never a pass.
+    rules against; None leaves them deferred. Raises NotARepository, ConfigErrors (the working
+    tree's configuration, which a committed check does not need) or BareRepository; whatever
+    could not be checked is in `report.unchecked`, never a pass.
     """
-    checkout = find_checkout(str(path))
-    config = load(path)
     pr_body = None if body is None else PrBody(body)
-    return _check(config, checkout, base=base, committed=committed, body=pr_body)
+    if not committed:
+        return _check(load(path), find_checkout(str(path)), base=base, body=pr_body)
+    checkout = find_checkout(str(path))
+    if checkout.root is None:
+        raise NotARepository(f"{checkout.gitdir} is a bare repository: it has no configuration")
+    config = read_working_config(Path(checkout.root))
+    return _check(config, checkout, base=base, committed=True, body=pr_body)

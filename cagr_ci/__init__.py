@@ -1,11 +1,13 @@
 """cagr_ci: `cagr ci`, the complete check in CI; events in, report out.
 
-- `providers.read_event(env, base=, body_file=)` -> CiEvent: GitHub Actions (`github`), GitLab
-  (`gitlab`) or no CI system, with `--base` / `--body-file` on top.
+- `providers.read_event(env, base=, body_file=, stdin=)` -> CiEvent: GitHub Actions
+  (`github`), GitLab (`gitlab`) or no CI system, with `--base` / `--body-file` on top.
 - `run.run_ci(config, checkout, event)` -> CiResult: exact head, change rules with the event's
   PR body, `[review].pr_sections`, `[stack].ci`, and a clean-checkout check (`integrity`).
-- Output: `render` (text, JSON), `annotations` and `summary` (GitHub), `sarif` (SARIF 2.1.0).
-- `workflow.install_workflow(root, force)`: the workflow `cagr init --ci github` writes.
+- Output: `render` (text, JSON), `annotations`, `summary` and `outputs` (GitHub), `sarif`
+  (SARIF 2.1.0, for code scanning), `codequality` (GitLab's code quality report).
+- `workflow.install_workflow(root, force, install=, sarif=)`: the workflow `cagr init --ci
+  github` writes, its install line from `requirement` (PEP 610) or `--install`.
 
 It never imports cagr_cli: the command line is a thin translation of these calls.
 """

@@ -17,7 +17,7 @@ import secrets
 
 from cagr_core.changes import Unchecked
 from cagr_core.render import waivable
-from cagr_core.report import Finding, Waived
+from cagr_core.report import Finding, Waived, each_rule_first
 from cagr_core.severity import Severity
 
 from .run import CiResult, JobProblem
@@ -35,9 +35,10 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def command(kind: str, message: str, *, title: str, file: str | None = None) -> str:
-    """One workflow command line, e.g. `::error file=a.py,title=T::message`."""
-    properties = ([f"file={escape_property(file)}"] if file else []) + [
+def command(kind: str, message: str, *, title: str, file: str | None = None, line: int = 1) -> str:
+    """One workflow command line, e.g. `::error file=a.py,line=1,title=T::message` (a file
+    always with its line: 1 where the message is about the whole file)."""
+    properties = ([f"file={escape_property(file)}", f"line={line}"] if file else []) + [
         f"title={escape_property(title)}"
     ]
     return f"::{kind} {','.join(properties)}::{escape_data(message)}"
@@ -51,25 +52,38 @@ def _attachable(path: str | None) -> str | None:
     return path
 
 
-def _finding(finding: Finding) -> str:
+def _place(result: CiResult, rule: str | None, path: str | None) -> tuple[str | None, int]:
+    """Where an annotation goes: its path (line 1), else where its rule is declared (a
+    finding about the PR description: the line of the configuration that asks for it)."""
+    if path is not None:
+        return _attachable(path), 1
+    declared = result.declared(rule)
+    return (declared[0], declared[1]) if declared else (None, 1)
+
+
+def _finding(result: CiResult, finding: Finding) -> str:
     subject = finding.rule if finding.rule.startswith("review.") else f"change rule {finding.rule}"
     warn = finding.severity is Severity.WARN
     waive = "" if finding.waive_label is None else f"\n{waivable(finding.waive_label)}"
+    file, line = _place(result, finding.rule, finding.paths[0] if finding.paths else None)
     return command(
         "warning" if warn else "error",
         f"{finding.message}\nInstead: {finding.fix}{waive}",
         title=f"cagr: {subject}" + (" (warning)" if warn else ""),
-        file=_attachable(finding.paths[0] if finding.paths else None),
+        file=file,
+        line=line,
     )
 
 
-def _waived(waived: Waived) -> str:
+def _waived(result: CiResult, waived: Waived) -> str:
     finding = waived.finding
+    file, line = _place(result, finding.rule, finding.paths[0] if finding.paths else None)
     return command(
         "notice",
         f"Waived by the label {waived.label} (not a pass): {finding.message}",
         title=f"cagr: change rule {finding.rule} waived",
-        file=_attachable(finding.paths[0] if finding.paths else None),
+        file=file,
+        line=line,
     )
 
 
@@ -81,13 +95,11 @@ def _problem(problem: JobProblem) -> str:
     )
 
 
-def _unchecked(item: Unchecked) -> str:
+def _unchecked(result: CiResult, item: Unchecked) -> str:
     subject = f"change rule {item.rule}" if item.rule else f"{item.stage.value} stage"
+    file, line = _place(result, item.rule, item.path)
     return command(
-        "warning",
-        f"Unchecked: {item.message}",
-        title=f"cagr: {subject}",
-        file=_attachable(item.path),
+        "warning", f"Unchecked: {item.message}", title=f"cagr: {subject}", file=file, line=line
     )
 
 
@@ -95,31 +107,19 @@ def annotation_lines(result: CiResult) -> list[str]:
     """The run's annotations, within GitHub's display limits."""
     report = result.report
     errors = [_problem(p) for p in result.problems] + [
-        _finding(f) for f in _each_rule_first(report.errors)
+        _finding(result, f) for f in each_rule_first(report.errors)
     ]
-    warnings = [_finding(f) for f in _each_rule_first(report.warnings)]
-    warnings += [_unchecked(item) for item in report.unchecked]
+    warnings = [_finding(result, f) for f in each_rule_first(report.warnings)]
+    warnings += [_unchecked(result, item) for item in report.unchecked]
     edits = report.config_changes
     if edits is not None:  # rules the pull request changed judged it: say so where people look
         warnings.insert(0, command("warning", edits.describe(), title="cagr: configuration"))
-    notices = [_waived(w) for w in report.waived]
+    notices = [_waived(result, w) for w in report.waived]
     return (
         _bounded(errors, "error", "finding(s) and problem(s)")
         + _bounded(warnings, "warning", "warning(s) and unchecked item(s)")
         + _bounded(notices, "notice", "waived finding(s)")
     )
-
-
-def _each_rule_first(findings: tuple[Finding, ...]) -> list[Finding]:
-    """Findings taken a rule at a time (each rule's first, then each rule's second, ...), so
-    the annotations GitHub shows cover every failing rule before any rule's tenth finding."""
-    by_rule: dict[str, list[Finding]] = {}
-    for finding in findings:
-        by_rule.setdefault(finding.rule, []).append(finding)
-    ordered: list[Finding] = []
-    for rank in range(max((len(group) for group in by_rule.values()), default=0)):
-        ordered.extend(group[rank] for group in by_rule.values() if rank < len(group))
-    return ordered
 
 
 def _bounded(lines: list[str], kind: str, what: str) -> list[str]:

@@ -29,7 +29,13 @@ class CiEvent:
     `target`: a branch name or commit id (None: `[git] protected_branch`, origin/HEAD, main).
     `body`: the pull request's description, or unavailable. `body_note`: when unavailable, why,
     and what to do instead. `merge_queue`: the run checks a merge queue's batch.
-    `shallow_fix`: how to get full history in this CI system.
+    `shallow_fix`: how to get full history in this CI system. `default_branch`: the remote's
+    default branch as the CI system names it (`default_branch_source`), a guess that comes
+    after `[git] protected_branch`. `head_branch`: the branch a run that is not about a pull
+    request checks (a push, a schedule); a guessed target that is this branch is refused, as
+    it would compare the branch with itself. `privileged`: why this job runs with the base
+    repository's secrets and write token on a checkout a pull request controls; then no
+    `[stack].ci` command (named by that checkout's own configuration) is run.
     `labels`: the pull request's labels (None: this run knows of none, so nothing is waived);
     `labels_source` says where they came from.
     """
@@ -46,7 +52,10 @@ class CiEvent:
     body_source: str = ""
     body_note: str = ""
     merge_queue: bool = False
-    default_branch: str = ""  # the payload's repository.default_branch, after protected_branch
+    default_branch: str = ""
+    default_branch_source: str = ""
+    head_branch: str = ""
+    privileged: str = ""  # why the job holds the base repository's secrets (no [stack].ci then)
     pull_request: bool = False  # the run is about pull requests (a PR, an MR, a merge queue)
     shallow_fix: str = "Fetch the full history (`git fetch --unshallow`) before `cagr ci`."
     labels: frozenset[str] | None = None

@@ -4,11 +4,18 @@
   reruns the check): the checkout must be the PR's own head (`pull_request.head.sha`), never
   GitHub's synthetic merge commit; the target is GITHUB_BASE_REF; the body is
   `pull_request.body` (null is an available, empty body); the labels are the names in
-  `pull_request.labels` (`labeled` and `unlabeled` rerun the check).
+  `pull_request.labels` (`labeled` and `unlabeled` rerun the check). `pull_request_target`
+  runs with the base repository's secrets: the PR's own `[stack].ci` commands are never run
+  there.
 - `merge_group`: file rules for `base_sha` -> `head_sha`; the event carries no PR descriptions,
   so PR-body obligations that fire are unchecked (never judged by one arbitrary body), and
   no labels, so nothing is waived.
-- Anything else (push, workflow_dispatch, schedule, ...): no pull request, no body.
+- `push`: the pushed range, `before` -> `after` (the checkout must be `after`); a new branch
+  (an all-zero `before`) from its merge base with the target (`[git] protected_branch`, else
+  the default branch); a force push whose `before` is gone is unchecked. Tag pushes and
+  deletions change no branch: exit 2.
+- Anything else (workflow_dispatch, schedule, ...): no pull request, no body; the target is
+  `[git] protected_branch` or the default branch, never the run's own branch.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from typing import Any
 
 from cagr_core.pull_request import PrBody
 from cagr_git.object_ids import is_sha
+from cagr_repo.target import BY_PUSH_BEFORE
 
 from .event import CiEvent, EventError
 
@@ -30,6 +38,16 @@ CHECKOUT_FIX = (
     " (`cagr init --ci github` writes a workflow that does)."
 )
 SHALLOW_FIX = "Set `fetch-depth: 0` on actions/checkout, so the clone has the history cagr needs."
+PUSH_CHECKOUT_FIX = (
+    "Check out the pushed commit with its history: actions/checkout without `ref` (for a push"
+    " it checks out the pushed commit) and with `fetch-depth: 0`."
+)
+PRIVILEGED = (
+    "this `pull_request_target` run holds the base repository's secrets and a write token,"
+    " while the checkout (the pull request's head) could be anyone's"
+)
+NO_COMMIT = "0" * 40  # `before` of a new branch, `after` of a deleted one
+DEFAULT_BRANCH_SOURCE = "repository.default_branch"
 _SHAPE_FIX = "Run cagr ci on the event GitHub sends; do not rewrite GITHUB_EVENT_PATH."
 QUEUE_NOTE = (
     "GitHub's merge_group event carries no pull-request descriptions, so this merge queue run"
@@ -53,30 +71,80 @@ def read_github_event(env: Mapping[str, str]) -> CiEvent:
         return _pull_request(name, env, _payload(env, name))
     if name == "merge_group":
         return _merge_group(_payload(env, name))
+    if name == "push":
+        return _push(_payload(env, name))
     base = env.get("GITHUB_BASE_REF", "")
+    ref = env.get("GITHUB_REF", "")
+    try:
+        payload = _payload(env, name)
+    except EventError:
+        payload = {}  # not every run has a payload; the usual precedence then applies
     return CiEvent(
         "github",
         name,
         f"GitHub {name}",
         target=base or None,
         target_source="GITHUB_BASE_REF" if base else "",
-        default_branch=_default_branch(env),  # a push: checkouts in Actions have no origin/HEAD
-        body_note=f"This `{name}` run has no pull request, so PR-body rules that fire cannot be"
-        " checked: run cagr ci on pull_request events, or pass the description with"
-        " --body-file FILE.",
+        default_branch=_default_branch(payload),  # checkouts in Actions have no origin/HEAD
+        default_branch_source=DEFAULT_BRANCH_SOURCE,
+        head_branch=ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else "",
+        body_note=_no_pull_request(name),
         shallow_fix=SHALLOW_FIX,
     )
 
 
-def _default_branch(env: Mapping[str, str]) -> str:
-    """`repository.default_branch` from the event payload, when there is one to read."""
-    try:
-        payload = _payload(env, env.get("GITHUB_EVENT_NAME", ""))
-    except EventError:
-        return ""  # not every run has a payload; the usual precedence then applies
+def _no_pull_request(name: str) -> str:
+    return (
+        f"This `{name}` run has no pull request, so PR-body rules that fire cannot be checked:"
+        " run cagr ci on pull_request events, or pass the description with --body-file FILE."
+    )
+
+
+def _default_branch(payload: Mapping[str, Any]) -> str:
+    """`repository.default_branch` from the event payload, when it has one."""
     repository = payload.get("repository")
     branch = repository.get("default_branch") if isinstance(repository, dict) else None
     return branch if isinstance(branch, str) else ""
+
+
+def _push(payload: dict[str, Any]) -> CiEvent:
+    """The pushed range: `before` -> `after`; a new branch from its merge base."""
+    ref = _field(payload, "ref", "push")
+    if not isinstance(ref, str) or not ref.startswith(("refs/heads/", "refs/tags/")):
+        raise EventError(f"`ref` in the `push` event payload is not a branch: {ref!r}.", _SHAPE_FIX)
+    if ref.startswith("refs/tags/"):
+        raise EventError(
+            f"this run is the push of the tag {ref.removeprefix('refs/tags/')}, which changes no"
+            " branch: there is no change to judge.",
+            "Run cagr ci on branch pushes only (`on: push: branches: ['**']`), or on pull"
+            " requests.",
+        )
+    branch = ref.removeprefix("refs/heads/")
+    after = _sha(payload, "after", "push")
+    before = _sha(payload, "before", "push")
+    if after == NO_COMMIT:
+        raise EventError(
+            f"this push deleted the branch {branch}: there is no change to judge.",
+            "Run cagr ci only on pushes that update a branch"
+            " (`if: ${{ !github.event.deleted }}` on the step).",
+        )
+    new_branch = before == NO_COMMIT
+    return CiEvent(
+        "github",
+        "push",
+        f"GitHub push to {branch}" + (" (a new branch)" if new_branch else ""),
+        head=after,
+        head_source="after",
+        head_fix=PUSH_CHECKOUT_FIX,
+        # A new branch has no previous tip: its merge base with the target says what it adds.
+        target=None if new_branch else before,
+        target_source="" if new_branch else f"{BY_PUSH_BEFORE} (`before`)",
+        default_branch=_default_branch(payload),
+        default_branch_source=DEFAULT_BRANCH_SOURCE,
+        head_branch=branch,
+        body_note=_no_pull_request("push"),
+        shallow_fix=SHALLOW_FIX,
+    )
 
 
 def _payload(env: Mapping[str, str], name: str) -> dict[str, Any]:
@@ -157,6 +225,7 @@ def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) ->
         target_source=source if base else "",
         body=PrBody(body or ""),
         body_source="pull_request.body" + (" (null: an empty description)" if body is None else ""),
+        privileged=PRIVILEGED if name == "pull_request_target" else "",
         pull_request=True,
         shallow_fix=SHALLOW_FIX,
         labels=labels,

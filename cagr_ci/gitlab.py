@@ -4,6 +4,10 @@
   pipelines (where CI_COMMIT_SHA is GitLab's merge commit), CI_MERGE_REQUEST_SOURCE_BRANCH_SHA.
 - The target is CI_MERGE_REQUEST_DIFF_BASE_SHA, the commit GitLab diffs the merge request
   against (else the target branch, CI_MERGE_REQUEST_TARGET_BRANCH_NAME).
+- A push pipeline judges the pushed range, CI_COMMIT_BEFORE_SHA -> CI_COMMIT_SHA; a new branch
+  (an all-zero CI_COMMIT_BEFORE_SHA) from its merge base with the target (`[git]
+  protected_branch`, else CI_DEFAULT_BRANCH). Other pipelines (schedules, runs by hand) check
+  what is checked out against that target, never against their own branch.
 - The labels are CI_MERGE_REQUEST_LABELS (comma-separated; absent when there are none).
 - The body is CI_MERGE_REQUEST_DESCRIPTION. GitLab passes only its first 2,700 characters and
   sets CI_MERGE_REQUEST_DESCRIPTION_IS_TRUNCATED=true when it cut it: a cut description decides
@@ -15,11 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from attrs import evolve
+
 from cagr_core.pull_request import PrBody
 from cagr_git.object_ids import is_sha
+from cagr_repo.target import BY_PUSH_BEFORE
 
 from .event import CiEvent, EventError, split_labels
 
+NO_COMMIT = "0" * 40  # CI_COMMIT_BEFORE_SHA of a new branch (and of every non-push pipeline)
 DESCRIPTION_LIMIT = 2_700  # characters GitLab keeps of a description in the variable
 SHALLOW_FIX = (
     "Set `GIT_DEPTH: 0` in the job's variables (or `git fetch --unshallow` before `cagr ci`),"
@@ -37,16 +45,7 @@ def read_gitlab_event(env: Mapping[str, str]) -> CiEvent:
     """The pipeline's merge request, or a pipeline without one."""
     source = env.get("CI_PIPELINE_SOURCE", "")
     if source != "merge_request_event":
-        return CiEvent(
-            "gitlab",
-            source,
-            f"GitLab {source or 'pipeline'} pipeline",
-            body_note=f"This GitLab pipeline (CI_PIPELINE_SOURCE={source or 'unset'}) has no"
-            " merge request, so PR-body rules that fire cannot be checked: run cagr ci in a"
-            " merge request pipeline (`rules: - if: $CI_PIPELINE_SOURCE =="
-            ' "merge_request_event"`), or pass the description with --body-file FILE.',
-            shallow_fix=SHALLOW_FIX,
-        )
+        return _branch_pipeline(env, source)
     head, head_source = _head(env)
     target, target_source = _target(env)
     body, body_source, note = _description(env)
@@ -71,6 +70,59 @@ def read_gitlab_event(env: Mapping[str, str]) -> CiEvent:
         labels=split_labels(env.get("CI_MERGE_REQUEST_LABELS", "")),
         labels_source="CI_MERGE_REQUEST_LABELS",
     )
+
+
+def _branch_pipeline(env: Mapping[str, str], source: str) -> CiEvent:
+    """A pipeline without a merge request: a push judges its range, others their branch."""
+    branch = env.get("CI_COMMIT_BRANCH", "")
+    event = CiEvent(
+        "gitlab",
+        source,
+        f"GitLab {source or 'pipeline'} pipeline" + (f" on {branch}" if branch else ""),
+        default_branch=env.get("CI_DEFAULT_BRANCH", ""),
+        default_branch_source="CI_DEFAULT_BRANCH",
+        head_branch=branch,
+        body_note=f"This GitLab pipeline (CI_PIPELINE_SOURCE={source or 'unset'}) has no"
+        " merge request, so PR-body rules that fire cannot be checked: run cagr ci in a"
+        " merge request pipeline (`rules: - if: $CI_PIPELINE_SOURCE =="
+        ' "merge_request_event"`), or pass the description with --body-file FILE.',
+        shallow_fix=SHALLOW_FIX,
+    )
+    if source != "push":
+        return event
+    tag = env.get("CI_COMMIT_TAG", "")
+    if tag:
+        raise EventError(
+            f"this pipeline is the push of the tag {tag}, which changes no branch: there is no"
+            " change to judge.",
+            "Run cagr ci in branch and merge request pipelines only"
+            " (`rules: - if: $CI_COMMIT_TAG` with `when: never` first).",
+        )
+    head = _sha_variable(env, "CI_COMMIT_SHA")
+    before = _sha_variable(env, "CI_COMMIT_BEFORE_SHA")
+    if before == NO_COMMIT:  # a new branch: its merge base with the target says what it adds
+        return evolve(event, head=head, head_source="CI_COMMIT_SHA", head_fix=_PUSH_HEAD_FIX)
+    return evolve(
+        event,
+        head=head,
+        head_source="CI_COMMIT_SHA",
+        head_fix=_PUSH_HEAD_FIX,
+        target=before,
+        target_source=f"{BY_PUSH_BEFORE} (CI_COMMIT_BEFORE_SHA)",
+    )
+
+
+_PUSH_HEAD_FIX = (
+    "Run `cagr ci` on the commit GitLab checked out for the push (CI_COMMIT_SHA), before any"
+    " step that checks out another one."
+)
+
+
+def _sha_variable(env: Mapping[str, str], name: str) -> str:
+    value = env.get(name, "")
+    if not is_sha(value):
+        raise EventError(f"{name} is not a commit id: {value!r}.", _VARIABLES_FIX)
+    return value
 
 
 def _head(env: Mapping[str, str]) -> tuple[str, str]:

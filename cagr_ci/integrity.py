@@ -47,6 +47,7 @@ class LocalChanges:
     entries: tuple[tuple[str, tuple[int, str] | None], ...]  # sorted (path, (mode, id) | None)
     pending_staged: tuple[str, ...]
     unknown: tuple[str, ...]  # what could not be read (so cleanliness is not known)
+    new: frozenset[str] = frozenset()  # paths HEAD does not have (untracked or newly added)
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -72,4 +73,28 @@ def local_changes(checkout: Checkout, head: str) -> LocalChanges:
         for change in changes.changes
     )
     unknown = tuple(item.message for item in changes.unchecked)
-    return LocalChanges(entries, changes.pending_staged, unknown)
+    new = frozenset(change.path for change in changes.changes if change.old is None)
+    return LocalChanges(entries, changes.pending_staged, unknown, new)
+
+
+def ignore_patterns(appeared: tuple[str, ...], tracked: list[str]) -> list[str]:
+    """`.gitignore` lines that would ignore files a command wrote: `__pycache__/` for Python's
+    caches, a new folder (one that holds no tracked file) as `/folder/`, else the file itself."""
+    folders: set[str] = set()
+    for path in tracked:
+        parts = path.split("/")
+        folders.update("/".join(parts[:n]) for n in range(1, len(parts)))
+    patterns: list[str] = []
+    for path in appeared:
+        parts = path.split("/")
+        above = ["/".join(parts[:n]) for n in range(1, len(parts))]
+        new_folder = next((folder for folder in above if folder not in folders), None)
+        if "__pycache__" in parts[:-1]:
+            pattern = "__pycache__/"
+        elif new_folder is not None:
+            pattern = f"/{new_folder}/"
+        else:
+            pattern = f"/{path}"
+        if pattern not in patterns:
+            patterns.append(pattern)
+    return patterns

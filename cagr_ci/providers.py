@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from attrs import evolve
 
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
-from cagr_repo.body_file import read_body_file
+from cagr_repo.body_file import read_body_file, read_body_stdin
 
 from . import github, gitlab
 from .event import CiEvent, EventError, split_labels
@@ -23,10 +23,11 @@ def read_event(
     base: str | None,
     body_file: str | None,
     labels: str | None = None,
+    stdin: int | None = None,
 ) -> CiEvent:
     """The event of the CI system `env` shows (none: no CI variables), with --base,
-    --body-file and --labels applied on top; EventError when it cannot be read or the options
-    do not fit."""
+    --body-file (`-`: the description piped to the file descriptor `stdin`) and --labels
+    applied on top; EventError when it cannot be read or the options do not fit."""
     explicit = bool(base) and body_file is not None  # enough to run anywhere, as in any CI
     if env.get("GITHUB_ACTIONS") == "true" and (env.get("GITHUB_EVENT_NAME") or not explicit):
         event = github.read_github_event(env)
@@ -57,8 +58,9 @@ def read_event(
                 " requests, and one description cannot stand for all of them.",
                 "Drop --body-file; each pull request's own run checks its description.",
             )
-        text = read_body_file(body_file, MAX_BODY_BYTES)
-        event = evolve(
-            event, body=PrBody(text), body_source=f"--body-file {body_file}", pull_request=True
-        )
+        if body_file == "-" and stdin is not None:
+            text, source = read_body_stdin(stdin, MAX_BODY_BYTES), "--body-file - (standard input)"
+        else:
+            text, source = read_body_file(body_file, MAX_BODY_BYTES), f"--body-file {body_file}"
+        event = evolve(event, body=PrBody(text), body_source=source, pull_request=True)
     return event

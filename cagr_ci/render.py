@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cagr_core.render import json_status, render_text, report_data
+from cagr_core.render import json_status, render_details, report_data
 
 from .run import CiResult
 
@@ -24,7 +24,8 @@ def describe_run(result: CiResult) -> list[str]:
     lines.append(f"Head:   {result.head}{head_source}")
     target = f"Target: {result.target_name} ({result.target_source})"
     if report.range is not None:
-        target += f" = {report.range.target_ref} at {report.range.target}"
+        if report.range.target_ref != result.target_name:  # a commit id needs no repeating
+            target += f" = {report.range.target_ref} at {report.range.target}"
         lines.append(target)
         lines.append(f"Base:   {report.range.base} (the merge base)")
     else:
@@ -46,7 +47,7 @@ def describe_run(result: CiResult) -> list[str]:
 def render_result(result: CiResult) -> str:
     """The whole result for the job log."""
     blocks = ["\n".join(describe_run(result))]
-    rules = render_text(result.report)
+    rules = render_details(result.report)
     if rules:
         blocks.append(rules)
     if result.stack:

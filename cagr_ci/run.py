@@ -17,15 +17,25 @@ from attrs import evolve, frozen
 
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.report import Report, Verdict, waive
+from cagr_core.review import RULE as SECTIONS_RULE
 from cagr_core.review import check_pr_sections
 from cagr_git.discover import Checkout
+from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_repo.check import check
-from cagr_repo.config import RepoConfig
+from cagr_repo.config import ConfigErrors, RepoConfig, declaration
+from cagr_repo.judging_config import WorkingConfig, committed_config
 from cagr_repo.stack import StackOutcome, run_stack
 from cagr_repo.target import TargetChoice, choose_target
 
 from .event import CiEvent
-from .integrity import CheckoutError, LocalChanges, head_of, is_shallow, local_changes
+from .integrity import (
+    CheckoutError,
+    LocalChanges,
+    head_of,
+    ignore_patterns,
+    is_shallow,
+    local_changes,
+)
 
 CiStatus = Verdict
 STACK_SECONDS = 20 * 60  # the `[stack].ci` commands' shared deadline, from the start of the run
@@ -55,9 +65,16 @@ class CiResult:
     target_source: str
     report: Report
     changes: ChangeSet
+    config: RepoConfig  # the configuration that judged: HEAD's
     stack: tuple[StackOutcome, ...] = ()
     problems: tuple[JobProblem, ...] = ()
     notes: tuple[str, ...] = ()
+    declarations: tuple[tuple[str, str, int], ...] = ()  # (rule, config file, line)
+    config_file: str | None = None  # the first configuration source, if any
+
+    def declared(self, rule: str | None) -> tuple[str, int] | None:
+        """Where `rule` is declared (file, line): a place to show a result with no path."""
+        return next(((file, line) for r, file, line in self.declarations if r == rule), None)
 
     @property
     def status(self) -> CiStatus:
@@ -67,9 +84,11 @@ class CiResult:
 
 
 def run_ci(
-    config: RepoConfig, checkout: Checkout, event: CiEvent, *, started: float | None = None
+    working: WorkingConfig, checkout: Checkout, event: CiEvent, *, started: float | None = None
 ) -> CiResult:
-    """Check the event's change; CheckoutError when the checkout is not the event's head."""
+    """Check the event's change, judged by the configuration committed at its head (`working`
+    is the working tree's, which may differ, or be invalid). CheckoutError when the checkout is
+    not the event's head; ConfigErrors when the head's configuration is invalid."""
     started = time.monotonic() if started is None else started
     head = head_of(checkout)
     if head is None:
@@ -81,14 +100,21 @@ def run_ci(
             event.head_fix or "Check out the event's head commit before `cagr ci`.",
         )
     assert checkout.root is not None
+    judged = committed_config(working, checkout)
+    if judged.config is None:
+        raise ConfigErrors(list(judged.head_issues))
+    config = judged.config
     target = _target(event, config, checkout)
     name, source = target.name, target.chosen_by
     before = local_changes(checkout, head)
     result = check(
-        config,
+        working,
         checkout,
+        judged_by=judged,
         base=name,
         base_chosen_by=source,
+        base_guessed=target.guessed,
+        head_branch=event.head_branch or None,
         committed=True,
         body=event.body,
         write_record=False,  # CI never reads a gate record; it rebuilds the change every time
@@ -102,12 +128,14 @@ def run_ci(
     )
     if event.labels is not None:  # a maintainer's labels on the pull request: nothing else waives
         report = waive(report, event.labels)
-    stack = _run_stack(config, checkout.root, result.changes, started)
+    commands = config.config.stack.ci
+    withheld = _withheld(event, len(commands)) if commands and event.privileged else ()
+    stack = [] if withheld else _run_stack(config, checkout.root, result.changes, started)
     ran = any(outcome.status != "skipped" for outcome in stack)
     after = local_changes(checkout, head) if ran else before  # only commands can write
-    unknown_state = (*_stack_unchecked(stack), *_unreadable(before, after))
+    unknown_state = (*withheld, *_stack_unchecked(stack), *_unreadable(before, after))
     report = evolve(report, unchecked=report.unchecked + unknown_state)
-    problems = [*_dirt(before), *_stack_failures(stack), *_dirtied(before, after)]
+    problems = [*_dirt(before), *_stack_failures(stack), *_dirtied(checkout, before, after)]
     return CiResult(
         event,
         head,
@@ -115,19 +143,38 @@ def run_ci(
         source,
         report,
         result.changes,
+        config,
         tuple(stack),
         tuple(problems),
         _notes(event, report, is_shallow(checkout)),
+        _declarations(config, report),
+        _config_file(config),
     )
+
+
+def _config_file(config: RepoConfig) -> str | None:
+    """The first configuration source: where something about no rule can be shown."""
+    for _, source in config.loaded.rule_sources:
+        return source
+    sections = declaration(config, SECTIONS_RULE)
+    return sections[0] if sections else None
+
+
+def _declarations(config: RepoConfig, report: Report) -> tuple[tuple[str, str, int], ...]:
+    """Where each rule that reports something without a path is declared."""
+    rules = {f.rule for f in report.findings if not f.paths}
+    rules |= {u.rule for u in report.unchecked if u.rule is not None and u.path is None}
+    found = ((rule, declaration(config, rule)) for rule in sorted(rules))
+    return tuple((rule, *where) for rule, where in found if where is not None)
 
 
 def _target(event: CiEvent, config: RepoConfig, checkout: Checkout) -> TargetChoice:
     """--base, then the event's target, then `[git] protected_branch`, then the remote's default
-    branch (the payload's, else origin/HEAD's), then main."""
+    branch (the event's, else origin/HEAD's), then main."""
     if event.target:
         return TargetChoice(event.target, event.target_source)
     payload_default = (
-        TargetChoice(event.default_branch, "repository.default_branch")
+        TargetChoice(event.default_branch, event.default_branch_source, guessed=True)
         if event.default_branch
         else None
     )
@@ -147,6 +194,20 @@ def _run_stack(
         commands = tuple(evolve(command, paths=()) for command in commands)
     paths = [change.path for change in changes.changes]
     return run_stack(commands, Path(root), paths, started + STACK_SECONDS)
+
+
+def _withheld(event: CiEvent, count: int) -> tuple[Unchecked, ...]:
+    """The `[stack].ci` commands not run in a privileged job, as one unchecked item."""
+    return (
+        Unchecked(
+            None,
+            Stage.STACK,
+            f"the {count} [stack].ci command(s) were not run: {event.privileged}, and its"
+            " configuration names the commands, so running them would hand those secrets to"
+            " code the pull request controls. Their checks are unknown: run cagr ci on"
+            " `pull_request` (a read-only token, no secrets) to run them.",
+        ),
+    )
 
 
 def _stack_unchecked(stack: list[StackOutcome]) -> tuple[Unchecked, ...]:
@@ -207,18 +268,42 @@ def _dirt(before: LocalChanges) -> list[JobProblem]:
     ]
 
 
-def _dirtied(before: LocalChanges, after: LocalChanges) -> list[JobProblem]:
+def _dirtied(checkout: Checkout, before: LocalChanges, after: LocalChanges) -> list[JobProblem]:
     written = after.since(before)
     if not written:
         return []
+    appeared = tuple(path for path in written if path in after.new and path not in before.new)
+    changed = tuple(path for path in written if path not in appeared)
+    said = []
+    if appeared:
+        said.append(f"new files appeared: {_listed(appeared)}")
+    if changed:
+        said.append(f"tracked files changed or went away: {_listed(changed)}")
+    fix = (
+        "Make the [stack].ci commands check without writing (e.g. `--check` modes), or have"
+        " them write only to ignored paths."
+    )
+    if appeared:
+        try:
+            tracked = tracked_paths(checkout.gitdir)
+        except UnreadableIndex:
+            tracked = []
+        patterns = ignore_patterns(appeared, tracked)
+        fix += (
+            " If what appeared is a cache or build output, ignore it: add "
+            + ", ".join(f"`{pattern}`" for pattern in patterns[:10])
+            + " to .gitignore"
+        )
+        if "__pycache__/" in patterns:
+            fix += " (or keep Python from writing its caches: `PYTHONDONTWRITEBYTECODE=1`)"
+        fix += "."
     return [
         JobProblem(
             "dirtied_by_stack",
-            f"The [stack].ci commands changed the work tree: {_listed(written)}. Check commands"
+            f"The [stack].ci commands changed the work tree: {'; '.join(said)}. Check commands"
             " must only read; a formatter or generator that writes could produce a companion"
             " the change itself lacks.",
-            "Make the [stack].ci commands check without writing (e.g. `--check` modes), or"
-            " write only to ignored paths.",
+            fix,
             written,
         )
     ]

@@ -1,11 +1,13 @@
-"""The Markdown job summary for GitHub ($GITHUB_STEP_SUMMARY): a table of rules, verdicts and
-fixes, then the commands, the job's problems and the notes, bounded to GitHub's size limit."""
+"""The Markdown job summary for GitHub ($GITHUB_STEP_SUMMARY): a short table of rules, verdicts
+and fixes, then every failing rule's findings with all their paths, the commands, the job's
+problems and the notes, bounded to GitHub's size limit (what does not fit is counted)."""
 
 from __future__ import annotations
 
 import html
 
 from cagr_core.render import waivable
+from cagr_core.report import Finding
 from cagr_core.review import RULE as SECTIONS_RULE
 from cagr_core.safe_text import terminal_safe
 from cagr_core.severity import Severity
@@ -36,10 +38,12 @@ def cell(text: str, limit: int = CELL_LIMIT) -> str:
     return "<br>".join(line for line in escaped.splitlines() if line.strip()) or " "
 
 
-def code(text: str) -> str:
-    """Text as an inline code span in a table cell: no HTML escapes (a code span shows them
-    literally), pipes escaped, a fence longer than any backtick run inside."""
-    text = terminal_safe(text).replace("\n", " ").replace("|", "\\|")[:CELL_LIMIT]
+def code(text: str, *, in_table: bool = True) -> str:
+    """Text as an inline code span (in a table cell: pipes escaped, cut to the cell limit): no
+    HTML escapes (a code span shows them literally), a fence longer than any backtick run."""
+    text = terminal_safe(text).replace("\n", " ")
+    if in_table:
+        text = text.replace("|", "\\|")[:CELL_LIMIT]
     fence = "`" * (_longest_backtick_run(text) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
@@ -107,7 +111,11 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
             if findings[0].waive_label is not None:
                 fixes += "\n" + waivable(findings[0].waive_label)
             verdict = "warn" if findings[0].severity is Severity.WARN else "fail"
-            what, fix = " ".join(f.message for f in findings), fixes
+            what, fix = findings[0].message, fixes
+            if len(findings) > 1:
+                what += f" ({len(findings)} findings: each, with its paths, below the table.)"
+            elif len(findings[0].paths) > 1:
+                what += " (Every path below the table.)"
         elif waived:
             verdict = "waived"
             what = f"Waived by the label {waived[0].label}: " + " ".join(
@@ -126,8 +134,32 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
     return rows
 
 
-def _tail(result: CiResult) -> list[str]:
+def _finding_lists(result: CiResult) -> list[str]:
+    """Each failing rule's findings, every path of each listed (folded; the table is short),
+    for the rules whose row could not say it all (several findings, or several paths)."""
     lines: list[str] = []
+    by_rule: dict[str, list[Finding]] = {}
+    for finding in result.report.findings:
+        by_rule.setdefault(finding.rule, []).append(finding)
+    for rule, findings in by_rule.items():
+        paths = len({path for finding in findings for path in finding.paths})
+        if len(findings) == 1 and len(findings[0].paths) <= 1:
+            continue  # its row in the table says it all
+        lines += [
+            "",
+            f"<details><summary>{html.escape(rule)}: {len(findings)} finding(s),"
+            f" {paths} path(s)</summary>",
+            "",
+        ]
+        for finding in findings:
+            lines.append(f"- {cell(finding.message, limit=SUMMARY_LIMIT)}")
+            lines.extend(f"  - {code(path, in_table=False)}" for path in finding.paths)
+        lines += ["", "</details>"]
+    return lines
+
+
+def _tail(result: CiResult) -> list[str]:
+    lines: list[str] = _finding_lists(result)
     general = [u for u in result.report.unchecked if u.rule is None]
     if general:
         lines += ["", "**Unchecked**", ""]

@@ -3,11 +3,17 @@
 The file's first line carries a digest of the rest. While the digest matches, the file is cagr's
 own, unedited, and a later `cagr init --ci github` may update it; once anyone edits it, cagr
 leaves it alone and says so (`force` replaces it anyway, and says that too). Writes are atomic.
+
+Its choices are read back from it, so a later run keeps them: the install line given with
+`--install` (else one derived from how cagr is installed, see `requirement`) and whether the
+job uploads a SARIF log to code scanning. Every action is pinned by commit id, the version in a
+comment beside it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from pathlib import Path
 from typing import Literal
@@ -17,10 +23,25 @@ from attrs import frozen
 from cagr_core.version import VERSION
 from cagr_repo.files import UnsafeOutput, output_path, write_atomically
 
+from .requirement import NoRequirement, checked_spec, installed_requirement
+
 WORKFLOW_PATH = ".github/workflows/cagr.yml"
 _DIGEST_LINE = re.compile(r"# cagr-digest: sha256:([0-9a-f]{64})\n")
 
+# Actions pinned by the commit their release tag names (a tag can be moved; a commit cannot).
+CHECKOUT = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1"
+SETUP_PYTHON = "actions/setup-python@5fda3b95a4ea91299a34e894583c3862153e4b97 # v7.0.0"
+UPLOAD_SARIF = (
+    "github/codeql-action/upload-sarif@8aad20d150bbac5944a9f9d289da16a4b0d87c1e # v4.36.2"
+)
+PINNED = (CHECKOUT, SETUP_PYTHON, UPLOAD_SARIF)
+
 Outcome = Literal["created", "unchanged", "updated", "replaced", "refused"]
+
+_GIVEN = "# Given with `cagr init --ci github --install`; later runs keep it."
+_DERIVED = "# How cagr was installed where `cagr init --ci github` ran (--install changes it)."
+_REQUIREMENT_LINE = re.compile(r"^ +CAGR_REQUIREMENT: (\".*\")$", re.MULTILINE)
+SARIF_FILE = "$RUNNER_TEMP/cagr.sarif"  # outside the work tree: the checkout stays clean
 
 _BODY = """\
 # Written by `cagr init --ci github` (cagr {version}). While the digest above matches, a later
@@ -46,29 +67,83 @@ jobs:
     name: Change rules
     runs-on: ubuntu-latest
     timeout-minutes: 30
-    steps:
+{permissions}    steps:
       - name: Check out the pull request's own head, with its history
-        uses: actions/checkout@v6
+        uses: {checkout}
         with:
           # Not GitHub's merge commit: change rules judge the branch's own result.
           ref: ${{{{ github.event.pull_request.head.sha || github.event.merge_group.head_sha }}}}
           fetch-depth: 0
           persist-credentials: false
       - name: Set up Python
-        uses: actions/setup-python@v6
+        uses: {setup_python}
         with:
           python-version: "3.12"
       - name: Install cagr
-        run: python -m pip install "{requirement}"
+        env:
+          {origin}
+          CAGR_REQUIREMENT: {requirement}
+        run: python -m pip install "$CAGR_REQUIREMENT"
       - name: Check the change rules
-        run: cagr ci
+        id: cagr
+        run: cagr ci{arguments}
+{upload}"""
+
+_SARIF_PERMISSIONS = """\
+    permissions:
+      contents: read
+      security-events: write  # the upload of the SARIF log to code scanning
+"""
+
+_UPLOAD = """\
+      - name: Upload the findings to code scanning
+        # always(): findings make `cagr ci` exit 1, and that is when the log matters. A pull
+        # request from a fork gets a read-only token and cannot upload.
+        if: always() && steps.cagr.outputs.sarif != '' && !github.event.pull_request.head.repo.fork
+        uses: {upload_sarif}
+        with:
+          sarif_file: ${{{{ runner.temp }}}}/cagr.sarif
+          category: cagr
 """
 
 
-def workflow_text(requirement: str = f"cagr=={VERSION}") -> str:
+@frozen
+class WorkflowOptions:
+    """What the workflow is made of: the install line (`given` with --install, or derived)
+    and whether the job uploads a SARIF log to code scanning."""
+
+    requirement: str
+    given: bool = False
+    sarif: bool = False
+
+
+def workflow_text(options: WorkflowOptions) -> str:
     """The workflow file, digest line first."""
-    body = _BODY.format(version=VERSION, requirement=requirement)
+    body = _BODY.format(
+        version=VERSION,
+        permissions=_SARIF_PERMISSIONS if options.sarif else "",
+        checkout=CHECKOUT,
+        setup_python=SETUP_PYTHON,
+        origin=_GIVEN if options.given else _DERIVED,
+        requirement=json.dumps(options.requirement),  # a YAML double-quoted scalar
+        arguments=f' --sarif "{SARIF_FILE}"' if options.sarif else "",
+        upload=_UPLOAD.format(upload_sarif=UPLOAD_SARIF) if options.sarif else "",
+    )
     return f"# cagr-digest: sha256:{_digest(body)}\n{body}"
+
+
+def read_options(text: str) -> WorkflowOptions | None:
+    """The options a workflow cagr wrote was made with (None: not one cagr can read)."""
+    match = _REQUIREMENT_LINE.search(text)
+    if match is None:
+        return None
+    try:
+        requirement = json.loads(match.group(1))
+    except ValueError:
+        return None
+    if not isinstance(requirement, str):
+        return None
+    return WorkflowOptions(requirement, given=_GIVEN in text, sarif=" --sarif " in text)
 
 
 def _digest(body: str) -> str:
@@ -88,12 +163,34 @@ class InstallResult:
     path: Path
     outcome: Outcome
     message: str
+    options: WorkflowOptions | None = None
 
 
-def install_workflow(root: Path, force: bool) -> InstallResult:
-    """Write `.github/workflows/cagr.yml` under `root` unless a user's edited copy is there."""
+def choose_options(
+    current: WorkflowOptions | None, install: str | None, sarif: bool | None
+) -> WorkflowOptions:
+    """`--install`, else the current file's given line, else how cagr is installed here, else
+    the current file's derived line; `--sarif`/`--no-sarif`, else the current file's choice.
+    NoRequirement when no install line can be had."""
+    upload = sarif if sarif is not None else bool(current and current.sarif)
+    if install is not None:
+        return WorkflowOptions(checked_spec(install), given=True, sarif=upload)
+    if current is not None and current.given:
+        return WorkflowOptions(current.requirement, given=True, sarif=upload)
+    try:
+        return WorkflowOptions(installed_requirement(), sarif=upload)
+    except NoRequirement:
+        if current is None:
+            raise
+        return WorkflowOptions(current.requirement, sarif=upload)
+
+
+def install_workflow(
+    root: Path, force: bool, *, install: str | None = None, sarif: bool | None = None
+) -> InstallResult:
+    """Write `.github/workflows/cagr.yml` under `root` unless a user's edited copy is there;
+    NoRequirement when the install line can be neither derived nor kept."""
     path = root / WORKFLOW_PATH
-    wanted = workflow_text()
     try:
         target = Path(output_path(str(path), str(root), confined=True))
     except UnsafeOutput as error:
@@ -111,25 +208,28 @@ def install_workflow(root: Path, force: bool) -> InstallResult:
                 " Remove it, or rerun with --force to replace it.",
             )
         current = ""
-    if current == wanted:
-        return InstallResult(path, "unchanged", f"{WORKFLOW_PATH} is already up to date.")
-    if current is None:
-        outcome: Outcome = "created"
-        message = (
-            f"wrote {WORKFLOW_PATH}: commit and push it, and every pull request (and merge"
-            " queue batch) runs `cagr ci`."
-        )
-    elif is_unedited(current):
-        outcome, message = "updated", f"updated {WORKFLOW_PATH} (it was cagr's, unedited)."
-    elif force:
-        outcome = "replaced"
-        message = f"replaced {WORKFLOW_PATH}: --force overwrote its edits (git diff shows them)."
-    else:
+    edited = current is not None and not is_unedited(current)
+    if edited and not force:
         return InstallResult(
             path,
             "refused",
             f"{WORKFLOW_PATH} has been edited (or was not written by cagr), so it was left"
             " alone. Keep it, or rerun with --force to replace it with cagr's workflow.",
         )
+    options = choose_options(read_options(current or ""), install, sarif)
+    wanted = workflow_text(options)
+    if current == wanted:
+        return InstallResult(path, "unchanged", f"{WORKFLOW_PATH} is already up to date.", options)
+    if current is None:
+        outcome: Outcome = "created"
+        message = (
+            f"wrote {WORKFLOW_PATH}: commit and push it, and every pull request (and merge"
+            " queue batch) runs `cagr ci`."
+        )
+    elif edited:
+        outcome = "replaced"
+        message = f"replaced {WORKFLOW_PATH}: --force overwrote its edits (git diff shows them)."
+    else:
+        outcome, message = "updated", f"updated {WORKFLOW_PATH} (it was cagr's, unedited)."
     write_atomically(str(target), wanted.encode("utf-8"))
-    return InstallResult(path, outcome, message)
+    return InstallResult(path, outcome, message, options)

@@ -5,12 +5,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
+from cagr_core.config import ConfigIssue
 from cagr_git.discover import Checkout, NotARepository, find_checkout
+from cagr_git.revision_syntax import syntax_problem
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
 
 from .output import EXIT_INVALID, print_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from cagr_repo.judging_config import WorkingConfig
 
 
 def fail(args: argparse.Namespace, message: str, program: str = "cagr") -> int:
@@ -34,8 +41,37 @@ def root_of(start: str) -> Path:
     return Path(checkout.root if checkout.root is not None else os.path.realpath(start))
 
 
-def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int:
-    """The repository at `--repo` with its configuration, or the exit code after saying why not."""
+def not_on_disk(start: str) -> tuple[str, ...]:
+    """Config files HEAD holds that the work tree `start` is in lacks (none outside git)."""
+    try:
+        checkout = find_checkout(start)
+    except NotARepository:
+        return ()
+    if checkout.root is None:
+        return ()
+    from cagr_repo.judging_config import committed_not_on_disk  # noqa: PLC0415  # reads objects
+
+    return committed_not_on_disk(checkout, Path(checkout.root))
+
+
+def target_problem(base: str | None) -> str | None:
+    """Why `--base` cannot name a target (blank, a range, `@{...}`, `REV:path`, an option): a
+    usage error, said before anything is read. None when it may name one."""
+    if base is None:
+        return None
+    if not base.strip():
+        return "--base is empty; name the target branch or commit, e.g. --base main"
+    problem = syntax_problem(base)
+    return None if problem is None else f"--base {' '.join(problem)}"
+
+
+def checkout_and_config(args: argparse.Namespace) -> tuple[Checkout, WorkingConfig] | int:
+    """The repository at `--repo` with its working tree's configuration, valid or not (a
+    committed check is judged by HEAD's), or the exit code after saying why not (a `--base`
+    that names no target is a usage error, said first)."""
+    wrong_base = target_problem(getattr(args, "base", None))
+    if wrong_base is not None:
+        return fail(args, wrong_base)
     try:
         checkout = find_checkout(args.repo)
     except NotARepository as error:
@@ -46,8 +82,21 @@ def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int
             f"{checkout.gitdir} is a bare repository: it has no checkout to read cagr's"
             " configuration from. Run cagr in a clone with a work tree.",
         )
-    config = load(args, Path(checkout.root))
-    return config if isinstance(config, int) else (checkout, config)
+    from cagr_repo.judging_config import read_working_config  # noqa: PLC0415  # reads objects
+
+    return checkout, read_working_config(Path(checkout.root))
+
+
+def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int:
+    """The repository at `--repo` with its configuration, or the exit code after saying why not
+    (for commands the working tree's rules judge: an invalid configuration stops them)."""
+    opened = checkout_and_config(args)
+    if isinstance(opened, int):
+        return opened
+    checkout, config = opened
+    if not isinstance(config, RepoConfig):
+        return config_errors(args, config.issues)
+    return checkout, config
 
 
 def load(args: argparse.Namespace, root: Path) -> RepoConfig | int:
@@ -55,21 +104,24 @@ def load(args: argparse.Namespace, root: Path) -> RepoConfig | int:
     try:
         return load_config(root)
     except ConfigErrors as errors:
-        if args.format == "json":
-            print_json(
-                {
-                    "status": "error",
-                    "errors": [
-                        {"source": i.source, "where": i.where, "message": i.message}
-                        for i in errors.issues
-                    ],
-                }
-            )
-        else:
-            print(
-                f"cagr: the configuration is invalid ({len(errors.issues)} problem(s)):",
-                file=sys.stderr,
-            )
-            for issue in errors.issues:
-                print(f"  {issue}", file=sys.stderr)
-        return EXIT_INVALID
+        return config_errors(args, errors.issues)
+
+
+def config_errors(
+    args: argparse.Namespace, issues: Sequence[ConfigIssue], whose: str = "the configuration"
+) -> int:
+    """Print every config problem (a JSON error object with --format json); exit 2."""
+    if args.format == "json":
+        print_json(
+            {
+                "status": "error",
+                "errors": [
+                    {"source": i.source, "where": i.where, "message": i.message} for i in issues
+                ],
+            }
+        )
+    else:
+        print(f"cagr: {whose} is invalid ({len(issues)} problem(s)):", file=sys.stderr)
+        for issue in issues:
+            print(f"  {issue}", file=sys.stderr)
+    return EXIT_INVALID

@@ -37,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     test = rules_commands.add_parser(
         "test", parents=[fmt], help="run every rule's examples through the evaluator"
     )
-    test.set_defaults(command_module="rules_test")
+    test.set_defaults(command_module="rules_test", command_parser=test)
     rules_check_parser = rules_commands.add_parser(
         "check", parents=[fmt], help="check the change: merge base -> working tree (or HEAD)"
     )
@@ -47,17 +47,19 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="a drafted PR description: PR-body rules are checked against it instead of deferred",
     )
-    rules_check_parser.set_defaults(command_module="rules_check")
+    rules_check_parser.set_defaults(command_module="rules_check", command_parser=rules_check_parser)
 
     changes_parser = commands.add_parser(
         "changes", parents=[fmt], help="show the change cagr sees, entry by entry"
     )
     _range_options(changes_parser)
-    changes_parser.set_defaults(command_module="changes")
+    changes_parser.set_defaults(command_module="changes", command_parser=changes_parser)
 
     explain_parser = commands.add_parser("explain", parents=[fmt], help="show what a rule checks")
-    explain_parser.add_argument("id", help="the rule id")
-    explain_parser.set_defaults(command_module="explain")
+    explain_parser.add_argument(
+        "id", nargs="?", help="the rule id (without one: every rule's id and kind)"
+    )
+    explain_parser.set_defaults(command_module="explain", command_parser=explain_parser)
 
     ci_parser = commands.add_parser(
         "ci", parents=[fmt], help="the CI check: the event's committed change and PR description"
@@ -70,7 +72,8 @@ def _parser() -> argparse.ArgumentParser:
     ci_parser.add_argument(
         "--body-file",
         metavar="FILE",
-        help="the PR description to check, for CI systems that do not provide one",
+        help="the PR description to check, for CI systems that do not provide one (`-`: read it"
+        " from standard input)",
     )
     ci_parser.add_argument(
         "--labels",
@@ -81,33 +84,40 @@ def _parser() -> argparse.ArgumentParser:
     ci_parser.add_argument(
         "--sarif", metavar="FILE", help="also write a SARIF 2.1.0 log of the findings to FILE"
     )
-    ci_parser.set_defaults(command_module="ci")
+    ci_parser.add_argument(
+        "--codequality",
+        metavar="FILE",
+        help="also write GitLab's code quality report (artifacts: reports: codequality) to FILE",
+    )
+    ci_parser.set_defaults(command_module="ci", command_parser=ci_parser)
 
     schema_parser = commands.add_parser(
-        "schema", parents=[fmt], help="print, write or check schema/cagr.schema.json"
+        "schema", parents=[fmt], help="print, write or check the editor schema"
     )
     mode = schema_parser.add_mutually_exclusive_group()
-    # Without PATH (const True): schema/cagr.schema.json in the repository's work tree.
+    # Without PATH (const True): where the config's `#:schema` lines point, else
+    # .cagr/cagr.schema.json (cagr_repo.schema_file).
     mode.add_argument(
         "--write",
         nargs="?",
         const=True,
         metavar="PATH",
-        help="write the schema to PATH (default: schema/cagr.schema.json in the repository)",
+        help="write the schema to PATH (default: where the config's `#:schema` line points,"
+        " else .cagr/cagr.schema.json)",
     )
     mode.add_argument(
         "--check",
         nargs="?",
         const=True,
         metavar="PATH",
-        help="exit 1 if the schema saved at PATH (default: schema/cagr.schema.json) differs",
+        help="exit 1 if the schema saved at PATH (default: as for --write) differs",
     )
-    schema_parser.set_defaults(command_module="schema")
+    schema_parser.set_defaults(command_module="schema", command_parser=schema_parser)
 
     doctor_parser = commands.add_parser(
         "doctor", parents=[fmt], help="diagnose config, range, gate record and agent hooks"
     )
-    doctor_parser.set_defaults(command_module="doctor")
+    doctor_parser.set_defaults(command_module="doctor", command_parser=doctor_parser)
 
     init_parser = commands.add_parser(
         "init", help="set cagr up: suggested rules (the default), agent hooks, CI"
@@ -135,12 +145,25 @@ def _parser() -> argparse.ArgumentParser:
         help="write the CI workflow that runs `cagr ci` (.github/workflows/cagr.yml)",
     )
     init_parser.add_argument(
+        "--install",
+        metavar="SPEC",
+        help="with --ci github: what the workflow's `pip install` installs (default: derived from"
+        " how cagr is installed here; later runs keep a given SPEC)",
+    )
+    init_parser.add_argument(
+        "--sarif",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --ci github: upload a SARIF log of the findings to code scanning (later runs"
+        " keep the choice)",
+    )
+    init_parser.add_argument(
         "--hook-command",
         metavar="CMD",
         help="how the agent runs cagr's hook (default: what the settings file already uses,"
         ' else `cagr hook`; e.g. `"$CLAUDE_PROJECT_DIR"/.venv/bin/cagr hook`)',
     )
-    init_parser.set_defaults(command_module="init")
+    init_parser.set_defaults(command_module="init", command_parser=init_parser)
 
     hook_parser = commands.add_parser(
         "hook", help="an agent hook call: the agent's JSON on stdin, its answer on stdout"
@@ -149,7 +172,7 @@ def _parser() -> argparse.ArgumentParser:
     hook_parser.add_argument(
         "--deadline", metavar="SECONDS", help="the whole hook's time (default: 60)"
     )
-    hook_parser.set_defaults(command_module="hook")
+    hook_parser.set_defaults(command_module="hook", command_parser=hook_parser)
     return parser
 
 
@@ -162,19 +185,10 @@ def _range_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--base",
         metavar="REV",
-        type=_target_name,
         help="the target: a branch (origin/REV is tried before REV) or any revision of a commit"
         " (tag, commit id, HEAD~2); default: [git] protected_branch, then the branch origin/HEAD"
         " names, then main",
     )
-
-
-def _target_name(text: str) -> str:
-    import argparse  # noqa: PLC0415
-
-    if not text.strip():
-        raise argparse.ArgumentTypeError("is empty; name the target branch or commit, e.g. main")
-    return text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -197,14 +211,31 @@ def _run(argv: list[str]) -> int:
     with terminal_safe_streams():  # file names must never drive the terminal
         parser = _parser()
         try:
-            args = parser.parse_args(argv)
+            args, unknown = parser.parse_known_args(argv)
         except SystemExit as exit_:  # argparse exits 2 on usage errors, 0 on --help / --version
             return int(exit_.code or 0)
+        if unknown:
+            return _unrecognized(getattr(args, "command_parser", parser), unknown)
         if not hasattr(args, "command_module"):
             parser.print_help()
             return EXIT_INVALID
         # Commands are imported when run: `cagr --version` and `rules test` never read git.
         return _run_until_the_reader_leaves(run_command, args)
+
+
+def _unrecognized(parser: argparse.ArgumentParser, unknown: list[str]) -> int:
+    """Say which arguments the command does not take, and the option probably meant."""
+    import difflib  # noqa: PLC0415
+
+    options = sorted(o for o in parser._option_string_actions if o.startswith("--"))
+    lines = []
+    for argument in unknown:
+        meant = difflib.get_close_matches(argument.split("=", 1)[0], options, n=1, cutoff=0.75)
+        guess = f"; did you mean {meant[0]}?" if meant and argument.startswith("-") else ""
+        lines.append(f"{parser.prog}: unrecognized argument {argument}{guess}")
+    lines.append(f"Run `{parser.prog} --help` for its options.")
+    print("\n".join(lines), file=sys.stderr)
+    return 2
 
 
 EXIT_CLOSED_PIPE = 128 + 13  # what a shell reports for a command ended by SIGPIPE

@@ -294,15 +294,20 @@ class _Context:
                 continue
             if not side.kind.is_file:
                 raise ManifestError(
-                    f"the {side_name} side is a {side.kind.described}, not a file", side_name
+                    f"the {side_name} side is a {side.kind.described}, not a file",
+                    side_name,
+                    malformed=False,
                 )
             if side.content is None:
-                raise ManifestError(f"the {side_name} side's content was not loaded", side_name)
+                raise ManifestError(
+                    f"the {side_name} side's content was not loaded", side_name, malformed=False
+                )
             if len(side.content) > self.limits.max_manifest_bytes:
                 raise ManifestError(
                     f"the {side_name} side is larger than the"
                     f" {self.limits.max_manifest_bytes} bytes cagr reads",
                     side_name,
+                    malformed=False,
                 )
             contents.append(side.content)
         return added_dependencies(manifest, contents[0], contents[1])
@@ -325,7 +330,8 @@ def _unnamed_problem(path: str, unnamed: tuple[str, ...]) -> str:
 
 
 def _manifest_problem(change: Change, manifest: Format, error: ManifestError) -> str:
-    """Why a manifest could not be read, and what can be done about the side that is broken."""
+    """Why a manifest could not be read, and what can be done about it: only a new side that
+    is not a valid manifest is the change's to correct."""
     if error.side == "old":
         return (
             f"cannot read dependencies from {change.path}: {error}. The old side is the merge"
@@ -334,10 +340,15 @@ def _manifest_problem(change: Change, manifest: Format, error: ManifestError) ->
             " branch, rebase onto it and check again; until then, a person has to review the"
             " added dependencies."
         )
+    if not error.malformed:
+        return (
+            f"cannot read dependencies from {change.path}: {error}, so the rule stays unchecked"
+            " for this change: a person has to review the dependencies it adds."
+        )
     return (
         f"cannot read dependencies from {change.path}: {error}. cagr reads it as"
-        f" {manifest.described}: correct it and check again (if it is not one, add it to the"
-        " rule's ignores)."
+        f" {manifest.described}, and the merge base's copy was valid: correct this change's"
+        " version and check again (if it is not one, add it to the rule's ignores)."
     )
 
 

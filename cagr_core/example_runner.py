@@ -12,7 +12,7 @@ from attrs import frozen
 
 from .evaluator import evaluate
 from .examples import Example, FixtureError, fixture_changeset
-from .render import render_text
+from .render import render_details
 from .ruleset import CompiledRule, RuleSet
 
 Label = Literal["valid", "invalid"]
@@ -48,13 +48,13 @@ def _run(compiled: CompiledRule, label: Label, index: int, example: Example) -> 
     )
     if report.unchecked:
         ok = False
-        said = "unchecked, which is never a pass or a failure:\n" + render_text(report)
+        said = "unchecked, which is never a pass or a failure:\n" + render_details(report)
     elif label == "invalid":
         ok = fired
         said = "" if ok else "expected this rule to fail, but it passed"
     else:
         ok = not fired
-        said = "" if ok else "expected this rule to pass, but:\n" + render_text(report)
+        said = "" if ok else "expected this rule to pass, but:\n" + render_details(report)
     return ExampleResult(rule.id, rule.kind, label, index, ok, said)
 
 

@@ -96,16 +96,25 @@ def _other_lines(report: Report) -> list[str]:
         shown = ", ".join(report.pending_staged[:5])
         more = len(report.pending_staged) - 5
         lines.append(
-            f"The index holds another version of {shown}{f' and {more} more' if more > 0 else ''}"
-            " than the working tree (staged, or committed and edited since); the working tree's"
-            " was checked. Stage the intended result and run `cagr rules check --committed`"
-            " before opening a PR."
+            f"{shown}{f' and {more} more' if more > 0 else ''} is staged, then edited again: the"
+            " index holds a version that is neither the working tree's (which was checked) nor"
+            " HEAD's, and `git commit` would record it. Stage the version you mean (`git add`),"
+            " commit, and run `cagr rules check --committed` before opening a PR."
         )
     return lines
 
 
-def render_text(report: Report, limit: int | None = None) -> str:
-    """The report as text. With `limit` (characters), what does not fit is counted, not shown.
+def render_text(report: Report) -> str:
+    """The report as `cagr rules check` prints it: each rule's findings with their fix, the
+    notices, then the one-line summary (alone, for a clean pass)."""
+    details = render_details(report)
+    summary = render_summary(report)
+    return f"{details}\n\n{summary}" if details else summary
+
+
+def render_details(report: Report, limit: int | None = None) -> str:
+    """The report's findings and notices as text, without the summary line ("" when there are
+    none). With `limit` (characters), what does not fit is counted, not shown.
 
     Every failing rule that fits keeps its header, its first line and its complete `Instead:`
     line before any rule gets a second line, so one rule with many findings cannot hide the
@@ -280,6 +289,7 @@ def _uncommitted_config_data(config: UncommittedConfig | None) -> dict[str, Any]
         "rules_removed": list(config.removed),
         "rules_changed": list(config.changed),
         "settings_changed": list(config.settings),
+        "note": config.note,
         "message": config.describe(),
     }
 

@@ -19,6 +19,7 @@ __all__ = [
     "UncommittedConfig",
     "Verdict",
     "Waived",
+    "each_rule_first",
     "waive",
 ]
 
@@ -143,6 +144,7 @@ class UncommittedConfig:
     removed: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
     settings: tuple[str, ...] = ()
+    note: str | None = None  # what else: the working tree's is invalid, or lacks a file
 
     def describe(self) -> str:
         """One line for the top of a report."""
@@ -156,6 +158,8 @@ class UncommittedConfig:
             )
             if ids
         ]
+        if self.note is not None:
+            parts.append(self.note)
         listed = f" ({'; '.join(parts)})" if parts else ""
         return (
             "Judged by the rules committed at HEAD; the working tree's cagr configuration"
@@ -201,6 +205,18 @@ class Report:
         if self.waived:
             return "waived"
         return "pass"
+
+
+def each_rule_first(findings: tuple[Finding, ...]) -> list[Finding]:
+    """Findings taken a rule at a time (each rule's first, then each rule's second, ...), so
+    that any first N of them cover every failing rule before any rule's Nth finding."""
+    by_rule: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_rule.setdefault(finding.rule, []).append(finding)
+    ordered: list[Finding] = []
+    for rank in range(max((len(group) for group in by_rule.values()), default=0)):
+        ordered.extend(group[rank] for group in by_rule.values() if rank < len(group))
+    return ordered
 
 
 def waive(report: Report, labels: frozenset[str]) -> Report:

@@ -23,7 +23,7 @@ class _Builder:
         origin = typing.get_origin(kind)
         args = typing.get_args(kind)
         if kind is Rule:
-            return {"oneOf": [self.ref(cls) for cls in RULE_KINDS.values()]}
+            return self.rule_ref()
         if kind is str:
             return {"type": "string"} if any_text else {"type": "string", "minLength": 1}
         if origin is typing.Literal:
@@ -46,6 +46,25 @@ class _Builder:
             self.defs[cls.__name__] = {}  # placeholder first: classes may nest
             self.defs[cls.__name__] = self.class_schema(cls)
         return {"$ref": f"#/definitions/{cls.__name__}"}
+
+    def rule_ref(self) -> dict[str, Any]:
+        """A rule, discriminated on `kind`: its kind's class judges every other key, so an editor
+        reports the one wrong key instead of every kind's mismatch."""
+        if "Rule" not in self.defs:
+            self.defs["Rule"] = {
+                "type": "object",
+                "description": "One change rule; its `kind` says which keys it takes.",
+                "properties": {"kind": {"description": "The rule kind.", "enum": list(RULE_KINDS)}},
+                "required": ["kind"],
+                "allOf": [
+                    {
+                        "if": {"properties": {"kind": {"const": name}}, "required": ["kind"]},
+                        "then": self.ref(cls),
+                    }
+                    for name, cls in RULE_KINDS.items()
+                ],
+            }
+        return {"$ref": "#/definitions/Rule"}
 
     def class_schema(self, cls: type) -> dict[str, Any]:
         hints = typing.get_type_hints(cls)
@@ -79,7 +98,7 @@ def json_schema() -> dict[str, Any]:
     """The JSON Schema of cagr.toml and `.cagr/**/*.toml` fragments.
 
     It has no `$id`: cagr publishes the schema at no URL, so editors refer to the written file
-    (`#:schema ./schema/cagr.schema.json`), and a made-up URL would only mislead resolvers.
+    (`#:schema ./cagr.schema.json`), and a made-up URL would only mislead resolvers.
     """
     builder = _Builder()
     root = builder.class_schema(Config)

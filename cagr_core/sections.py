@@ -3,7 +3,10 @@
 A section starts at an ATX level-2 heading outside fenced code whose visible text equals the name
 (case-insensitive; `## **Risk**` is Risk) and ends at the next level 1 or 2 heading. What counts as
 substance: visible text that is not a comment, a blank line, a subheading, a standalone placeholder
-(TODO, TBD, N/A, None, ...) or, with a marker, the marker repeated alone.
+(TODO, TBD, N/A, None, ...) or, with a marker, the marker repeated alone; and visible means at
+least one letter or number (Unicode categories L and N) once entities are decoded and format,
+control and default-ignorable characters removed. A zero-width space, a direction mark, a Hangul
+filler, a Braille blank, a dash or a full stop after `Dependency reason:` is no explanation.
 
 mistune is imported only when a body is actually parsed.
 """
@@ -13,14 +16,26 @@ from __future__ import annotations
 import enum
 import html
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from attrs import frozen
 
 PLACEHOLDER_WORDS = frozenset({"todo", "tbd", "tba", "n/a", "na", "none", "fixme", "xxx", "wip"})
-_PUNCTUATION = " \t.,;:!?-_*~`'\"()[]<>…"
+_PLACEHOLDERS = frozenset(word.replace("/", "") for word in PLACEHOLDER_WORDS)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # category Cc but tab and line feed
+# Unicode's Default_Ignorable_Code_Point: characters that render as nothing. Four of them are
+# letters (category Lo: the Hangul fillers), so "a letter" alone would count them as text.
+_IGNORABLE = re.compile(
+    r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    r"\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+    r"\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+# Elements whose content no reader sees: a browser never shows it, and GitHub drops scripts.
+_UNSEEN = re.compile(r"<(script|style)\b.*?(?:</\1\s*>|\Z)", re.DOTALL | re.IGNORECASE)
+_UNSEEN_OPEN = re.compile(r"<(script|style)\b", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^>]*>")
 _SPACE = re.compile(r"\s+")
 
@@ -62,26 +77,49 @@ class Problem(enum.Enum):
     MARKER_ALONE = "marker-alone"
 
 
+def visible_text(text: str) -> str:
+    """`text` without what renders as nothing: control and format characters (categories Cc
+    and Cf; tabs and line breaks stay) and Unicode's default-ignorable code points."""
+    text = _CONTROL.sub("", _IGNORABLE.sub("", text))
+    if text.isascii():
+        return text
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
+def _words(line: str) -> str:
+    """The letters and numbers of a line (categories L and N; `isalnum` is exactly those),
+    without the ones that render as nothing."""
+    return "".join(c for c in _IGNORABLE.sub("", line) if c.isalnum())
+
+
 def _normalize_name(text: str) -> str:
-    return _SPACE.sub(" ", text).strip().casefold()
+    return _SPACE.sub(" ", visible_text(text)).strip().casefold()
 
 
 def is_placeholder(line: str) -> bool:
-    """A line with nothing to read: blank, punctuation, or a standalone TODO/TBD/N/A/None."""
-    core = line.strip(_PUNCTUATION).casefold()
-    return core in PLACEHOLDER_WORDS or not core.strip(_PUNCTUATION)
+    """A line with nothing to read: no letter or number, or only a standalone TODO, TBD, N/A,
+    None, ... between punctuation and invisible characters."""
+    words = _words(line).casefold()
+    return not words or words in _PLACEHOLDERS
 
 
 def _inline_text(tokens: Iterable[Mapping[str, Any]]) -> str:
     out: list[str] = []
+    unseen = ""  # inside an inline <script> or <style>: its closing tag
     for token in tokens:
         kind = token["type"]
-        if kind in ("text", "codespan"):
+        if kind == "inline_html":  # tags and comments are not visible
+            raw = token["raw"]
+            if unseen:
+                unseen = "" if re.fullmatch(unseen, raw, re.IGNORECASE) else unseen
+            elif opening := _UNSEEN_OPEN.match(raw):
+                unseen = rf"</{opening.group(1)}\s*>"
+        elif unseen:
+            continue
+        elif kind in ("text", "codespan"):
             out.append(html.unescape(token["raw"]) if kind == "text" else token["raw"])
         elif kind in ("softbreak", "linebreak"):
             out.append("\n")
-        elif kind == "inline_html":
-            continue  # tags and comments are not visible
         elif "children" in token:
             out.append(_inline_text(token["children"]))
         elif "raw" in token:
@@ -95,7 +133,7 @@ def _block_lines(token: Mapping[str, Any]) -> Iterator[str]:
     if kind in ("blank_line", "thematic_break", "heading"):
         return
     if kind == "block_html":
-        visible = _TAG.sub(" ", _COMMENT.sub("", token["raw"]))
+        visible = _TAG.sub(" ", _UNSEEN.sub("", _COMMENT.sub("", token["raw"])))
         yield from html.unescape(visible).splitlines()
     elif kind == "block_code":
         yield from token["raw"].splitlines()
@@ -152,8 +190,8 @@ class Body:
             return Section(name, Found.MISSING)
         if len(bodies) > 1:
             return Section(name, Found.DUPLICATE)
-        lines = (line for token in bodies[0] for line in _block_lines(token))
-        kept = tuple(line.strip() for line in lines if line.strip())
+        lines = (visible_text(line).strip() for token in bodies[0] for line in _block_lines(token))
+        kept = tuple(line for line in lines if line)
         return Section(name, Found.FOUND, kept, ended)
 
 
@@ -184,6 +222,7 @@ def check_section(section: Section, contains: str | None) -> Problem | None:
     if contains is None:
         return None if any(not is_placeholder(line) for line in section.lines) else Problem.EMPTY
     text = "\n".join(section.lines)
+    contains = visible_text(contains)  # a marker written with invisible characters reads the same
     where = text.find(contains)
     if where == -1:
         return Problem.NO_MARKER

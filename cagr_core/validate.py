@@ -37,6 +37,7 @@ from .rules import (
     require_glob,
 )
 from .ruleset import CompiledRule, compile_rule
+from .sections import visible_text
 from .templates import parse_target
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
@@ -251,7 +252,7 @@ def validate(config: Config, source: str) -> list[ConfigIssue]:
                 if (message := _pattern_problem(p))
             )
     for index, section in enumerate(config.review.pr_sections):
-        if not section.strip():
+        if not visible_text(section).strip():
             issues.append(
                 ConfigIssue(source, f"review.pr_sections[{index}]", "a heading cannot be blank")
             )
@@ -296,7 +297,7 @@ def _text_problems(rule: Rule) -> list[tuple[str, str]]:
     problems = [
         (key, "cannot be blank" + ("; say what to do instead" if key == "reason" else ""))
         for key, text in texts.items()
-        if text is not None and not text.strip()
+        if text is not None and not visible_text(text).strip()
     ]
     return problems + _label_problems(rule.waive_label)
 

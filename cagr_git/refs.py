@@ -99,3 +99,20 @@ def remote_default_branch(checkout: Checkout) -> str | None:
     if text is None or not text.startswith(prefix):
         return None
     return text[len(prefix) :] or None
+
+
+def ref_names(checkout: Checkout) -> list[str]:
+    """The branches, remote-tracking branches and tags there are (full names, sorted): loose
+    files under `refs/heads`, `refs/remotes` and `refs/tags`, and packed-refs."""
+    names: set[str] = set()
+    refs = os.path.join(checkout.commondir, "refs")
+    for kind in ("heads", "remotes", "tags"):
+        for folder, _, files in os.walk(os.path.join(refs, kind)):
+            relative = os.path.relpath(folder, checkout.commondir).replace(os.sep, "/")
+            names.update(f"{relative}/{name}" for name in files if not name.endswith(".lock"))
+    packed = read_regular(os.path.join(checkout.commondir, "packed-refs"), 256 * 1024 * 1024)
+    for line in (packed or b"").splitlines():
+        if not line.startswith((b"#", b"^")) and b" refs/" in line:
+            names.add(line[41:].decode("utf-8", "surrogateescape"))
+    wanted = ("refs/heads/", "refs/remotes/", "refs/tags/")
+    return sorted(name for name in names if name.startswith(wanted))

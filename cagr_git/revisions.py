@@ -10,6 +10,7 @@ or a unique prefix of at least four digits (`git describe` output works too). On
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 
@@ -21,16 +22,16 @@ from .files import read_regular
 from .history import GraphDamaged
 from .object_ids import is_sha
 from .objects import COMMIT, TAG, TYPE_NAMES, DamagedObject
+from .refs import ref_names
+from .revision_syntax import SUFFIX, syntax_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .repository import Repository
 
-_SUFFIX = re.compile(r"~(\d*)|\^\{([^}]*)\}|\^(\d*)")
 _PSEUDO_REF = re.compile(r"(?:[A-Z][A-Z_]*_)?HEAD\Z")
 _HEX = re.compile(r"[0-9a-fA-F]{4,40}\Z")
 _DESCRIBED = re.compile(r".-g([0-9a-fA-F]{4,40})\Z")
-_NOT_IN_A_NAME = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//")
 _SHORT = 7
 
 
@@ -57,7 +58,7 @@ def resolve_revision(repo: Repository, text: str) -> Resolved:
     start, sha = _resolve_name(repo, base, text)
     commit = _peel_to_commit(repo, sha, base, text)
     shallow = {sha.encode("ascii") for sha in repo.shallow} if suffixes else set()
-    for match in _SUFFIX.finditer(suffixes):
+    for match in SUFFIX.finditer(suffixes):
         steps, peel, nth = match.groups()
         if steps is not None:
             count = int(steps or "1")
@@ -65,11 +66,7 @@ def resolve_revision(repo: Repository, text: str) -> Resolved:
             for _ in range(count):
                 commit = _parent(repo, commit, 1, text, shallow)
         elif peel is not None:
-            if peel not in ("", "commit", "object"):
-                raise RevisionProblem(
-                    f"cagr cannot read `^{{{peel}}}` in {text}: a change's target is a commit.",
-                    "Name a commit with --base (a branch, tag, commit id or `REV~N`).",
-                )
+            continue  # to the commit: syntax_problem refused any other peel
         elif int(nth or "1"):
             commit = _parent(repo, commit, int(nth or "1"), text, shallow)
     return Resolved(start + suffixes, commit.decode("ascii"))
@@ -77,19 +74,11 @@ def resolve_revision(repo: Repository, text: str) -> Resolved:
 
 def _split(text: str) -> tuple[str, str]:
     """(name, suffixes); RevisionProblem for syntax cagr does not read as one commit."""
+    problem = syntax_problem(text)
+    if problem is not None:
+        raise RevisionProblem(*problem)
     cut = min((i for i in (text.find("~"), text.find("^")) if i >= 0), default=len(text))
     base, suffixes = text[:cut], text[cut:]
-    if (
-        not base
-        or _NOT_IN_A_NAME.search(base)
-        or base.startswith(("-", "/"))
-        or "".join(m.group(0) for m in _SUFFIX.finditer(suffixes)) != suffixes
-    ):
-        raise RevisionProblem(
-            f"{text!r} is not a revision cagr can read as one commit.",
-            "Name a branch, a tag, a commit id, `HEAD`, or one of these followed by `~N` or `^N`"
-            " (ranges, `@{...}` and `:path` are not targets).",
-        )
     return ("HEAD" if base == "@" else base), suffixes
 
 
@@ -134,7 +123,7 @@ def _resolve_name(repo: Repository, name: str, text: str) -> tuple[str, bytes]:
         abbreviated = _abbreviated(repo, hexes.lower(), name, text)
         if abbreviated is not None:
             return abbreviated.decode("ascii"), abbreviated
-    raise _not_found(name, text, tried, hexes is not None)
+    raise _not_found(repo, name, text, tried, hexes is not None)
 
 
 def _pseudo_ref(repo: Repository, name: str) -> bytes | None:
@@ -296,15 +285,35 @@ def _fetch_command(name: str) -> str:
 
 def remote_branch(name: str) -> str | None:
     """The branch `git fetch origin BRANCH` would fetch for a target name, if it could be one."""
-    for prefix in ("refs/remotes/origin/", "refs/heads/"):
+    for prefix in ("refs/remotes/origin/", "refs/heads/", "origin/"):
         if name.startswith(prefix):
-            return name[len(prefix) :] or None
+            name = name[len(prefix) :]
+            break
     if name.startswith("refs/") or _PSEUDO_REF.match(name) or name.endswith((".lock", "/", ".")):
         return None
-    return name
+    return name or None
 
 
-def _not_found(name: str, text: str, tried: list[str], hexes: bool) -> RevisionProblem:
+def _close_names(repo: Repository, name: str) -> list[str]:
+    """Branches and tags named almost like `name`, as `--base` takes them (`main` for origin's
+    main or a local branch, `v1.0`; `origin/main` when `name` names origin): a typo's likely
+    meaning. Only the part after `origin/` is compared, so that prefix alone matches nothing."""
+    remote = name.startswith("origin/")
+    spellings: set[str] = set()
+    for ref in ref_names(repo.checkout):
+        if ref.startswith("refs/remotes/origin/"):
+            spellings.add(ref[len("refs/remotes/origin/") :])
+        elif not remote and not ref.startswith("refs/remotes/"):
+            spellings.add(ref.split("/", 2)[2])
+    spellings.discard("HEAD")
+    typed = name.removeprefix("origin/")
+    close = difflib.get_close_matches(typed, sorted(spellings - {typed}), n=3, cutoff=0.75)
+    return [f"origin/{c}" for c in close] if remote else close
+
+
+def _not_found(
+    repo: Repository, name: str, text: str, tried: list[str], hexes: bool
+) -> RevisionProblem:
     within = _within(name, text)
     first = tried[: 3 if name.startswith("refs/") else 2]
     listed = f"tried {', '.join(first)}, then tags and other refs named {name}"
@@ -315,10 +324,21 @@ def _not_found(name: str, text: str, tried: list[str], hexes: bool) -> RevisionP
             " and no branch or tag has that name.",
             "Fetch the history that holds it (`git fetch origin`), or check the id.",
         )
+    close = _close_names(repo, name)
+    meant = ""
+    if close:
+        options = " or ".join(f"{c} (`--base {c}`)" for c in close)
+        meant = f"Did you mean {options}? "
     if branch is None:
         return RevisionProblem(
             f"cannot find {name}{within} ({listed}).",
-            "Name an existing branch, tag or commit with --base.",
+            f"{meant}Name an existing branch, tag or commit with --base.",
+        )
+    if meant:
+        return RevisionProblem(
+            f"cannot find the target branch {name}{within} ({listed}).",
+            f"{meant}If {branch} is a branch on origin that this clone lacks, fetch it"
+            f" (`git fetch origin {branch}`).",
         )
     return RevisionProblem(
         f"cannot find the target branch {name}{within} ({listed}).",

@@ -21,7 +21,7 @@ from .attributes import AttributeFileProblem, AttributeRules
 from .convert import Checkin
 from .ignore import IgnoreFileProblem, ignore_rules
 from .index import IndexEntry, UnreadableIndex, read_index
-from .objects import BLOB, TREE, read_raw
+from .objects import BLOB, TREE, commit_tree, read_raw
 from .refs import ref_text
 from .repository import Repository
 from .trees import IndexTree, TreeEntry, diff_trees, index_tree
@@ -77,11 +77,13 @@ def working_tree_status(repo: Repository, base_tree: bytes) -> Status:
     except (AttributeFileProblem, IgnoreFileProblem) as error:
         raise StatusProblem(f"{error}. Repair it, then check again.") from error
     differs = _base_against_index(repo, base_tree, index)
+    head_tree = _head_tree(repo)
+    staged = differs.keys() if head_tree == base_tree else _staged(repo, head_tree, index)
     try:
         walk = tree.untracked(index, ignores)
     except Unreadable as error:
         raise StatusProblem(f"the work tree {error.why}.") from error
-    scan = tree.scan(entries, differs, index_mtime_ns, walk.replaced)
+    scan = tree.scan(entries, differs, index_mtime_ns, walk.replaced, staged)
     if tree.folders_for_files:  # tracked files that are folders now: their files are untracked
         beneath = tree.untracked(index, ignores, tree.folders_for_files)
         walk.untracked.update(beneath.untracked)
@@ -212,7 +214,7 @@ def _untracked_changes(
 
 
 def _base_against_index(
-    repo: Repository, base_tree: bytes, index: IndexTree
+    repo: Repository, base_tree: bytes | None, index: IndexTree
 ) -> dict[bytes, TreeEntry | None]:
     """The base's entry at every path where the base and the index differ (None: the base has
     none there), by diffing the base tree with the trees the index would write: folders whose
@@ -224,3 +226,14 @@ def _base_against_index(
         return raw if raw is not None else read_raw(repo.objects, sha, TREE)
 
     return {path: old for path, old, _ in diff_trees(read, base_tree, index.root)}
+
+
+def _head_tree(repo: Repository) -> bytes | None:
+    """HEAD's tree (None on an unborn branch, where everything in the index is staged)."""
+    head = repo.ref("HEAD")
+    return None if head is None else commit_tree(repo.objects, head)
+
+
+def _staged(repo: Repository, head_tree: bytes | None, index: IndexTree) -> set[bytes]:
+    """The paths whose staged content differs from HEAD's (what `git diff --cached` lists)."""
+    return set(_base_against_index(repo, head_tree, index))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 
 from attrs import define, field
 
@@ -71,8 +71,8 @@ def mode_from_stat(
 
 @define
 class Scan:
-    """The tracked paths' outcome: raw changes against the base, paths whose staged content
-    differs from both ends, and paths that could not be read exactly."""
+    """The tracked paths' outcome: raw changes against the base, staged paths whose working
+    tree content differs from the staged one, and paths that could not be read exactly."""
 
     changes: list[tuple[bytes, TreeEntry | None, TreeEntry | None]] = field(factory=list)
     pending: list[bytes] = field(factory=list)
@@ -259,6 +259,7 @@ class WorkTree:
         differs: dict[bytes, TreeEntry | None],
         index_mtime_ns: int,
         replaced: set[bytes] = frozenset(),  # type: ignore[assignment]
+        staged: Container[bytes] = frozenset(),
     ) -> Scan:
         """Every tracked path: what W has there, compared with the base and with the index.
 
@@ -267,7 +268,9 @@ class WorkTree:
 
         The index's stat data vouches for a file only when every field matches and the entry is
         not racily clean (written in the same instant as the index); otherwise it is hashed.
-        Paths beneath a `replaced` folder (now a symlink or a file) are gone.
+        Paths beneath a `replaced` folder (now a symlink or a file) are gone. A `staged` path
+        (the index differs from HEAD there) whose file differs from the index is pending: what
+        `git commit` would record is neither what was checked nor HEAD's.
         This loop runs once per tracked file, so the common case is kept inline and cheap.
         """
         result = Scan()
@@ -307,9 +310,8 @@ class WorkTree:
                 old = differs[path]
             else:  # the base has what the index has (none, for an intent to add)
                 old = None if intent_to_add else (normal_mode(mode), sha)
-            staged = (mode, sha)
             if clean:
-                now: TreeEntry | None = staged
+                now: TreeEntry | None = (mode, sha)
             else:
                 try:
                     now = self._tracked_slowly(entry, st)
@@ -318,7 +320,7 @@ class WorkTree:
                     continue
             if now != old:
                 result.changes.append((path, old, now))
-            if staged not in (now, old) and not intent_to_add:
+            if path in staged and now != (mode, sha) and not intent_to_add:
                 result.pending.append(path)
         return result
 

@@ -1,10 +1,12 @@
 """`cagr hook [--agent AGENT] [--deadline SECONDS]`: one agent hook call, JSON in, JSON out.
 
-Reads the agent's JSON on stdin, decides, prints at most one JSON object on stdout and exits 0.
-Logs and notices the agent has no field for go to stderr. A shell command that is not a PR
-command returns at once: this module and everything it imports before that point are the
-standard library only, because it runs on every shell command an agent makes. Any error lets
-the call through with a notice naming the stage, and never records a pass.
+Reads the agent's JSON on stdin (the first complete JSON object: an agent may leave its end of
+the pipe open), decides, prints at most one JSON object on stdout and exits 0. Logs and notices
+the agent has no field for go to stderr. A shell command that is not a PR command returns at
+once, and so does the call after a shell command that left HEAD where it was: this module and
+everything it imports before those points are the standard library only, because they run on
+every shell command an agent makes. Any error lets the call through with a notice naming the
+stage, and never records a pass. One deadline covers the whole call, reading included.
 """
 
 from __future__ import annotations
@@ -16,6 +18,12 @@ import time
 
 from . import protocols
 from .protocols import AGENTS, NONE, Decision, HookInput
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from cagr_git.discover import Checkout
+
+    from .shell_command import Found
 
 DEFAULT_DEADLINE = 60.0  # seconds for the whole hook: check, stack commands, rendering, cleanup
 MAX_INPUT = 4 * 1024 * 1024
@@ -70,25 +78,69 @@ def main(argv: list[str]) -> int:
         return 0
 
 
+def read_payload(deadline: float) -> object:
+    """The first complete JSON value on stdin, read until it is complete, the input ends or the
+    deadline passes (ValueError for the last two, or for what is not JSON)."""
+    try:
+        import select  # noqa: PLC0415  # POSIX: wait for input without blocking past the deadline
+
+        fd = sys.stdin.fileno()
+        select.select([fd], [], [], 0)
+    except (ImportError, OSError, ValueError, AttributeError):  # no pollable stdin (Windows)
+        return _loads(sys.stdin.buffer.read(MAX_INPUT + 1))
+    data = bytearray()
+    decoder = json.JSONDecoder()
+    while True:
+        left = deadline - time.monotonic()
+        if not select.select([fd], [], [], max(0.0, left))[0]:
+            if left <= 0:
+                raise ValueError("the input did not end, or held no whole JSON object, in time")
+            continue
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return _loads(bytes(data))
+        data += chunk
+        if len(data) > MAX_INPUT:
+            raise ValueError(f"more than {MAX_INPUT} bytes")
+        if data.rstrip().endswith(b"}"):  # perhaps complete: the agent may keep stdin open
+            try:
+                text = data.decode("utf-8")
+                return decoder.raw_decode(text, len(text) - len(text.lstrip()))[0]
+            except ValueError:
+                continue  # not complete yet (or not JSON: the end of input will say)
+
+
+def _loads(data: bytes) -> object:
+    if len(data) > MAX_INPUT:
+        raise ValueError(f"more than {MAX_INPUT} bytes")
+    return json.loads(data)
+
+
 def _call(options: _Options, started: float) -> int:
     """Read the payload, decide and answer."""
     try:
-        data = sys.stdin.buffer.read(MAX_INPUT + 1)
-        if len(data) > MAX_INPUT:
-            raise ValueError(f"more than {MAX_INPUT} bytes")
-        payload = json.loads(data)
+        payload = read_payload(started + options.deadline)
     except (ValueError, OSError, RecursionError) as error:
         payload = None
         print(f"cagr hook: unreadable input ({error}); the call was let through.", file=sys.stderr)
     if not isinstance(payload, dict):
         return 0
     hook = HookInput(options.agent or protocols.detect_agent(payload), payload)
+    found = None
     if hook.moment == protocols.COMMAND:
-        from .shell_command import mentions_pr_command  # noqa: PLC0415  # stdlib, small
+        if hook.command is None or not protocols.might_run_pr_command(hook.command):
+            return 0  # the fast path: nearly every other shell command
+        from .shell_command import find_pr_commands  # noqa: PLC0415  # stdlib
 
-        if hook.command is None or not mentions_pr_command(hook.command):
-            return 0  # the fast path: every other shell command
-    decision, stages, gitdir = _decide(hook, started + options.deadline)
+        found = find_pr_commands(hook.command, hook.command_cwd or os.getcwd())
+        if not found.commands and found.unreadable is None:
+            return 0  # it only looked like one
+    if hook.moment == protocols.AFTER_COMMAND:
+        from .refresh import head_moved  # noqa: PLC0415  # stdlib, small
+
+        if not head_moved(hook.command_cwd or os.getcwd()):
+            return 0  # the fast path: HEAD and the target are where the record says
+    decision, stages, gitdir = _decide(hook, started + options.deadline, found)
     _answer(hook, decision)
     if gitdir is not None and hook.moment is not None:
         from .timings import record  # noqa: PLC0415
@@ -101,7 +153,9 @@ def _call(options: _Options, started: float) -> int:
     return 0
 
 
-def _decide(hook: HookInput, deadline: float) -> tuple[Decision, dict[str, float], str | None]:
+def _decide(
+    hook: HookInput, deadline: float, found: Found | None
+) -> tuple[Decision, dict[str, float], str | None]:
     """The decision, the stage timings, and the git dir (None outside a repository)."""
     stage = "finding the repository"
     stages: dict[str, float] = {}
@@ -116,13 +170,19 @@ def _decide(hook: HookInput, deadline: float) -> tuple[Decision, dict[str, float
             stage = "the PR gate"
             from .gate import decide as gate  # noqa: PLC0415
 
-            assert hook.command is not None
-            decision = gate(hook.command, cwd)
+            assert found is not None
+            decision = gate(found, hook.command_cwd or cwd)
             try:
                 gitdir = find_checkout(cwd).gitdir
             except NotARepository:
                 gitdir = None
             return decision, stages, gitdir
+        if hook.moment == protocols.AFTER_COMMAND:
+            stage = "refreshing the committed record"
+            from .refresh import refresh  # noqa: PLC0415
+
+            gitdir, stages = refresh(hook.command_cwd or cwd, deadline)
+            return NONE, stages, gitdir
         try:
             checkout = find_checkout(cwd)
         except NotARepository:
@@ -139,17 +199,11 @@ def _decide(hook: HookInput, deadline: float) -> tuple[Decision, dict[str, float
             return NONE, stages, gitdir
         if hook.moment == protocols.SESSION_START:
             stage = "the session brief"
-            from . import turn_state  # noqa: PLC0415
-            from .session import brief  # noqa: PLC0415
-
-            turn_state.forget_old_sessions(gitdir)
-            return brief(checkout), stages, gitdir
+            return _session_start(hook, checkout), stages, gitdir
         if hook.stopped:
             return NONE, stages, gitdir  # the person stopped the turn: no follow-up to send
         stage = "the turn-end check"
-        from .turn_end import decide as turn_end  # noqa: PLC0415
-
-        decision, stages = turn_end(checkout, hook.session, deadline)
+        decision, stages = _turn_end(hook, checkout, deadline)
         return decision, stages, gitdir
     except Exception as error:  # fail open: any fault lets the call through
         if os.environ.get("CAGR_DEBUG"):
@@ -166,6 +220,32 @@ def _decide(hook: HookInput, deadline: float) -> tuple[Decision, dict[str, float
             stages,
             gitdir,
         )
+
+
+def _session_start(hook: HookInput, checkout: Checkout) -> Decision:
+    """The brief; for Cursor, with the notice of an earlier stop it could not show anyone."""
+    from . import turn_state  # noqa: PLC0415
+    from .session import brief  # noqa: PLC0415
+
+    turn_state.forget_old_sessions(checkout.gitdir)
+    decision = brief(checkout)
+    left = turn_state.take_notice(checkout.gitdir) if hook.agent == "cursor" else None
+    if left:
+        text = f"cagr, at the end of an earlier turn here:\n{left}"
+        return Decision("context", f"{text}\n\n{decision.text}".strip())
+    return decision
+
+
+def _turn_end(
+    hook: HookInput, checkout: Checkout, deadline: float
+) -> tuple[Decision, dict[str, float]]:
+    from . import turn_state  # noqa: PLC0415
+    from .turn_end import decide  # noqa: PLC0415
+
+    decision, stages = decide(checkout, hook.session, deadline)
+    if hook.agent == "cursor" and decision.kind == "notice":
+        turn_state.leave_notice(checkout.gitdir, decision.text)  # Cursor's stop shows no one
+    return decision, stages
 
 
 def _answer(hook: HookInput, decision: Decision) -> None:

@@ -1,10 +1,13 @@
-"""The `gh pr create` / `gh pr ready` gate: read the prepared record, never collect a diff.
+"""The `gh pr create|ready|edit` gate: read the prepared record, never collect a diff.
 
 A current record with findings denies with the fix; so does a current record whose PR-body
-obligations (or `[review].pr_sections` headings) the command's own body fails. Anything that
-cannot be decided exactly — no record, a stale one, a foreign repository or head, a body cagr
-cannot see — lets the command through with a notice asking for a fresh committed check and
-saying CI will check. The gate never answers "allow" and never records anything.
+obligations (or `[review].pr_sections` headings) the command's own body fails, and a line that
+moves HEAD (`git commit && gh pr create`) before its PR command: the commits the PR would hold
+do not exist yet. Anything that cannot be decided exactly — no record, a stale one, a foreign
+repository or head, a body cagr cannot see, a PR command cagr cannot read — lets the command
+through with a notice asking for a fresh committed check, naming the rules the last committed
+check failed, and saying CI will check. The gate never answers "allow" and never records
+anything.
 
 Standard library only, until a body has to be parsed (then the shared section parser).
 """
@@ -18,7 +21,7 @@ from cagr_core.version import VERSION
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.files import read_regular
 from cagr_git.refs import branch_ref, read_ref
-from cagr_repo.config_files import PYPROJECT, find_config_files
+from cagr_repo.config_files import find_config_files, waive_labels
 from cagr_repo.gate_record import (
     GateRecord,
     Observed,
@@ -27,18 +30,20 @@ from cagr_repo.gate_record import (
     stale_reasons,
 )
 
+from .gh_pr import PrCommand
 from .protocols import NONE, Decision
-from .shell_command import PrCommand, find_pr_commands
+from .shell_command import Found
 
 _LET_THROUGH = "This call was let through; no passing result was recorded, and CI will check."
 
 
-def decide(command: str, cwd: str) -> Decision:
-    """The decision for one shell command that mentions a PR command."""
-    found = find_pr_commands(command, cwd)
-    decisions = [_decide_one(pr, command) for pr in found.commands]
-    if found.unreadable:
-        decisions.append(Decision("notice", f"cagr: unchecked: {found.unreadable}. {_LET_THROUGH}"))
+def decide(found: Found, cwd: str) -> Decision:
+    """The decision for the PR commands (and unreadable parts) of one shell command run in
+    `cwd`, the agent's folder."""
+    decisions = [_decide_one(pr, cwd, found.line) for pr in found.commands]
+    configured = _configured_checkout(cwd) if found.unreadable else None
+    if found.unreadable and configured is not None:
+        decisions.append(_notice(f"{found.unreadable}.", configured[0]))
     for kind in ("deny", "notice"):
         texts = [d.text for d in decisions if d.kind == kind]
         if texts:
@@ -46,36 +51,46 @@ def decide(command: str, cwd: str) -> Decision:
     return NONE
 
 
-def _configured(root: str) -> tuple[bool, str]:
-    """Whether the checkout has cagr configuration, and the digest of its config files."""
-    files = find_config_files(root)
-    configured = bool(files.problems) or any(
-        name != PYPROJECT or b"cagr" in data for name, data in files.read
-    )
-    return configured, files.digest()
+def _configured_checkout(folder: str) -> tuple[Checkout, str] | None:
+    """The checkout at `folder` and its config digest when cagr is set up there: config files,
+    or a gate record (a deleted or skip-worktree config is a change of config, not the end of
+    cagr: the record's digest then differs)."""
+    try:
+        checkout = find_checkout(folder)
+    except NotARepository:
+        return None
+    if checkout.root is None:
+        return None
+    files = find_config_files(checkout.root)
+    if files.configure_cagr() or read_gate_record(checkout.gitdir) is not None:
+        return checkout, files.digest()
+    return None
 
 
-def _decide_one(pr: PrCommand, command: str) -> Decision:
-    if pr.undo or pr.dry_run:
-        return NONE  # back to draft, or a dry run: nothing is being opened
+def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
+    """One PR command's decision: one return per situation, in the order they are checked."""
+    if pr.labels and not pr.dry_run:
+        waiving = _waiving_labels(pr, cwd)
+        if waiving is not None:
+            return waiving
+    if pr.undo or pr.dry_run or (pr.verb == "edit" and not pr.sets_body):
+        return NONE  # back to draft, a dry run, metadata only: no PR or body to judge
+    configured = _configured_checkout(pr.cwd if pr.cwd is not None else cwd)
+    if configured is None:
+        return NONE  # no repository, or no change rules here
+    checkout, digest = configured
     if pr.cwd is None:
         return _notice(
-            "which folder the PR command runs in is unknown (a `cd` cagr cannot follow)."
+            "which folder the PR command runs in is unknown (a `cd` cagr cannot follow).",
+            checkout,
         )
-    try:
-        checkout = find_checkout(pr.cwd)
-    except NotARepository:
-        return NONE  # not a repository: no change rules apply here
-    if checkout.root is None:
-        return NONE
-    configured, digest = _configured(checkout.root)
-    if not configured:
-        return NONE
+    if pr.after_head_move:
+        return _commit_first(pr)
     if pr.problem:
-        return _notice(f"the PR command cannot be matched to this checkout: {pr.problem}.")
+        return _notice(f"cagr cannot read this PR command whole: {pr.problem}.", checkout)
     problem = _foreign(checkout, pr)
     if problem:
-        return _notice(problem)
+        return _notice(problem, checkout)
     head = _head(checkout, pr)
     if isinstance(head, Decision):
         return head
@@ -87,9 +102,13 @@ def _decide_one(pr: PrCommand, command: str) -> Decision:
             if pr.base.startswith("origin/")
             else " (fetch it first)"
         )
-        return _notice(f"the target branch {pr.base} is not in this clone{hint}.", base=pr.base)
+        return _notice(
+            f"the target branch {pr.base} is not in this clone{hint}.", checkout, pr.base
+        )
     if record is None:
-        return _notice("there is no prepared change-rule result for this checkout.", base=pr.base)
+        return _notice(
+            "there is no prepared change-rule result for this checkout.", checkout, pr.base
+        )
     if target_ref is None:  # gh's default: the repository's default branch, as cagr's is now
         target_ref = default_ref_now(checkout, record)
     now = Observed(
@@ -103,22 +122,49 @@ def _decide_one(pr: PrCommand, command: str) -> Decision:
     reasons = stale_reasons(record, now)
     if reasons:
         why = "; ".join(reasons)
+        return _notice(f"the prepared change-rule result is stale ({why}).", checkout, pr.base)
+    if record.status == "fail" and pr.verb == "edit":
         return _notice(
-            f"the prepared change-rule result is stale ({why}).", base=pr.base, record=record
+            "the change rules fail for this PR's commits, and editing its description does not"
+            f" change that:\n\n{record.text}\n\nFix them and push; CI reports them on the PR.",
+            checkout,
+            pr.base,
+            named=False,
         )
     if record.status == "fail":
         return Decision(
             "deny",
-            "cagr: the change rules fail for this PR's commits. Fix them, commit, run"
-            f" `{_check_command(pr.base, record)}`, then open the PR again.\n\n{record.text}",
+            "cagr: the change rules fail for this PR's commits. Fix them and commit, then open"
+            f" the PR again (`{_check_command(pr.base, record)}` shows where you stand)."
+            f"\n\n{record.text}",
         )
     if record.status == "unchecked":
-        return _notice(
-            "the committed check was not complete:\n\n" + record.text,
-            base=pr.base,
-            record=record,
-        )
-    return _with_warnings(_body_decision(pr, record, command), record)
+        return _notice("the committed check was not complete:\n\n" + record.text, checkout, pr.base)
+    return _with_warnings(_body_decision(pr, record, line), record)
+
+
+def _waiving_labels(pr: PrCommand, cwd: str) -> Decision | None:
+    """A deny when the command adds a label that waives a rule: a waiver is a maintainer's act
+    in review, never the agent's own."""
+    folder = pr.cwd if pr.cwd is not None else cwd
+    try:
+        checkout = find_checkout(folder)
+    except NotARepository:
+        return None
+    if checkout.root is None:
+        return None
+    waivers = waive_labels(find_config_files(checkout.root))
+    added = [label for label in dict.fromkeys(pr.labels) if label in waivers]
+    if not added:
+        return None
+    rules = ", ".join(dict.fromkeys(rule for label in added for rule in waivers[label]))
+    return Decision(
+        "deny",
+        f"cagr: the label {', '.join(added)} waives the change rule(s) {rules}. A waiver is a"
+        " maintainer's decision in review, not the agent's: run the command without it. If the"
+        " rule should not apply to this change, say why in the PR description; a maintainer"
+        " adds the label if they agree.",
+    )
 
 
 def _with_warnings(decision: Decision, record: GateRecord) -> Decision:
@@ -138,34 +184,56 @@ def _check_command(base: str | None, record: GateRecord | None) -> str:
     return "cagr rules check --committed" + (f" --base {target}" if target else "")
 
 
-def _notice(what: str, base: str | None = None, record: GateRecord | None = None) -> Decision:
+def _notice(
+    what: str, checkout: Checkout, base: str | None = None, *, named: bool = True
+) -> Decision:
+    """A notice that lets the command through, with the check to run and, when the last
+    committed check failed, which rules it failed (never silence about a failing branch)."""
+    record = read_gate_record(checkout.gitdir)
+    failed = ""
+    if named and record is not None and record.status == "fail":
+        rules = ", ".join(
+            dict.fromkeys(
+                str(item["rule"]) for item in record.findings if item.get("severity") != "warn"
+            )
+        )
+        failed = f" The last committed check (of {record.head[:12]}) failed change rules: {rules}."
     run = _check_command(base, record)
     return Decision(
         "notice",
-        f"cagr: unchecked: {what} Run `{run}` to check this PR's commits now. {_LET_THROUGH}",
+        f"cagr: unchecked: {what}{failed} Run `{run}` to check this PR's commits now."
+        f" {_LET_THROUGH}",
+    )
+
+
+def _commit_first(pr: PrCommand) -> Decision:
+    """A line that moves HEAD before its PR command: the PR's commits do not exist yet."""
+    verb = f"gh pr {pr.verb}"
+    return Decision(
+        "deny",
+        f"cagr: this command runs `{pr.after_head_move}` before `{verb}`, so the commits the PR"
+        f" would hold do not exist yet and cagr cannot judge them. Run `{pr.after_head_move}`"
+        f" (and `git push`) as a command of its own first, then `{verb}` as a command of its"
+        " own: cagr checks the new commits in between.",
     )
 
 
 def _head(checkout: Checkout, pr: PrCommand) -> str | Decision:
-    """The commit the PR would propose: the `--head` branch, or HEAD."""
-    if pr.verb == "ready" and pr.target is not None:
+    """The commit the PR would propose: the `--head` branch, the named PR's branch, or HEAD."""
+    if pr.verb in ("ready", "edit") and pr.target is not None:
         if read_ref(checkout, f"refs/heads/{pr.target}") is None:
-            return Decision(
-                "notice",
-                f"cagr: unchecked: cagr cannot tell which local branch PR {pr.target} is."
-                f" {_LET_THROUGH}",
-            )
+            return _notice(f"cagr cannot tell which local branch PR {pr.target} is.", checkout)
         branch = pr.target
     elif pr.head is not None:
         owner, _, branch = pr.head.rpartition(":")
         if owner and owner.lower() not in _remote_owners(checkout):
-            return _notice(f"the PR's head {pr.head} is in another repository.")
+            return _notice(f"the PR's head {pr.head} is in another repository.", checkout)
     else:
         head = read_ref(checkout, "HEAD")
-        return head if head is not None else _notice("HEAD cannot be read.")
+        return head if head is not None else _notice("HEAD cannot be read.", checkout)
     head = read_ref(checkout, f"refs/heads/{branch}")
     if head is None:
-        return _notice(f"the PR's head branch {branch} is not a local branch here.")
+        return _notice(f"the PR's head branch {branch} is not a local branch here.", checkout)
     return head
 
 
@@ -213,7 +281,7 @@ def _foreign(checkout: Checkout, pr: PrCommand) -> str | None:
     return None
 
 
-def _body_decision(pr: PrCommand, record: GateRecord, command: str) -> Decision:
+def _body_decision(pr: PrCommand, record: GateRecord, line: str) -> Decision:
     """A current record that passed: check the body obligations against the command's body."""
     obligations = record.deferred
     headings = record.pr_sections
@@ -223,7 +291,7 @@ def _body_decision(pr: PrCommand, record: GateRecord, command: str) -> Decision:
     why = pr.body_unavailable
     if body is None and pr.body_file is not None:
         assert pr.cwd is not None
-        if command.count(pr.body_file) > 1:
+        if line.count(pr.body_file) > 1:
             why = f"the command also names {pr.body_file} elsewhere, and may write it first"
         else:
             body, why = _read_body_file(pr.body_file, pr.cwd)

@@ -8,7 +8,7 @@ Standard library only: this runs on every shell command an agent makes.
 
 from __future__ import annotations
 
-import shlex
+import os
 
 from cagr_core.safe_text import terminal_safe
 
@@ -17,6 +17,7 @@ AGENTS = ("claude", "codex", "cursor", "gemini")
 # The moments cagr acts on.
 TURN_END = "turn_end"
 COMMAND = "command"
+AFTER_COMMAND = "after_command"  # a shell command has run: HEAD may have moved
 SESSION_START = "session_start"
 PROMPT = "prompt"
 
@@ -24,31 +25,49 @@ _MOMENTS = {
     "claude": {
         "Stop": TURN_END,
         "PreToolUse": COMMAND,
+        "PostToolUse": AFTER_COMMAND,
         "SessionStart": SESSION_START,
         "UserPromptSubmit": PROMPT,
     },
     "cursor": {
         "stop": TURN_END,
         "beforeShellExecution": COMMAND,
+        "afterShellExecution": AFTER_COMMAND,
         "sessionStart": SESSION_START,
         "beforeSubmitPrompt": PROMPT,
     },
     "gemini": {
         "AfterAgent": TURN_END,
         "BeforeTool": COMMAND,
+        "AfterTool": AFTER_COMMAND,
         "SessionStart": SESSION_START,
         "BeforeAgent": PROMPT,
     },
 }
 _MOMENTS["codex"] = _MOMENTS["claude"]
-_GEMINI_ONLY = frozenset({"AfterAgent", "BeforeTool", "BeforeAgent"})
+_GEMINI_ONLY = frozenset({"AfterAgent", "BeforeTool", "AfterTool", "BeforeAgent"})
+_SHELL_MOMENTS = frozenset({COMMAND, AFTER_COMMAND})
 NOTICE_LIMIT = 10_000  # agents cap systemMessage and additionalContext at 10,000 characters
 
 
 class HookInput:
-    """One hook call, normalized: the agent, the moment, and what cagr reads from the payload."""
+    """One hook call, normalized: the agent, the moment, and what cagr reads from the payload.
 
-    __slots__ = ("agent", "command", "cwd", "event", "moment", "prompt", "session", "stopped")
+    `command_cwd` is the folder a shell command runs in: the tool's own folder when the agent
+    sends one (Gemini's `dir_path`, Codex's `workdir`, relative to `cwd`), else `cwd`.
+    """
+
+    __slots__ = (
+        "agent",
+        "command",
+        "command_cwd",
+        "cwd",
+        "event",
+        "moment",
+        "prompt",
+        "session",
+        "stopped",
+    )
 
     def __init__(self, agent: str, payload: dict[str, object]) -> None:
         event = payload.get("hook_event_name")
@@ -58,7 +77,9 @@ class HookInput:
         self.session = _text(payload.get("conversation_id" if agent == "cursor" else "session_id"))
         self.prompt = _text(payload.get("prompt"))
         self.cwd = _cwd(agent, payload)
-        self.command = _command(payload) if _runs_a_shell(payload) else None
+        shell = self.moment in _SHELL_MOMENTS and _runs_a_shell(payload)
+        self.command = _command(payload) if shell else None
+        self.command_cwd = _tool_folder(payload, self.cwd) if shell else self.cwd
         # Cursor says how the turn ended: a person's abort (or an error) is not a turn to extend.
         self.stopped = payload.get("status") in ("aborted", "error")
 
@@ -76,7 +97,20 @@ def _cwd(agent: str, payload: dict[str, object]) -> str | None:
     return cwd
 
 
-_SHELL_TOOLS = frozenset({"Bash", "bash", "shell", "run_shell_command", "local_shell"})
+_SHELL_TOOLS = frozenset(
+    {"Bash", "bash", "shell", "shell_command", "run_shell_command", "local_shell", "exec_command"}
+)
+
+
+def _tool_folder(payload: dict[str, object], cwd: str | None) -> str | None:
+    """The folder the tool runs its command in: `dir_path` (Gemini) or `workdir` (Codex)."""
+    tool_input = payload.get("tool_input")
+    folder = None
+    if isinstance(tool_input, dict):
+        folder = _text(tool_input.get("dir_path")) or _text(tool_input.get("workdir"))
+    if folder is None or (cwd is None and not os.path.isabs(folder)):
+        return cwd
+    return os.path.normpath(os.path.join(cwd or "", os.path.expanduser(folder)))
 
 
 def _runs_a_shell(payload: dict[str, object]) -> bool:
@@ -89,11 +123,28 @@ def _command(payload: dict[str, object]) -> str | None:
     tool_input = payload.get("tool_input")
     command = tool_input.get("command") if isinstance(tool_input, dict) else payload.get("command")
     if isinstance(command, list) and all(isinstance(word, str) for word in command):
-        # An argv list (Codex's shell tool): `bash -lc SCRIPT` runs SCRIPT; else join it.
-        if len(command) == 3 and command[1] in ("-c", "-lc") and command[0].endswith("sh"):
-            return _text(command[2])
+        import shlex  # noqa: PLC0415  # an argv list is rare; the shell reader reads the join
+
         return _text(shlex.join(command))
     return _text(command)
+
+
+_UNQUOTE = str.maketrans("", "", "'\"\\")
+_PR_VERBS = ("create", "new", "ready", "edit")
+
+
+def might_run_pr_command(command: str) -> bool:
+    """A cheap test that lets nearly every other shell command through at once.
+
+    It looks past quotes and backslashes (`g""h pr cre\\ate`) and lets anything with `$` or
+    backticks near `pr` and a verb go on to the shell reader, which follows variables and
+    substitutions; bash's `$'...'` can spell any word, so it always goes on."""
+    if "$'" in command:
+        return True
+    plain = command.replace("\\\n", "").translate(_UNQUOTE)
+    if "pr" not in plain or not any(verb in plain for verb in _PR_VERBS):
+        return False
+    return "gh" in plain or "$" in plain or "`" in plain
 
 
 def detect_agent(payload: dict[str, object]) -> str:
@@ -150,30 +201,7 @@ def render(hook: HookInput, decision: Decision) -> dict[str, object] | None:
             return {"systemMessage": text}
         return {}  # Codex and Gemini read JSON after every turn end: an empty object allows
     if moment == COMMAND:
-        if kind == "deny":
-            if agent == "cursor":
-                return {"permission": "deny", "user_message": text, "agent_message": text}
-            if agent == "gemini":
-                return {"decision": "deny", "reason": text}
-            return {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": text,
-                }
-            }
-        if kind == "notice":
-            if agent == "claude":
-                return {
-                    "systemMessage": text,
-                    "hookSpecificOutput": {
-                        "hookEventName": "PreToolUse",
-                        "additionalContext": text,
-                    },
-                }
-            if agent in ("codex", "gemini"):
-                return {"systemMessage": text}
-        return None  # Cursor has no notice without a decision: cagr says it on stderr
+        return _command_answer(agent, kind, text)
     if moment == SESSION_START and kind == "context":
         if agent == "cursor":
             return {"additional_context": text}
@@ -181,3 +209,32 @@ def render(hook: HookInput, decision: Decision) -> dict[str, object] | None:
     if moment == PROMPT and agent == "cursor":
         return {"continue": True}
     return {} if agent == "gemini" else None  # Gemini wants pure JSON on stdout
+
+
+def _command_answer(agent: str, kind: str, text: str) -> dict[str, object] | None:
+    """Before a shell command: a deny, or a notice through the field each agent shows.
+
+    Cursor has no notice without a decision and shows nothing from stderr, so a notice asks the
+    person (`ask`, with the text): never `allow`, which would skip their approval."""
+    if kind == "deny":
+        if agent == "cursor":
+            return {"permission": "deny", "user_message": text, "agent_message": text}
+        if agent == "gemini":
+            return {"decision": "deny", "reason": text}
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": text,
+            }
+        }
+    if kind == "notice":
+        if agent == "cursor":
+            return {"permission": "ask", "user_message": text, "agent_message": text}
+        if agent == "gemini":
+            return {"systemMessage": text}  # BeforeTool has no field for the model
+        return {  # Claude Code and Codex: the person sees one, the model reads the other
+            "systemMessage": text,
+            "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": text},
+        }
+    return None

@@ -20,6 +20,7 @@ from cagr_core.rules import (
 )
 from cagr_git.discover import Checkout
 from cagr_repo.config import ConfigErrors, load_config
+from cagr_repo.judging_config import committed_not_on_disk
 
 from .protocols import NONE, NOTICE_LIMIT, Decision
 
@@ -67,7 +68,8 @@ def brief(checkout: Checkout) -> Decision:
             " lists them.",
         )
     rules = [compiled.rule for compiled in config.rules.rules]
-    if not rules:
+    missing = committed_not_on_disk(checkout, config.root)
+    if not rules and not missing:
         return NONE
     head = (
         "cagr checks this branch's whole change (its merge base with the target branch to the"
@@ -75,6 +77,12 @@ def brief(checkout: Checkout) -> Decision:
         " `gh pr create` and in CI. `cagr rules check` shows where you stand; `cagr explain"
         " RULE` explains a rule."
     )
+    if missing:  # HEAD's rules judge the pull request; what the disk lacks cannot be listed
+        head = (
+            f"cagr: {', '.join(missing[:5])} is committed but not in this working tree (deleted,"
+            " or left out by a sparse checkout or skip-worktree), so the rules below are not"
+            " all of HEAD's; `cagr rules check --committed` judges the commits by HEAD's. "
+        ) + head
     lines = [obligation(rule) for rule in rules]
     kept: list[str] = []
     used = len(head) + 200

@@ -1,222 +1,474 @@
-"""`gh pr create` and `gh pr ready` in a shell command line, parsed as data and never run.
+"""The `gh pr create|new|ready|edit` commands a shell command line would run, read as data.
 
-The command is split into simple commands and words (`shell_words`). A `gh pr create` (or its
-alias `new`) or `gh pr ready` is found after assignments, reserved words (`{`, `!`, `if`, `then`,
-`do`, ...) and wrappers that run their command as it is (`env`, `command`, `sudo`, `timeout`,
-`nice`, `nohup`, `time`, `exec`, `stdbuf`). For each, cagr learns the folder it runs in (`cd DIR`,
-`pushd`/`popd`, `env -C`, subshells), the repository (`-R`, `GH_REPO`), the base and head
-branches and the body. Nothing is executed or expanded: a body that would need the shell
-(`$(...)`, backticks, variables, `-F -`, an editor, `--fill`, `--web`) is *unavailable*, with one
-exception that is plain data: `--body "$(cat <<'EOF' ... EOF)"`, a quoted here-document.
+Nothing is executed. The line is split into simple commands (`shell_words`) and each is read
+as the shell would run it: past assignments, reserved words and programs that run another
+command (`env`, `sudo`, `timeout`, `time -p`, `nohup`, `setsid`, `flock`, `script -c`, `watch`,
+`xargs`, `find -exec`, ...), into the scripts of nested shells (`bash -lc '...'`, `eval`, the
+insides of `$(...)`), with variables assigned on the line itself (`G=gh; $G pr create`). For
+each PR command cagr learns the folder it runs in (`cd`, `pushd`/`popd`, `env -C`, subshells)
+and whether an earlier command on the line moves HEAD (`git commit`).
+
+Where a command may run `gh pr create` but cagr cannot read it (a program name the shell
+computes, a script fed on standard input, a nested shell whose script is computed, another
+language's `-c`), `Found.unreadable` says so: the gate turns that into a notice, never silence.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
 
-from .shell_words import Unbalanced, Word, split_commands
+from .gh_pr import VERBS, PrCommand, parse_gh
+from .shell_words import (
+    Arg,
+    Unbalanced,
+    Word,
+    expand,
+    has_pattern,
+    split_commands,
+    substitutions,
+)
+from .shell_wrappers import WRAPPERS, parallel_command, read_options, split_string
 
-VERBS = {"create": "create", "new": "create", "ready": "ready"}  # `new` is gh's alias
 MAX_COMMAND = 256 * 1024  # characters of one command line cagr reads
 MAX_PR_COMMANDS = 16  # PR commands in one line; more is not something to decide quickly
-# Wrappers that run the rest of their words as a command, with the options that take a value.
-_WRAPPERS = {
-    "env": {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"},
-    "command": set(), "builtin": set(), "exec": {"-a"}, "nohup": set(), "time": {"-f", "-o"},
-    "nice": {"-n", "--adjustment"}, "stdbuf": {"-i", "-o", "-e"},
-    "timeout": {"-s", "--signal", "-k", "--kill-after"},
-    "sudo": {"-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C",
-             "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user"},
-    "xargs": {"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args",
-              "-P", "--max-procs", "-s", "--max-chars"},
-}  # fmt: skip
+MAX_NESTING = 8  # shells inside shells (`bash -c`, `eval`, `$(...)`) that cagr follows
+
+_MENTION = re.compile(r"\bgh\s+pr\s+(?:create|new|ready|edit)\b")
+_QUOTING = re.compile(r"\\\n|[\\'\"]")
+_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _RESERVED = frozenset({"{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while",
-                       "until", "time"})  # fmt: skip
-_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "ssh", "su"})
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-_NESTED = re.compile(r"\bgh\s+pr\s+(create|new|ready)\b")
-_FALSE = frozenset({"false", "f", "0"})
-
-# gh pr create flags: those that take a value, and the boolean ones (short and long forms).
-_VALUE_FLAGS = {
-    "-B": "base", "--base": "base", "-H": "head", "--head": "head",
-    "-b": "body", "--body": "body", "-F": "body_file", "--body-file": "body_file",
-    "-R": "repo", "--repo": "repo", "-T": "template", "--template": "template",
-    "-t": "title", "--title": "title", "-a": "", "--assignee": "", "-l": "", "--label": "",
-    "-m": "", "--milestone": "", "-p": "", "--project": "", "-r": "", "--reviewer": "",
-    "--recover": "",
-}  # fmt: skip
-_BOOLEAN_FLAGS = {
-    "-f": "fill", "--fill": "fill", "--fill-first": "fill", "--fill-verbose": "fill",
-    "-w": "web", "--web": "web", "-e": "editor", "--editor": "editor", "-d": "",
-    "--draft": "", "--dry-run": "dry_run", "--no-maintainer-edit": "", "--undo": "undo",
-}  # fmt: skip
+                       "until", "case", "esac", "in", "nocorrect", "noglob"})  # fmt: skip
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"})
+_SHELL_VALUE_OPTIONS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+# Programs whose arguments may be code in another language: cagr does not read it.
+_CODE_RUNNERS = frozenset({"python", "python3", "node", "perl", "ruby", "php", "deno", "bun",
+                           "pwsh", "powershell", "tcsh", "csh", "nu", "xonsh", "ssh", "osascript",
+                           "sg", "runuser", "expect"})  # fmt: skip
+_DECLARES = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_SETS_UNKNOWN = frozenset({"read", "mapfile", "readarray", "for", "select", "getopts"})
+_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+                                "--config-env", "--super-prefix", "--exec-path"})  # fmt: skip
+_MOVES_HEAD = frozenset({"commit", "merge", "rebase", "pull", "reset", "checkout", "switch",
+                         "cherry-pick", "revert", "am", "stash", "update-ref"})  # fmt: skip
 
 
-class PrCommand:
-    """One `gh pr create|ready` found in a command line.
-
-    `cwd` is None when a `cd` could not be followed as data. `body` is the text when it is
-    given literally; otherwise `body_unavailable` says why it cannot be known here. `problem`
-    says why the command cannot be matched to this checkout at all.
-    """
-
-    __slots__ = (
-        "base",
-        "body",
-        "body_file",
-        "body_unavailable",
-        "cwd",
-        "dry_run",
-        "head",
-        "problem",
-        "repo",
-        "target",
-        "undo",
-        "verb",
-    )
-
-    def __init__(self, verb: str, cwd: str | None) -> None:
-        self.verb = verb
-        self.cwd = cwd
-        self.repo: str | None = None
-        self.base: str | None = None
-        self.head: str | None = None
-        self.body: str | None = None
-        self.body_file: str | None = None
-        self.body_unavailable: str | None = None
-        self.problem: str | None = None
-        self.target: str | None = None  # `gh pr ready <number|url|branch>`
-        self.undo = False
-        self.dry_run = False
+def mentions_pr(text: str) -> bool:
+    """Whether `text`, its quotes and backslashes removed, names `gh pr create|new|ready|edit`."""
+    return _MENTION.search(_QUOTING.sub("", text)) is not None
 
 
-def mentions_pr_command(command: str) -> bool:
-    """A cheap test that lets every other shell command through at once."""
-    return "gh" in command and "pr" in command and any(v in command for v in VERBS)
+class _Scope:
+    """A shell's variables as far as the line sets them (None: computed), and which of them
+    are exported to the programs it runs."""
 
+    __slots__ = ("exported", "values")
 
-def _cd(cwd: str | None, words: list[str | None]) -> str | None:
-    """The folder after `cd DIR` / `pushd DIR`, followed as data; None when it cannot be known.
+    def __init__(self, values: dict[str, str | None], exported: set[str]) -> None:
+        self.values = values
+        self.exported = exported
 
-    A folder that does not exist leaves the shell where it was (`cd x; gh ...` runs gh there,
-    and `cd x && gh ...` does not run gh at all)."""
-    if cwd is None or len(words) > 2:
-        return None
-    target = words[1] if len(words) == 2 else "~"
-    if target is None or target == "-":
-        return None
-    folder = os.path.normpath(os.path.join(cwd, os.path.expanduser(target)))
-    return folder if os.path.isdir(folder) else cwd
+    def copy(self) -> _Scope:
+        return _Scope(dict(self.values), set(self.exported))
+
+    def environment(self, env: dict[str, str | None]) -> dict[str, str | None]:
+        """What a program run from this shell sees: exported variables and its own `env`."""
+        return {name: self.values.get(name) for name in self.exported} | env
 
 
 class Found:
     """What one command line holds: its PR commands, and why it may hold more than cagr sees."""
 
-    __slots__ = ("commands", "unreadable")
+    __slots__ = ("commands", "line", "unreadable")
 
-    def __init__(self) -> None:
+    def __init__(self, line: str) -> None:
+        self.line = line
         self.commands: list[PrCommand] = []
         self.unreadable: str | None = None  # a PR command may be there, out of cagr's sight
 
+    def note(self, why: str) -> None:
+        self.unreadable = self.unreadable or why
+
 
 def find_pr_commands(command: str, cwd: str) -> Found:
-    """Every `gh pr create|new|ready` that `command`, run in `cwd`, would run directly."""
-    found = Found()
+    """Every `gh pr create|new|ready|edit` that `command`, run in `cwd`, would run."""
+    reader = _Reader(command)
     if len(command) > MAX_COMMAND:
-        found.unreadable = f"the command is longer than the {MAX_COMMAND} characters cagr reads"
-        return found
-    try:
-        simple = split_commands(command)
-    except (Unbalanced, RecursionError) as error:
-        if _NESTED.search(command):
-            trouble = (
-                "has an unclosed quote or `$(`"
-                if isinstance(error, Unbalanced)
-                else "nests too deeply"
-            )
-            found.unreadable = f"the command line {trouble}, so cagr cannot read it"
-        return found
-    folders: list[str | None] = [cwd]  # the folder at each subshell depth
-    pushed: list[str | None] = []
-    for simple_command in simple:
-        del folders[simple_command.depth + 1 :]
-        while len(folders) <= simple_command.depth:
-            folders.append(folders[-1])
-        here: str | None = folders[-1]
-        env: dict[str, str | None] = {}
-        words, here, why = _unwrap(simple_command.words, env, here)
-        texts = [word.text for word in words]
-        first = texts[0] if texts else None
-        program = os.path.basename(first) if first is not None else ""
-        if program in ("cd", "pushd", "popd"):
-            if program == "pushd":
-                pushed.append(here)
-            folders[-1] = (
-                (pushed.pop() if pushed else None) if program == "popd" else _cd(here, texts)
-            )
-        elif program == "gh" and (gh := _gh_invocation(texts)) is not None:
-            verb, args = gh
-            pr = _parse_gh(verb, args, here, env)
-            pr.problem = pr.problem or why
-            found.commands.append(pr)
-        elif program in _SHELLS and any(_NESTED.search(word.raw) for word in words[1:]):
-            found.unreadable = f"it runs `gh pr` through `{program}`, which cagr does not look into"
-        if len(found.commands) > MAX_PR_COMMANDS:
-            found.unreadable = f"it runs more than {MAX_PR_COMMANDS} PR commands"
-            found.commands = []
-            return found
-    return found
+        reader.found.note(f"the command is longer than the {MAX_COMMAND} characters cagr reads")
+        return reader.found
+    _Shell(reader, 0).read(command, cwd, _Scope({}, set()))
+    if reader.stdin_runner and mentions_pr(command):
+        reader.found.note(f"it feeds commands to `{reader.stdin_runner}`, which cagr cannot see")
+    if len(reader.found.commands) > MAX_PR_COMMANDS:
+        reader.found.note(f"it runs more than {MAX_PR_COMMANDS} PR commands")
+        reader.found.commands = []
+    return reader.found
 
 
-def _unwrap(
-    words: list[Word], env: dict[str, str | None], here: str | None
-) -> tuple[list[Word], str | None, str | None]:
-    """The words of the command a simple command runs: past `NAME=value` assignments (kept in
-    `env`; None: computed by the shell), reserved words and wrappers with their options. Also
-    the folder it runs in (`env -C`), and why its arguments cannot all be seen (`xargs`)."""
-    why = None
-    index = 0
-    while index < len(words):
-        raw, text = words[index].raw, words[index].text
-        if _ASSIGNMENT.match(raw):
-            name = raw.partition("=")[0]
-            env[name] = text.partition("=")[2] if text is not None else None
-            index += 1
-        elif text in _RESERVED:
-            index += 1
-        elif text is not None and os.path.basename(text) in _WRAPPERS:
-            wrapper = os.path.basename(text)
-            takes_value = _WRAPPERS[wrapper]
-            index += 1
-            while index < len(words) and (words[index].text or "").startswith("-"):
-                option = (words[index].text or "").partition("=")
-                if option[0] in ("-C", "--chdir") and wrapper == "env":
-                    value = option[2] or (words[index + 1].text if index + 1 < len(words) else None)
-                    here = _cd(here, ["cd", value])
-                index += 2 if option[0] in takes_value and not option[1] else 1
-            if wrapper == "timeout" and index < len(words):
-                index += 1  # its duration
-            if wrapper == "xargs":
-                why = "`xargs` adds arguments cagr cannot see"
+def _args(words: list[Word], scope: _Scope) -> list[Arg]:
+    """A simple command's fields, its words expanded with the variables the line set."""
+    args: list[Arg] = []
+    for word in words:
+        if word.text is not None:
+            args.append(Arg(word.raw, word.text))
+            continue
+        fields = expand(word.raw, scope.values)
+        if fields is None:
+            args.append(Arg(word.raw, None))
         else:
-            break
-    return words[index:], here, why
+            args.extend(Arg(word.raw, field) for field in fields)
+    return args
 
 
-def _gh_invocation(texts: list[str | None]) -> tuple[str, list[str | None]] | None:
-    """(verb, the verb's arguments) when these words run `gh pr VERB`; `-R REPO` given before
-    the verb (`gh -R x pr create`, `gh pr -R x create`) is kept with the arguments."""
+def _cd(here: str | None, target: str | None) -> str | None:
+    """The folder after `cd TARGET` (no target: home), followed as data; None when unknown.
+
+    A folder that does not exist leaves the shell where it was (`cd x; gh ...` runs gh there,
+    and `cd x && gh ...` does not run gh at all)."""
+    if here is None or target is None or target == "-":
+        return None
+    folder = os.path.normpath(os.path.join(here, os.path.expanduser(target)))
+    return folder if os.path.isdir(folder) else here
+
+
+class _Reader:
+    """What one reading of a command line and every shell it starts share."""
+
+    def __init__(self, line: str) -> None:
+        self.found = Found(line)
+        self.moved: str | None = None  # a command seen so far that moves HEAD
+        self.stdin_runner: str | None = None  # a shell reading commands from standard input
+
+
+class _Shell:
+    """One shell reading command lines, as data: a nested shell is another `_Shell`."""
+
+    def __init__(self, reader: _Reader, nesting: int) -> None:
+        self.reader = reader
+        self.nesting = nesting
+        self.pushed: list[str | None] = []  # the directory stack of `pushd`
+
+    def nested(self, text: str, cwd: str | None, scope: _Scope) -> str | None:
+        """Read a script another shell (or `eval`, or a substitution) runs; its last folder."""
+        return _Shell(self.reader, self.nesting + 1).read(text, cwd, scope)
+
+    def read(self, text: str, cwd: str | None, scope: _Scope) -> str | None:
+        """Read one command line; the folder it ends in."""
+        if self.nesting > MAX_NESTING:
+            if mentions_pr(text):
+                self.reader.found.note("it nests shells more deeply than cagr follows")
+            return None
+        try:
+            simple = split_commands(text)
+        except (Unbalanced, RecursionError) as error:
+            if mentions_pr(text):
+                trouble = (
+                    "has an unclosed quote or `$(`"
+                    if isinstance(error, Unbalanced)
+                    else ("nests too deeply")
+                )
+                self.reader.found.note(f"the command line {trouble}, so cagr cannot read it")
+            return cwd
+        folders: list[str | None] = [cwd]  # the folder at each subshell depth
+        scopes = [scope]
+        for simple_command in simple:
+            depth = simple_command.depth
+            del folders[depth + 1 :], scopes[depth + 1 :]
+            while len(folders) <= depth:
+                folders.append(folders[-1])
+                scopes.append(scopes[-1].copy())
+            for word in simple_command.words:
+                for inner in substitutions(word.raw):  # they run first, in a subshell
+                    self.nested(inner, folders[-1], scopes[-1].copy())
+            args = _args(simple_command.words, scopes[-1])
+            folders[-1] = self.simple(args, folders[-1], scopes[-1])
+            if len(self.reader.found.commands) > MAX_PR_COMMANDS:
+                break
+        return folders[0]
+
+    def simple(self, args: list[Arg], here: str | None, scope: _Scope) -> str | None:
+        """Run one simple command as data; the folder the shell is in afterwards."""
+        env: dict[str, str | None] = {}
+        index = 0
+        while index < len(args) and _ASSIGNMENT.match(args[index].raw):
+            name, value = _assignment(args[index], scope)
+            env[name] = value
+            index += 1
+        if index == len(args):  # only assignments: they set the shell's own variables
+            scope.values.update(env)
+            return here
+        return self.run(args[index:], here, env, scope)
+
+    def run(  # one branch per kind of program, flat on purpose
+        self, args: list[Arg], here: str | None, env: dict[str, str | None], scope: _Scope,
+        why: str | None = None,
+    ) -> str | None:  # fmt: skip
+        """Run a command's fields as data, past wrappers; the folder the shell is in after."""
+        while args:
+            first = args[0]
+            if first.text is None or has_pattern(first.raw):
+                self._computed_program(args)
+                return here
+            program = os.path.basename(first.text)
+            if program in _RESERVED:
+                args = args[1:]
+            elif program == "coproc":  # `coproc NAME { ...; }` or `coproc COMMAND`
+                named = len(args) > 2 and _NAME.match(args[1].text or "") and args[2].text == "{"
+                args = args[2 if named else 1 :]
+            elif program in WRAPPERS:
+                unwrapped = self._wrapper(program, args, here, env, scope)
+                if unwrapped is None:
+                    return here
+                args, here, why = unwrapped[0], unwrapped[1], why or unwrapped[2]
+            else:
+                break
+        if not args:
+            return here
+        texts = [arg.text for arg in args]
+        program = os.path.basename(args[0].text or "")
+        if program in ("cd", "pushd", "popd"):
+            if program == "popd":
+                return self.pushed.pop() if self.pushed else None
+            if program == "pushd":
+                self.pushed.append(here)
+            operands = [text for text in texts[1:] if text is None or not text.startswith("-")]
+            if len(operands) > 1 or None in operands:
+                return None  # a folder the shell computes, or a form cagr does not follow
+            return _cd(here, operands[0] if operands else "~")
+        if program in _DECLARES:
+            self._declare(program, args[1:], scope)
+        elif program == "unset":
+            scope.values.update({text: "" for text in texts[1:] if text and _NAME.match(text)})
+        elif program in _SETS_UNKNOWN or (program == "printf" and "-v" in texts):
+            names = [text for text in texts[1:] if text and _NAME.match(text)]
+            scope.values.update(dict.fromkeys(names))
+        elif program == "gh":
+            self._gh(args, here, scope.environment(env), why)
+        elif program == "git":
+            self._git(texts)
+        elif program in _SHELLS:
+            self._shell(program, args, here, scope.environment(env))
+        elif program == "eval":
+            if None in texts[1:]:
+                self._unreadable(args, "`eval` of text the shell computes")
+            else:
+                return self.nested(" ".join(texts[1:]), here, scope)  # type: ignore[arg-type]
+        elif program in ("source", "."):
+            if len(texts) > 1 and texts[1] is None:
+                self.reader.stdin_runner = self.reader.stdin_runner or program
+        elif program == "find":
+            self._find(args, here, env, scope)
+        elif program in _CODE_RUNNERS:
+            self._unreadable(args, f"`{program}`, which cagr does not look into")
+        return here
+
+    def _computed_program(self, args: list[Arg]) -> None:
+        """A program name the shell computes (`$G`, `$(which gh)`, a glob): when the rest of
+        the command reads like a PR command, cagr says it cannot tell."""
+        texts = [arg.text for arg in args[1:]]
+        if "pr" in texts and any(text in VERBS for text in texts):
+            self.reader.found.note(
+                f"it runs a program whose name the shell computes (`{args[0].raw}`) with"
+                " `pr` and a PR verb, and cagr cannot tell whether that is gh"
+            )
+
+    def _unreadable(self, args: list[Arg], what: str) -> None:
+        if any(mentions_pr(arg.raw) for arg in args[1:]):
+            self.reader.found.note(f"it runs `gh pr` through {what}")
+
+    def _wrapper(  # the wrapper kinds, in the order the shell meets them
+        self, program: str, args: list[Arg], here: str | None, env: dict[str, str | None],
+        scope: _Scope,
+    ) -> tuple[list[Arg], str | None, str | None] | None:  # fmt: skip
+        """The command a wrapper runs, the folder it runs in and why it cannot be read whole;
+        None when nothing is left to run as data (no command, or a script read here)."""
+        spec = WRAPPERS[program]
+        given: dict[str, str | None] = {}
+        index = read_options(args, 1, spec, given)
+        while program in ("env", "sudo") and 0 <= index < len(args):
+            if args[index].text == "-":  # `env -`: an empty environment
+                index += 1
+            elif _ASSIGNMENT.match(args[index].raw):
+                name, value = _assignment(args[index], scope)
+                env[name] = value
+                index += 1
+            else:
+                break
+        if index < 0 or given.keys() & spec.stops:
+            if index < 0:
+                self._unreadable(args, f"`{program}` with options the shell computes")
+            return None
+        for option in given.keys() & spec.chdir:
+            here = _cd(here, given[option])
+        for option in given.keys() & spec.split:  # `env -S "gh pr create"`: split, then read on
+            value = given[option]
+            if value is None:
+                self._unreadable(args, f"`{program}` with a string the shell computes")
+                return None
+            words = [Arg(shlex.quote(word), word) for word in split_string(value)]
+            return self._wrapper(program, [args[0], *words, *args[index:]], here, env, scope)
+        index += spec.positionals
+        index = read_options(args, index, spec, given) if spec.positionals else index
+        scripts = [given[option] for option in given.keys() & spec.script]
+        if scripts:
+            if scripts[0] is None:
+                self._unreadable(args, f"`{program}` with a script the shell computes")
+            else:
+                self.nested(scripts[0], here, _Scope(scope.environment(env), set(env)))
+            return None
+        rest = args[index:] if index >= 0 else []
+        if spec.joins and not given.keys() & {"-x", "--exec"}:
+            texts = [arg.text for arg in rest]
+            if None in texts:
+                self._unreadable(args, f"`{program}` with a command the shell computes")
+            elif texts:
+                self.nested(" ".join(texts), here, scope.copy())  # type: ignore[arg-type]
+            return None
+        if program == "parallel":
+            rest = parallel_command(rest)
+            if not rest:
+                self.reader.stdin_runner = self.reader.stdin_runner or "parallel"
+                return None
+            if len(rest) == 1 and rest[0].text is not None and " " in rest[0].text:
+                before = len(self.reader.found.commands)
+                self.nested(rest[0].text, here, scope.copy())  # a command line of its own
+                for pr in self.reader.found.commands[before:]:
+                    pr.problem = pr.problem or spec.adds  # `{}` and the rest: its arguments
+                return None
+        if spec.adds:
+            rest = [Arg(arg.raw, None) if "{}" in (arg.text or "") else arg for arg in rest]
+        return rest, here, spec.adds
+
+    def _declare(self, program: str, args: list[Arg], scope: _Scope) -> None:
+        """`export G=gh`, `declare -x G`, `local G=x`: variables and what is exported."""
+        exports = program == "export" or any(arg.text == "-x" for arg in args)
+        for arg in args:
+            if arg.text is None or arg.text.startswith("-"):
+                continue
+            if _ASSIGNMENT.match(arg.raw):
+                name, value = _assignment(arg, scope)
+                scope.values[name] = value
+            else:
+                name = arg.text
+            if exports and _NAME.match(name):
+                scope.exported.add(name)
+
+    def _gh(self, args: list[Arg], here: str | None, env: dict[str, str | None],
+            why: str | None) -> None:  # fmt: skip
+        texts = [arg.text for arg in args]
+        invocation = _gh_invocation(texts)
+        if isinstance(invocation, tuple):
+            verb, rest = invocation
+            pr = parse_gh(verb, rest, here, env)
+            pr.problem = pr.problem or why
+            pr.after_head_move = self.reader.moved
+            self.reader.found.commands.append(pr)
+        elif invocation == "checkout":
+            self.reader.moved = self.reader.moved or "gh pr checkout"
+        elif invocation == "unknown":
+            self.reader.found.note(
+                "it runs a gh command whose words the shell computes, so cagr cannot tell"
+                " whether it opens a PR"
+            )
+
+    def _git(self, texts: list[str | None]) -> None:
+        """Note a git command that moves HEAD (`git commit`, `git -C x pull`)."""
+        index = 1
+        while index < len(texts) and (texts[index] or "-").startswith("-"):
+            if texts[index] is None:
+                break
+            index += 2 if texts[index] in _GIT_VALUE_OPTIONS else 1
+        subcommand = texts[index] if index < len(texts) else ""
+        if subcommand is None or subcommand in _MOVES_HEAD:
+            self.reader.moved = self.reader.moved or f"git {subcommand or '...'}"
+
+    def _shell(
+        self, program: str, args: list[Arg], here: str | None, env: dict[str, str | None]
+    ) -> None:
+        """`bash -lc SCRIPT`, `sh -euo pipefail -c SCRIPT`: read SCRIPT; with no `-c`, the
+        shell reads a file (not read here) or standard input."""
+        index, script_mode = 1, False
+        while index < len(args):
+            text = args[index].text
+            if text is None:
+                self._unreadable(args, f"`{program}` with options the shell computes")
+                return
+            if text in ("--", "-"):
+                index += 1
+                break
+            if text in _SHELL_VALUE_OPTIONS:
+                index += 2
+            elif text.startswith("--"):
+                index += 1
+            elif text[:1] in "-+" and len(text) > 1:
+                script_mode = script_mode or (text[0] == "-" and "c" in text[1:])
+                index += 1 + sum(letter in "oO" for letter in text[1:])
+            else:
+                break
+        if not script_mode:
+            if index >= len(args):
+                self.reader.stdin_runner = self.reader.stdin_runner or program
+            return
+        script = args[index].text if index < len(args) else ""
+        if script is None:
+            self._unreadable(args, f"`{program} -c` with a script the shell computes")
+        elif script:
+            self.nested(script, here, _Scope(dict(env), set(env)))
+
+    def _find(
+        self, args: list[Arg], here: str | None, env: dict[str, str | None], scope: _Scope
+    ) -> None:
+        """`find ... -exec CMD {} ;`: CMD runs, with file names cagr cannot see in `{}`."""
+        index = 1
+        while index < len(args):
+            action = args[index].text
+            index += 1
+            if action not in ("-exec", "-execdir", "-ok", "-okdir"):
+                continue
+            end = index
+            while end < len(args) and args[end].text not in (";", "+"):
+                end += 1
+            command = [
+                Arg(arg.raw, None) if "{}" in (arg.text or "") else arg for arg in args[index:end]
+            ]
+            folder = here if action in ("-exec", "-ok") else None  # -execdir: each file's own
+            self.run(command, folder, dict(env), scope.copy())
+            index = end + 1
+
+
+def _assignment(arg: Arg, scope: _Scope) -> tuple[str, str | None]:
+    """`NAME=value` (or `NAME+=value`) as the shell assigns it: no field splitting."""
+    match = _ASSIGNMENT.match(arg.raw)
+    assert match is not None
+    name, append = match.group(1), match.group(2)
+    fields = expand(arg.raw[match.end() :], scope.values, split=False)
+    value = None if fields is None else "".join(fields)
+    if append:
+        old = scope.values.get(name, "")
+        value = None if value is None or old is None else old + value
+    return name, value
+
+
+def _gh_invocation(
+    texts: list[str | None],
+) -> tuple[str, list[str | None]] | str | None:
+    """(verb, the verb's arguments) when these words run `gh pr VERB`; "checkout" for `gh pr
+    checkout` (it moves HEAD); "unknown" when the shell computes the `pr` or verb word. `-R
+    REPO` given before the verb (`gh -R x pr create`) is kept with the arguments."""
     moved: list[str | None] = []
     index = 1
     seen_pr = False
     while index < len(texts):
         word = texts[index]
+        if word is None:
+            later = texts[index + 1 :]
+            return "unknown" if seen_pr or "pr" in later or any(w in VERBS for w in later) else None
         if word in ("-R", "--repo") and index + 1 < len(texts):
             moved += [word, texts[index + 1]]
             index += 2
-        elif word is not None and word.startswith("--repo="):
+        elif word.startswith("--repo="):
             moved.append(word)
             index += 1
         elif word == "pr" and not seen_pr:
@@ -224,122 +476,8 @@ def _gh_invocation(texts: list[str | None]) -> tuple[str, list[str | None]] | No
             index += 1
         elif seen_pr and word in VERBS:
             return VERBS[word], [*moved, *texts[index + 1 :]]
+        elif seen_pr and word == "checkout":
+            return "checkout"
         else:
             return None
     return None
-
-
-def _parse_gh(
-    verb: str, args: list[str | None], cwd: str | None, env: dict[str, str | None]
-) -> PrCommand:
-    """One `gh pr VERB` from its arguments (None: an argument the shell would compute)."""
-    pr = PrCommand(verb, cwd)
-    values: dict[str, str | None] = {}  # None: given, but computed by the shell
-    flags: set[str] = set()
-    if "GH_REPO" in env:  # set on the command itself (None: computed by the shell)
-        values["repo"] = env["GH_REPO"]
-    elif os.environ.get("GH_REPO"):  # or in the agent's environment, which gh inherits
-        values["repo"] = os.environ["GH_REPO"]
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        index += 1
-        if arg is None:
-            pr.problem = "one of its arguments comes from the shell, which cagr does not run"
-            return pr
-        name, has_value, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
-        if arg == "--":
-            pr.target = args[index] if index < len(args) else None
-            break
-        if name in _VALUE_FLAGS:
-            if has_value:
-                value: str | None = inline
-            elif index < len(args):
-                value, index = args[index], index + 1
-            else:
-                pr.problem = f"`{arg}` has no value"
-                return pr
-            if _VALUE_FLAGS[name]:
-                values[_VALUE_FLAGS[name]] = value
-        elif name in _BOOLEAN_FLAGS:
-            if not (has_value and inline.lower() in _FALSE):  # `--undo=false` is not --undo
-                flags.add(_BOOLEAN_FLAGS[name])
-        elif arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
-            consumed = _short_cluster(arg, args[index : index + 1], values, flags, pr)
-            if pr.problem:
-                return pr
-            index += consumed
-        elif arg.startswith("-"):
-            pr.problem = f"cagr does not know the gh option `{arg}`"
-            return pr
-        else:
-            pr.target = arg
-    if values.get("repo") == "":
-        del values["repo"]  # gh reads an empty repository as none given
-    for key in ("repo", "base", "head"):
-        if key in values and values[key] is None:
-            pr.problem = f"its `{key}` comes from the shell, which cagr does not run"
-        setattr(pr, key, values.get(key))
-    pr.undo = "undo" in flags
-    pr.dry_run = "dry_run" in flags
-    _body(pr, values, flags)
-    return pr
-
-
-def _short_cluster(
-    arg: str,
-    following: list[str | None],
-    values: dict[str, str | None],
-    flags: set[str],
-    pr: PrCommand,
-) -> int:
-    """`-dw` (booleans together) or `-Bmain` / `-dB main` (a value flag last, with its value);
-    how many of the `following` words it used (0 or 1)."""
-    for position, letter in enumerate(arg[1:], start=1):
-        flag = "-" + letter
-        if flag in _BOOLEAN_FLAGS:
-            flags.add(_BOOLEAN_FLAGS[flag])
-            continue
-        if flag not in _VALUE_FLAGS:
-            pr.problem = f"cagr does not know the gh option `{flag}` in `{arg}`"
-            return 0
-        rest = arg[position + 1 :]
-        rest = rest[1:] if rest.startswith("=") else rest  # `-b=TEXT`, as gh's parser reads it
-        if not rest and not following:
-            pr.problem = f"`{arg}` has no value"
-            return 0
-        if _VALUE_FLAGS[flag]:
-            values[_VALUE_FLAGS[flag]] = rest or following[0]
-        return 0 if rest else 1
-    return 0
-
-
-def _body(pr: PrCommand, values: dict[str, str | None], flags: set[str]) -> None:
-    has_body, has_file = "body" in values, "body_file" in values
-    body, body_file = values.get("body"), values.get("body_file")
-    if has_body and has_file:
-        pr.body_unavailable = "both --body and --body-file are given"
-    elif has_body:
-        if body is None:
-            pr.body_unavailable = (
-                "the body comes from the shell (`$`, backticks), which cagr does not run"
-            )
-        else:
-            pr.body = body
-    elif has_file:
-        if body_file is None:
-            pr.body_unavailable = "the body file's name comes from the shell"
-        elif body_file == "-":
-            pr.body_unavailable = "the body is read from standard input (`-F -`)"
-        else:
-            pr.body_file = body_file
-    elif "fill" in flags:
-        pr.body_unavailable = "the body is filled from commit messages (`--fill`)"
-    elif "web" in flags:
-        pr.body_unavailable = "the body is written in the browser (`--web`)"
-    elif "editor" in flags or "template" in values:
-        pr.body_unavailable = "the body is written in an editor"
-    elif pr.verb == "ready":
-        pr.body_unavailable = "`gh pr ready` does not set the body; CI checks the PR's own text"
-    else:
-        pr.body_unavailable = "no body is given on the command (gh would ask for it)"

@@ -1,16 +1,36 @@
-"""Which agents have cagr's hooks, and how long the hooks took lately (for `cagr doctor`)."""
+"""Which agents have cagr's hooks, whether the command each agent will run resolves, and how
+long the hooks took lately (for `cagr doctor`)."""
 
 from __future__ import annotations
 
 import copy
-import json
+import os
+import shutil
 import statistics
 from pathlib import Path
 
 from attrs import frozen
 
-from .install import DEFAULT_COMMAND, SETTINGS_FILES, entries, installed_command, merge_entry
+from .install import (
+    DEFAULT_COMMAND,
+    SETTINGS_FILES,
+    entries,
+    installed_command,
+    machine_path,
+    merge_entry,
+    program,
+)
+from .settings_text import SettingsSyntax, parse
+from .shell_words import expand
 from .timings import recent
+
+# The variables each agent sets for its hook commands, naming the project's folder.
+PROJECT_VARIABLES = {
+    "claude": ("CLAUDE_PROJECT_DIR",),
+    "codex": (),
+    "cursor": ("CURSOR_PROJECT_DIR",),
+    "gemini": ("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
+}
 
 BUDGETS_MS = {"turn_end": 60_000.0, "command": 50.0}  # the hook's deadline; the gate's target
 
@@ -26,6 +46,10 @@ class AgentStatus:
     missing: tuple[str, ...] = ()
     outdated: tuple[str, ...] = ()
     problem: str | None = None
+    command: str | None = None  # how the file runs cagr's hook (`cagr hook`)
+    resolves_to: str | None = None  # the program that command starts, found from here
+    not_resolved: str | None = None  # why it is not found: the agent then runs without cagr
+    machine_path: str | None = None  # a path of this machine in a file teams commit
 
     @property
     def state(self) -> str:
@@ -44,20 +68,72 @@ def agent_status(root: Path, agent: str) -> AgentStatus:
     if not path.exists():
         return AgentStatus(agent, relative, exists=False)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse(path.read_text(encoding="utf-8")).value
         hooks = data.get("hooks", {}) if isinstance(data, dict) else None
         if not isinstance(hooks, dict):
             raise ValueError("no `hooks` object")
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+    except (OSError, UnicodeDecodeError, ValueError, SettingsSyntax) as error:
         return AgentStatus(agent, relative, exists=True, problem=str(error))
-    command = installed_command(hooks) or DEFAULT_COMMAND
+    used = installed_command(hooks)
+    command = used or DEFAULT_COMMAND
     found: dict[str | None, list[str]] = {"added": [], "updated": [], None: []}
     for event, wanted in entries(agent, command).items():
         listed = hooks.get(event, [])
         change = merge_entry(copy.deepcopy(listed), wanted) if isinstance(listed, list) else "added"
         found[change].append(event)
     installed, missing, outdated = found[None], found["added"], found["updated"]
-    return AgentStatus(agent, relative, True, tuple(installed), tuple(missing), tuple(outdated))
+    resolved, why = resolve(root, agent, command) if used else (None, None)
+    return AgentStatus(
+        agent,
+        relative,
+        True,
+        tuple(installed),
+        tuple(missing),
+        tuple(outdated),
+        command=used,
+        resolves_to=resolved,
+        not_resolved=why,
+        machine_path=machine_path(used) if used else None,
+    )
+
+
+def resolve(root: Path, agent: str, command: str) -> tuple[str | None, str | None]:
+    """The program `command` starts when `agent` runs it in this project, or why it cannot be
+    found (then the hook fails open and the agent works without cagr). The agent's own PATH may
+    differ from this shell's: an IDE started from the desktop often lacks a virtualenv's."""
+    folder = str(root)
+    known: dict[str, str | None] = dict.fromkeys(PROJECT_VARIABLES[agent], folder)
+    known["HOME"] = os.path.expanduser("~")
+    fields = expand(program(command), known)
+    if fields is None or len(fields) != 1:
+        return None, f"`{program(command)}` names a variable {agent} does not set for hooks"
+    start = os.path.expanduser(fields[0])
+    if "/" in start:
+        found = os.path.join(folder, start)  # relative: from the project folder
+        if not os.access(found, os.X_OK) or os.path.isdir(found):
+            return None, f"`{start}` is not an executable file here"
+    else:
+        which = shutil.which(start)
+        if which is None:
+            return None, f"`{start}` is not on this shell's PATH"
+        found = which
+    broken = _missing_interpreter(found)
+    if broken:
+        return None, f"{found} starts with `#!{broken}`, which does not exist (a moved venv?)"
+    return found, None
+
+
+def _missing_interpreter(path: str) -> str | None:
+    """A script's `#!` interpreter when it does not exist (a virtualenv that moved)."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(4096)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    interpreter = first[2:].strip().split(b" ")[0].decode("utf-8", "replace")
+    return interpreter if interpreter and not os.path.exists(interpreter) else None
 
 
 def timing_summary(gitdir: str) -> dict[str, dict[str, float]]:

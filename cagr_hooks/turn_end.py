@@ -10,57 +10,29 @@ the committed check runs too, so the `gh pr create` gate is usually warm.
 
 from __future__ import annotations
 
-import threading
+import hashlib
+import json
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
 from attrs import evolve
 
-from cagr_core.render import render_text
+from cagr_core.changes import ChangeSet
+from cagr_core.render import render_details
 from cagr_core.report import Report
 from cagr_git.discover import Checkout
 from cagr_repo.check import check
-from cagr_repo.config import ConfigErrors, RepoConfig, load_config
-from cagr_repo.gate_record import record_state
+from cagr_repo.config import ConfigErrors, load_config
+from cagr_repo.judging_config import committed_otherwise_on_disk
 from cagr_repo.stack import StackOutcome, run_stack
 
 from . import turn_state
 from .protocols import NONE, NOTICE_LIMIT, Decision
+from .refresh import refresh_record
+from .worker import DeadlinePassed, within
 
-T = TypeVar("T")
 _RESERVE = 2.0  # seconds kept for rendering, state and output after the last stage
 _TEXT_LIMIT = NOTICE_LIMIT - 1_000  # room for the lines around the report
-
-
-class DeadlinePassed(Exception):
-    """The stage did not finish before the hook's deadline."""
-
-
-def within(deadline: float, work: Callable[[], T]) -> T:
-    """Run `work` in a worker thread; DeadlinePassed when it is not done by `deadline`.
-
-    Python cannot stop a thread: the caller answers and leaves the process (the worker is a
-    daemon). Everything the worker may be writing is written atomically.
-    """
-    outcome: list[T] = []
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            outcome.append(work())
-        except BaseException as error:  # handed to the caller's thread
-            failure.append(error)
-
-    worker = threading.Thread(target=run, name="cagr-check", daemon=True)
-    worker.start()
-    worker.join(max(0.0, deadline - time.monotonic()))
-    if worker.is_alive():
-        raise DeadlinePassed
-    if failure:
-        raise failure[0]
-    return outcome[0]
 
 
 def decide(
@@ -79,7 +51,11 @@ def decide(
             f"the configuration is invalid, so no change rule was checked:\n{listed}\n"
             "Fix it; `cagr rules test` shows every problem."
         ), stages
-    if not config.rules.rules and not config.config.stack.on_turn_end:
+    if (
+        not config.rules.rules
+        and not config.config.stack.on_turn_end
+        and not committed_otherwise_on_disk(checkout, config.root)
+    ):
         return NONE, stages
     started = time.monotonic()
     try:
@@ -102,8 +78,9 @@ def decide(
     )
     if stack:
         stages["stack"] = (time.monotonic() - started) * 1000
-    decision = _decision(result.report, stack, checkout, session)
-    _refresh_gate_record(config, checkout, deadline, stages)  # so `gh pr create` sees this state
+    fingerprint = _fingerprint(result.changes, result.report, stack)
+    decision = _decision(result.report, stack, checkout, session, fingerprint)
+    refresh_record(config, checkout, deadline, stages)  # blocking or not: the gate reads it
     return decision, stages
 
 
@@ -137,18 +114,41 @@ def _stack_text(outcomes: list[StackOutcome], statuses: tuple[str, ...]) -> str:
 def _text(report: Report) -> str:
     """The report for the agent and the person, without the note on cagr's own config edits:
     every report says that, and at every turn end it would only repeat itself."""
-    return render_text(evolve(report, config_changes=None), limit=_TEXT_LIMIT)
+    return render_details(evolve(report, config_changes=None), limit=_TEXT_LIMIT)
+
+
+def _fingerprint(changes: ChangeSet, report: Report, stack: list[StackOutcome]) -> str:
+    """What a stop is judged on: the change (merge base, head, each path's modes and object
+    ids, so any edit in the working tree counts), the findings, and the failed commands."""
+    range_ = changes.range
+    data = {
+        "range": [range_.base, range_.head] if range_ is not None else None,
+        "changes": [
+            [
+                change.path,
+                *[(side.mode, side.oid) if side else None for side in (change.old, change.new)],
+            ]
+            for change in changes.changes
+        ],
+        "findings": [[f.rule, f.message, list(f.paths)] for f in report.findings],
+        "stack": [[o.command, o.status, o.exit_code] for o in stack if o.status == "failed"],
+    }
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _decision(
-    report: Report, stack: list[StackOutcome], checkout: Checkout, session: str | None
+    report: Report,
+    stack: list[StackOutcome],
+    checkout: Checkout,
+    session: str | None,
+    fingerprint: str,
 ) -> Decision:
     failed = _stack_text(stack, ("failed",))
     incomplete = _stack_text(stack, ("timed_out", "error"))
     if report.status == "fail" or failed:
-        return _failing(report, failed, checkout, session)
+        return _failing(report, failed, checkout, session, fingerprint)
     if session is not None:
-        turn_state.reset(checkout.gitdir, session)
+        turn_state.clear(checkout.gitdir, session)
     text = "\n\n".join(part for part in (_text(report), incomplete) if part)
     if report.status == "unchecked" or incomplete:
         return Decision(
@@ -171,10 +171,22 @@ def _decision(
     return NONE
 
 
-def _failing(report: Report, stack: str, checkout: Checkout, session: str | None) -> Decision:
+def _failing(
+    report: Report, stack: str, checkout: Checkout, session: str | None, fingerprint: str
+) -> Decision:
     text = "\n\n".join(part for part in (_text(report), stack) if part)
+    if session is not None and turn_state.escaped_with(checkout.gitdir, session) == fingerprint:
+        rules = ", ".join(dict.fromkeys(f.rule for f in report.errors)) or "stack commands"
+        return Decision(
+            "notice",
+            f"cagr: the change rules still fail ({rules}), and neither the change nor the"
+            " findings moved since the agent was last let stop, so this stop is not blocked"
+            " again. This is not a pass: `cagr rules check` shows the findings.",
+        )
     blocked = turn_state.blocked_stops(checkout.gitdir, session) if session else 0
     if blocked >= turn_state.BLOCKED_STOPS:
+        assert session is not None
+        turn_state.record_escape(checkout.gitdir, session, fingerprint)
         return Decision(
             "notice",
             f"cagr: the change rules still fail after {blocked} blocked stops; the agent was let"
@@ -193,22 +205,3 @@ def _failing(report: Report, stack: str, checkout: Checkout, session: str | None
         f" {turn_state.BLOCKED_STOPS} that cagr blocks).\n\n{text}\n\nFix the change as each"
         " `Instead:` says, or explain why it cannot be done; `cagr explain RULE` shows a rule.",
     )
-
-
-def _refresh_gate_record(
-    config: RepoConfig, checkout: Checkout, deadline: float, stages: dict[str, float]
-) -> None:
-    """Write the committed record when it is not current and enough time is left; this only
-    warms the PR gate, so any failure here is silent (the gate then asks for a check)."""
-    left = deadline - time.monotonic()
-    if left < 1.0:
-        return
-    record, stale = record_state(checkout, config.raw_digest)
-    if record is not None and not stale:
-        return
-    started = time.monotonic()
-    try:
-        within(deadline, lambda: check(config, checkout, committed=True))
-    except Exception:  # DeadlinePassed or any fault: the gate will ask instead
-        return
-    stages["gate_record"] = (time.monotonic() - started) * 1000

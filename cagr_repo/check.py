@@ -11,23 +11,28 @@ from collections.abc import Callable
 
 from attrs import evolve, frozen
 
-from cagr_core.changes import ChangeSet, Stage, Unchecked
+from cagr_core.changes import ChangeSet, Unchecked
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
-from cagr_core.render import render_text, report_data
+from cagr_core.render import render_details, report_data
 from cagr_core.report import Report, Timings, UncommittedConfig
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
-from cagr_git.objects import DamagedObject
 from cagr_git.refs import branch_ref, read_ref
 from cagr_git.repository import open_repo
 
 from .collect import collect_committed, collect_working_tree, count_uncommitted
-from .config import ConfigErrors, RepoConfig
-from .config_changes import committed_config, config_changes, self_target, uncommitted_config
-from .gate_record import GateRecord, identity, write_gate_record
-from .state import GATE_RECORD, remove
-from .target import BY_BASE_OPTION, choose_target
+from .config import RepoConfig
+from .config_changes import config_changes, self_target
+from .gate_record import GateRecord, discard_gate_record, identity, write_gate_record
+from .judging_config import (
+    CommittedConfig,
+    InvalidConfig,
+    WorkingConfig,
+    committed_config,
+    config_unlike_git,
+)
+from .target import BY_BASE_OPTION, choose_target, own_branch
 
 RECORD_TEXT_LIMIT = 8_000  # the gate shows it to an agent, whose messages hold 10,000 characters
 
@@ -40,26 +45,40 @@ class CheckResult:
     changes: ChangeSet
     record: GateRecord | None = None
     record_written: bool = False
+    record_note: str | None = None  # what became of the gate record, when it was not written
     config_from_head: bool = False  # a committed check judged by HEAD's (different) config
+    config: RepoConfig | None = None  # the configuration that judged (None: none could)
 
 
 def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a default
-    config: RepoConfig,
+    config: WorkingConfig,
     checkout: Checkout,
     *,
     base: str | None = None,
     base_chosen_by: str = BY_BASE_OPTION,
+    base_guessed: bool = False,
+    head_branch: str | None = None,
+    refuse_own_branch: bool | None = None,
     committed: bool = False,
     body: PrBody | None = None,
     note_uncommitted: bool = False,
     expired: Callable[[], bool] | None = None,
     write_record: bool = True,
+    judged_by: CommittedConfig | None = None,
 ) -> CheckResult:
     """Collect merge base -> working tree (or HEAD, `committed`) and evaluate the rules.
 
+    `config` is the working tree's configuration: it judges a working-tree check (which needs
+    it valid: ConfigErrors otherwise); a committed check is judged by HEAD's (`judged_by`, when
+    the caller has read it already), and an invalid working-tree configuration only adds a note.
     The target is `base` (reported as chosen by `base_chosen_by`), else the configured or
-    default one. Without a body, PR-body obligations are deferred (phase turn); with one, they
-    are checked against it (phase ci). A committed check writes the gate record, which always
+    default one. In a committed check (or with `refuse_own_branch`), a guessed target (the
+    remote's default branch or main; `base_guessed` when the caller guessed `base`) that is
+    the branch being checked and already holds HEAD leaves the range unchecked, as the change
+    would be empty; the branch is `head_branch` when the caller knows it (CI, on a detached
+    HEAD), else HEAD's. Unpushed commits on it are a change and are judged.
+    Without a body, PR-body obligations are deferred (phase turn); with one, they are checked
+    against it (phase ci). A committed check writes the gate record, which always
     holds the deferred form: the body that counts at the gate is the one on the `gh` command.
     With `note_uncommitted`, a committed check also counts the paths where the working tree
     differs from HEAD (about the cost of a working-tree check), so a person is told what the
@@ -67,60 +86,74 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     caller's deadline: rules not decided when it says yes are unchecked. `write_record=False`: a
     committed check that writes no gate record (CI, which never reads one).
     """
-    head_config = None
+    differs: UncommittedConfig | Unchecked | None = None
     if committed:
-        try:
-            head_config = _committed_config(config, checkout)
-        except ConfigErrors as errors:
-            remove(checkout.gitdir, GATE_RECORD)  # an older record must not stand in
-            listed = "; ".join(str(issue) for issue in errors.issues[:5])
-            message = (
-                f"the configuration committed at HEAD is invalid ({listed}), so HEAD cannot be"
-                " judged by its own rules. Commit a valid configuration, then check again."
-            )
+        judged_by = judged_by or committed_config(config, checkout)
+        if judged_by.config is None:
+            left = discard_gate_record(checkout.gitdir)  # an older record must not stand in
             return CheckResult(
-                Report(unchecked=(Unchecked(None, Stage.CONFIG, message),)), ChangeSet()
+                Report(unchecked=(judged_by.invalid_head(),)),
+                ChangeSet(),
+                record_note=_no_record(left),
             )
+        rules_config, differs = judged_by.config, judged_by.differs
+    elif isinstance(config, InvalidConfig):
+        raise config.errors()
+    else:
+        rules_config = config
     # The gate compares the record with the working tree's configuration, the one it can read
     # without git objects: HEAD's config follows from HEAD, which the record holds as well.
     seen_digest = config.raw_digest
-    uncommitted_rules = _uncommitted_rules(head_config, config)
-    config = head_config or config
-    protected = config.config.git.protected_branch
+    protected = rules_config.config.git.protected_branch
     target = choose_target(checkout, base, protected, base_chosen_by)
     default = choose_target(checkout, None, protected)
+    refuse = committed if refuse_own_branch is None else refuse_own_branch
+    guessed = target.guessed or base_guessed
+    own = own_branch(checkout, head_branch) if guessed and refuse else None
     with open_repo(checkout) as repo:
         started = time.perf_counter()
         collect = collect_committed if committed else collect_working_tree
-        changes = collect(repo, target.name, config.rules, chosen_by=target.chosen_by)
+        changes = collect(
+            repo, target.name, rules_config.rules, chosen_by=target.chosen_by, own_branch=own
+        )
         collected = time.perf_counter()
         deferred = evaluate(
-            config.rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired
+            rules_config.rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired
         )
         report = (
             deferred
             if body is None
-            else evaluate(config.rules, changes, body, Phase.CI, expired=expired)
+            else evaluate(rules_config.rules, changes, body, Phase.CI, expired=expired)
         )
         done = time.perf_counter()
         # What a committed check leaves out, said so that no one takes it for the whole tree.
         uncommitted = count_uncommitted(repo, changes) if committed and note_uncommitted else None
         # When the change edits cagr's own config, every report says how (see config_changes).
-        edits = config_changes(repo, changes.range.base, config, changes) if changes.range else None
-        edits = edits or self_target(
-            checkout, changes.range, config.config.git.protected_branch, base
+        edits = (
+            config_changes(repo, changes.range.base, rules_config, changes)
+            if changes.range
+            else None
         )
+        edits = edits or self_target(checkout, changes.range, protected, base)
+        if not committed:  # rules git has in force that the disk does not hold
+            differs = config_unlike_git(repo, changes, rules_config.root).unchecked()
     timings = Timings((collected - started) * 1000, (done - collected) * 1000)
     report = evolve(report, timings=timings, uncommitted=uncommitted, config_changes=edits)
-    if uncommitted_rules is not None:
-        report = _judged_by_head(report, uncommitted_rules)
-        deferred = _judged_by_head(deferred, uncommitted_rules)
+    if differs is not None:
+        report = _with_config_note(report, differs)
+        deferred = _with_config_note(deferred, differs)
     if not committed or not write_record:
-        return CheckResult(report, changes)
-    from_head = head_config is not None
+        return CheckResult(report, changes, config=rules_config)
+    from_head = judged_by is not None and judged_by.from_head
     if changes.range is None or changes.range.head is None:
-        remove(checkout.gitdir, GATE_RECORD)  # an older record must not stand in for this one
-        return CheckResult(report, changes, config_from_head=from_head)
+        left = discard_gate_record(checkout.gitdir)  # an older record must not stand in
+        return CheckResult(
+            report,
+            changes,
+            config_from_head=from_head,
+            record_note=_no_record(left),
+            config=rules_config,
+        )
     repository, worktree = identity(checkout)
     record = GateRecord(
         repository=repository,
@@ -135,55 +168,28 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         base=changes.range.base,
         cagr_version=VERSION,
         config_digest=seen_digest,
-        rules_digest=config.rules_digest,
-        text=render_text(deferred, limit=RECORD_TEXT_LIMIT),
-        pr_sections=list(config.config.review.pr_sections),
+        rules_digest=rules_config.rules_digest,
+        text=render_details(deferred, limit=RECORD_TEXT_LIMIT),
+        pr_sections=list(rules_config.config.review.pr_sections),
         report=report_data(
             evolve(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)
         ),
     )
-    written = write_gate_record(checkout.gitdir, record)
-    return CheckResult(report, changes, record, written, config_from_head=from_head)
+    note = write_gate_record(checkout.gitdir, record)
+    return CheckResult(report, changes, record, note is None, note, from_head, config=rules_config)
 
 
-def _uncommitted_rules(
-    head: RepoConfig | None, working: RepoConfig
-) -> UncommittedConfig | Unchecked | None:
-    """What a committed check says of a working tree's configuration that HEAD's lacks: rules
-    only in the working tree, with none at HEAD, leave the check unchecked (they would judge
-    nothing, and a pass would be taken for theirs); other differences are said first."""
-    if head is None:
+def _no_record(left: str | None) -> str | None:
+    """What to say when a check that writes no record could not remove an older one."""
+    if left is None:
         return None
-    if not head.rules.rules and working.rules.rules:
-        ids = [compiled.rule.id for compiled in working.rules.rules]
-        shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-        return Unchecked(
-            None,
-            Stage.CONFIG,
-            f"HEAD has no change rules committed, but the working tree's configuration has"
-            f" {len(ids)} rule(s) ({shown}). Rules that are not committed do not judge a"
-            " committed check (CI reads HEAD's): commit your rules (cagr.toml, .cagr/ or"
-            " [tool.cagr] in pyproject.toml), then check again.",
-        )
-    return uncommitted_config(head, working)
+    return f"this check writes no gate record (it decided nothing), but {left}"
 
 
-def _judged_by_head(report: Report, said: UncommittedConfig | Unchecked) -> Report:
+def _with_config_note(report: Report, said: UncommittedConfig | Unchecked) -> Report:
     if isinstance(said, Unchecked):
         return evolve(report, unchecked=(said, *report.unchecked))
     return evolve(report, uncommitted_config=said)
-
-
-def _committed_config(config: RepoConfig, checkout: Checkout) -> RepoConfig | None:
-    """HEAD's configuration when the working tree's differs (None: the same, or no HEAD)."""
-    with open_repo(checkout) as repo:
-        head = read_ref(checkout, "HEAD")
-        if head is None or repo.problem is not None:
-            return None  # no commit yet, or a repository cagr cannot read: the collection says so
-        try:
-            return committed_config(repo, config, head)
-        except (KeyError, DamagedObject):
-            return None  # the collection reports unreadable objects itself
 
 
 def _ref_value(checkout: Checkout, ref: str, target: str) -> str | None:

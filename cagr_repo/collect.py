@@ -22,7 +22,7 @@ from cagr_git.trees import TreeEntry, diff_trees
 from cagr_git.worktree import Unreadable, WorkTree
 
 from .range import RangeProblem, head_commit, merge_base, resolve_target
-from .target import missing_target_advice
+from .target import missing_target_advice, own_branch_problem
 
 MAX_CONTENT_BYTES = 1024 * 1024  # manifests read for selectors; the evaluator's cap by default
 
@@ -62,7 +62,9 @@ def _missing_object(error: KeyError) -> ChangeSet:
     )
 
 
-def _resolve(repo: Repository, name: str, committed: bool, chosen_by: str | None) -> Range:
+def _resolve(
+    repo: Repository, name: str, committed: bool, chosen_by: str | None, own_branch: str | None
+) -> Range:
     head = head_commit(repo)
     try:
         target = resolve_target(repo, name)
@@ -72,22 +74,30 @@ def _resolve(repo: Repository, name: str, committed: bool, chosen_by: str | None
             raise
         raise RangeProblem(problem.message, problem.fix + advice) from problem
     base = merge_base(repo, target, head)
+    # The branch being checked (origin's copy or the local branch) that already holds HEAD
+    # leaves nothing between them: the change would be empty. Unpushed commits (a pre-push
+    # check on main) are a change, and are judged.
+    own = (f"refs/heads/{own_branch}", f"refs/remotes/origin/{own_branch}")
+    if own_branch and base == head and target.ref in own:
+        raise RangeProblem(*own_branch_problem(name, target.ref, chosen_by or "default"))
     return Range(target.ref, target.sha, base, head if committed else None, chosen_by)
 
 
-def collect_committed(
+def collect_committed(  # noqa: PLR0913  # keyword-only options, each with a default
     repo: Repository,
     name: str,
     rules: RuleSet,
     max_content_bytes: int = MAX_CONTENT_BYTES,
     *,
     chosen_by: str | None = None,
+    own_branch: str | None = None,
 ) -> ChangeSet:
-    """Merge base -> HEAD, tree to tree. `chosen_by` says which rule chose the target `name`."""
+    """Merge base -> HEAD, tree to tree. `chosen_by` says which rule chose the target `name`;
+    a target that resolves to the branch `own_branch` (local or origin's) is unchecked."""
     if repo.problem is not None:
         return _incomplete(None, Stage.RANGE, repo.problem)
     try:
-        range_ = _resolve(repo, name, True, chosen_by)
+        range_ = _resolve(repo, name, True, chosen_by, own_branch)
     except RangeProblem as problem:
         return _problem_set(problem)
     assert range_.head is not None
@@ -101,21 +111,23 @@ def collect_committed(
     return ChangeSet(tuple(changes), range_, unchecked=tuple(unchecked))
 
 
-def collect_working_tree(
+def collect_working_tree(  # noqa: PLR0913  # keyword-only options, each with a default
     repo: Repository,
     name: str,
     rules: RuleSet,
     max_content_bytes: int = MAX_CONTENT_BYTES,
     *,
     chosen_by: str | None = None,
+    own_branch: str | None = None,
 ) -> ChangeSet:
-    """Merge base -> the working tree, retried once if it changes while being read."""
+    """Merge base -> the working tree, retried once if it changes while being read (the
+    target as for collect_committed)."""
     if repo.bare:
         raise BareRepository("a bare repository has no working tree; use --committed")
     if repo.problem is not None:
         return _incomplete(None, Stage.RANGE, repo.problem)
     try:
-        range_ = _resolve(repo, name, False, chosen_by)
+        range_ = _resolve(repo, name, False, chosen_by, own_branch)
     except RangeProblem as problem:
         return _problem_set(problem)
     return _read_working_tree(repo, range_, rules, max_content_bytes)

@@ -6,6 +6,8 @@ and hands the data to the core's validator.
 
 from __future__ import annotations
 
+import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -16,8 +18,10 @@ from cagr_core.config import Config, ConfigIssue, LoadedConfig, combine
 from cagr_core.errors import CagrError, RuleError
 from cagr_core.ruleset import RuleSet
 from cagr_core.validate import rules_digest, structure_config
+from cagr_git.files import read_regular
+from cagr_git.revision_syntax import syntax_problem
 
-from .config_files import PYPROJECT, ConfigFiles, find_config_files
+from .config_files import MAX_CONFIG_BYTES, PYPROJECT, ConfigFiles, find_config_files
 
 
 class ConfigErrors(CagrError):
@@ -77,6 +81,15 @@ def _table(name: str, data: bytes) -> tuple[dict[str, Any] | None, ConfigIssue |
     return cagr, None
 
 
+def _target_problems(name: str, config: Config) -> list[ConfigIssue]:
+    """`[git] protected_branch` must be a name git can resolve as one commit, as `--base`."""
+    branch = config.git.protected_branch
+    problem = syntax_problem(branch) if branch is not None and branch.strip() else None
+    if problem is None:
+        return []
+    return [ConfigIssue(name, "git.protected_branch", f"{problem[0]} Name the branch.")]
+
+
 def combine_sources(
     read: list[tuple[str, bytes]], problems: list[tuple[str, str]]
 ) -> tuple[LoadedConfig, list[ConfigIssue]]:
@@ -92,6 +105,7 @@ def combine_sources(
         config, found = structure_config(table, name)
         issues.extend(found)
         if config is not None:
+            issues.extend(_target_problems(name, config))
             parts.append((name, config))
     loaded, found = combine(parts)
     issues.extend(found)
@@ -117,3 +131,33 @@ def config_from(root: Path, files: ConfigFiles) -> RepoConfig:
     return RepoConfig(
         root, loaded, rules, files.digest(), rules_digest(loaded.config.changes.rules)
     )
+
+
+def declaration(config: RepoConfig, rule: str) -> tuple[str, int] | None:
+    """Where `rule` is declared: its source file and the line of its `id` (for
+    `review.pr_sections`, of the `pr_sections` key), line 1 when the line is not found; None
+    for a rule no source declares."""
+    from cagr_core.review import RULE as SECTIONS_RULE  # noqa: PLC0415  # loading needs none
+
+    if rule == SECTIONS_RULE:
+        source = _sections_source(config.root)
+        key = re.compile(r"^\s*(?:[\w.]+\.)?pr_sections\s*=")
+    else:
+        source = dict(config.loaded.rule_sources).get(rule)
+        quoted = re.escape(rule)
+        key = re.compile(rf"""^\s*id\s*=\s*(?:"{quoted}"|'{quoted}')\s*(?:#.*)?$""")
+    if source is None:
+        return None
+    data = read_regular(os.path.join(config.root, source), MAX_CONFIG_BYTES) or b""
+    lines = data.decode("utf-8", "replace").splitlines()
+    return source, next((n for n, line in enumerate(lines, 1) if key.match(line)), 1)
+
+
+def _sections_source(root: Path) -> str | None:
+    """The source that sets `[review].pr_sections` (a valid config sets it in one only)."""
+    for name, data in find_config_files(str(root)).read:
+        table, _ = _table(name, data)
+        review = table.get("review") if table is not None else None
+        if isinstance(review, dict) and review.get("pr_sections"):
+            return name
+    return None

@@ -23,7 +23,7 @@ from cagr_git.refs import head_ref
 from cagr_git.repository import Repository
 from cagr_git.trees import TREE_MODE, read_tree
 
-from .config import RepoConfig, combine_sources, config_from
+from .config import RepoConfig, combine_sources
 from .config_files import (
     FRAGMENTS,
     NOT_CONFIG,
@@ -34,7 +34,7 @@ from .config_files import (
     is_config_source,
 )
 
-_REGULAR = (0o100644, 0o100755)
+REGULAR_MODES = (0o100644, 0o100755)
 _SETTINGS = ("git.protected_branch", "review.pr_sections", "stack.on_turn_end", "stack.ci")
 
 
@@ -47,10 +47,10 @@ def config_changes(
     if not files:
         return None
     try:
-        sources, problems = _sources_at(repo, base)
+        at_base = config_files_at(repo, base)
     except (KeyError, DamagedObject) as error:
         return ConfigChanges(files, note=f"its rules at the merge base cannot be read ({error})")
-    before, issues = combine_sources(sources, problems)
+    before, issues = combine_sources(at_base.read, at_base.problems)
     if issues:
         return ConfigChanges(
             files, note="its rules at the merge base are not valid, so they cannot be compared"
@@ -97,31 +97,24 @@ def _value(config: Config, key: str) -> object:
     return getattr(getattr(config, table), name)
 
 
-def committed_config(repo: Repository, config: RepoConfig, head: str) -> RepoConfig | None:
-    """The configuration committed at `head` when the working tree's differs (None: the same).
-
-    A committed check is judged by HEAD's rules, as CI will judge the pull request; ConfigErrors
-    when HEAD's configuration is invalid.
-    """
+def config_files_at(repo: Repository, commit: str) -> ConfigFiles:
+    """The config sources in `commit`'s tree, read, in source order; entries that are no
+    regular file are problems. KeyError or DamagedObject when the objects cannot be read."""
     files = ConfigFiles()
-    files.read, files.problems = _sources_at(repo, head)
-    if files.digest() == config.raw_digest:
-        return None
-    return config_from(config.root, files)
+    for name, entry in config_entries_at(repo, commit):
+        if entry[0] not in REGULAR_MODES:
+            files.problems.append((name, "is not a regular file"))
+            continue
+        files.read.append((name, read_raw(repo.objects, entry[1], BLOB)))
+    return files
 
 
-def _sources_at(
-    repo: Repository, commit: str
-) -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:
-    """The config sources in `commit`'s tree, in source order, and the entries that are no
-    regular file."""
+def config_entries_at(repo: Repository, commit: str) -> list[tuple[str, tuple[int, bytes]]]:
+    """The config sources in `commit`'s tree as (name, (mode, raw id)), in source order,
+    without reading them."""
     store = repo.objects
     root = read_tree(store, commit_tree(store, commit))
-    read: list[tuple[str, bytes]] = []
-    problems: list[tuple[str, str]] = []
-    entries: list[tuple[str, tuple[int, bytes] | None]] = [
-        (name, root.get(name.encode())) for name in (ROOT_FILE, PYPROJECT)
-    ]
+    entries = [(name, root.get(name.encode())) for name in (ROOT_FILE, PYPROJECT)]
     fragments = root.get(FRAGMENTS.encode())
     if fragments is not None and fragments[0] == TREE_MODE:
         found: list[tuple[str, tuple[int, bytes]]] = []
@@ -138,14 +131,7 @@ def _sources_at(
                     found.append((name, child))
         order = dict(found)
         entries.extend((name, order[name]) for name in fragment_order(list(order)))
-    for name, entry in entries:
-        if entry is None:
-            continue
-        if entry[0] not in _REGULAR:
-            problems.append((name, "is not a regular file"))
-            continue
-        read.append((name, read_raw(store, entry[1], BLOB)))
-    return read, problems
+    return [(name, entry) for name, entry in entries if entry is not None]
 
 
 def self_target(

@@ -44,6 +44,13 @@ class ConfigFiles:
         self.read: list[tuple[str, bytes]] = []
         self.problems: list[tuple[str, str]] = []
 
+    def configure_cagr(self) -> bool:
+        """Whether these files set cagr up: any of them, except a pyproject.toml that never
+        names cagr (a problem with one counts: it may be the configuration)."""
+        return bool(self.problems) or any(
+            name != PYPROJECT or b"cagr" in data for name, data in self.read
+        )
+
     def digest(self) -> str:
         """sha256 over every source's name and bytes (and every problem), in source order."""
         digest = hashlib.sha256()
@@ -147,4 +154,29 @@ def find_config_files(root: str) -> ConfigFiles:
             _read(root, name, found)
     elif os.path.lexists(fragments) and os.path.islink(fragments):
         found.problems.append((FRAGMENTS, "is a link to nothing; fix or remove it"))
+    return found
+
+
+def waive_labels(files: ConfigFiles) -> dict[str, list[str]]:
+    """Each `waive_label` the rules in these files name, with the ids of its rules. Files that
+    are not valid TOML name none here (the check reports them). TOML is parsed only when
+    asked: the gate asks only for a command that adds labels."""
+    import tomllib  # noqa: PLC0415  # the gate's fast path parses no TOML
+
+    found: dict[str, list[str]] = {}
+    for name, data in files.read:
+        try:
+            table = tomllib.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        if name == PYPROJECT:
+            table = (
+                table.get("tool", {}).get("cagr", {}) if isinstance(table.get("tool"), dict) else {}
+            )
+        changes = table.get("changes") if isinstance(table, dict) else None
+        rules = changes.get("rules") if isinstance(changes, dict) else None
+        for rule in rules if isinstance(rules, list) else []:
+            label = rule.get("waive_label") if isinstance(rule, dict) else None
+            if isinstance(label, str):
+                found.setdefault(label, []).append(str(rule.get("id")))
     return found

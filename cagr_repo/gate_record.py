@@ -17,7 +17,7 @@ from cagr_git.discover import Checkout
 from cagr_git.object_ids import is_sha
 from cagr_git.refs import branch_ref, read_ref
 
-from .state import GATE_RECORD, load, remove, save
+from .state import GATE_RECORD, load, remove, state_path, write_state
 from .target import BY_PROTECTED_BRANCH, choose_target
 
 RECORD_VERSION = 3
@@ -141,12 +141,38 @@ def read_gate_record(gitdir: str) -> GateRecord | None:
     return None if data is None else GateRecord.from_json(data)
 
 
-def write_gate_record(gitdir: str, record: GateRecord) -> bool:
-    """Write the record; when that fails, remove any older one so it cannot stand in."""
-    if save(gitdir, GATE_RECORD, record.to_json()):
-        return True
-    remove(gitdir, GATE_RECORD)
-    return False
+def write_gate_record(gitdir: str, record: GateRecord) -> str | None:
+    """Write the record; None when written. When that fails, any older record is removed so it
+    cannot stand in, and the answer says what happened, for a person."""
+    why = write_state(gitdir, GATE_RECORD, record.to_json())
+    if why is None:
+        return None
+    existed = os.path.lexists(state_path(gitdir, GATE_RECORD))
+    left = discard_gate_record(gitdir, record)
+    if left is None:
+        left = (
+            "the older record there was removed" if existed else "there was no older record"
+        ) + ", so `gh pr create` will ask for a fresh check."
+    return f"the gate record could not be written to {state_path(gitdir, '')} ({why}); {left}"
+
+
+def discard_gate_record(gitdir: str, instead: GateRecord | None = None) -> str | None:
+    """Remove the record a check did not replace (`instead`: the one it meant to write). None
+    when no record is left; else what the one left means for `gh pr create`, for a person."""
+    older = read_gate_record(gitdir)
+    if remove(gitdir, GATE_RECORD):
+        return None
+    fresh = "so `gh pr create` will ask for a fresh check"
+    if older is None:
+        return f"the file there could not be removed, but the gate does not read it, {fresh}."
+    held = f"the older record there (for HEAD {older.head[:7]}, result {older.status})"
+    advice = f" Make {state_path(gitdir, '')} writable (or remove that file), then check again."
+    if instead is not None and older.head != instead.head:
+        return f"{held} could not be removed; it is for another commit, {fresh}.{advice}"
+    return (
+        f"{held} could not be removed, and `gh pr create` goes by it for as long as it matches"
+        f" HEAD, the target and the configuration.{advice}"
+    )
 
 
 class Observed:

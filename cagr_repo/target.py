@@ -3,18 +3,26 @@
 Precedence: the caller's base (`--base`, or CI's pull-request target), then the configured
 `[git] protected_branch`, then the remote's default branch (as the caller knows it, e.g. from a
 CI event, else the branch `origin/HEAD` names, as `git clone` records it), then `main`.
+
+The last two are guesses: no option named them. A guessed target that is the branch being
+checked and already holds HEAD (a single-branch clone of `feature` records `origin/HEAD` ->
+`origin/feature`; a schedule on the default branch) would compare the branch with itself, so
+committed checks (CI, `--committed`) and `doctor` refuse it (`own_branch`) and the range is
+unchecked. Unpushed commits on the default branch are still judged, and a working-tree check
+there judges the uncommitted work too.
 """
 
 from __future__ import annotations
 
 from cagr_git.discover import Checkout
-from cagr_git.refs import remote_default_branch
+from cagr_git.refs import head_ref, remote_default_branch
 
 DEFAULT_TARGET = "main"
 BY_BASE_OPTION = "--base"
 BY_PROTECTED_BRANCH = "[git] protected_branch"
 BY_ORIGIN_HEAD = "origin/HEAD"
 BY_DEFAULT = f"default {DEFAULT_TARGET}"
+BY_PUSH_BEFORE = "the push's previous tip"  # CI: a push judges before -> after
 
 
 class TargetChoice:
@@ -23,22 +31,27 @@ class TargetChoice:
     A plain class, not a NamedTuple: the PR gate imports this module, and typing costs it time.
     """
 
-    __slots__ = ("chosen_by", "name")
+    __slots__ = ("chosen_by", "guessed", "name")
 
-    def __init__(self, name: str, chosen_by: str) -> None:
+    def __init__(self, name: str, chosen_by: str, guessed: bool = False) -> None:
         self.name = name
         self.chosen_by = chosen_by
+        self.guessed = guessed  # no option named it: the remote's default branch, or main
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TargetChoice):
             return NotImplemented
-        return (self.name, self.chosen_by) == (other.name, other.chosen_by)
+        return (self.name, self.chosen_by, self.guessed) == (
+            other.name,
+            other.chosen_by,
+            other.guessed,
+        )
 
     def __hash__(self) -> int:
-        return hash((self.name, self.chosen_by))
+        return hash((self.name, self.chosen_by, self.guessed))
 
     def __repr__(self) -> str:
-        return f"TargetChoice({self.name!r}, {self.chosen_by!r})"
+        return f"TargetChoice({self.name!r}, {self.chosen_by!r}, guessed={self.guessed!r})"
 
 
 def choose_target(
@@ -49,7 +62,8 @@ def choose_target(
     remote_default: TargetChoice | None = None,
 ) -> TargetChoice:
     """`base` (labelled `base_chosen_by`), then `protected_branch`, then the remote's default
-    branch (`remote_default` when the caller knows it, else origin/HEAD's), then main."""
+    branch (`remote_default` when the caller knows it, else origin/HEAD's), then main; the
+    last two are marked `guessed`."""
     if base:
         return TargetChoice(base, base_chosen_by)
     if protected_branch:
@@ -58,8 +72,8 @@ def choose_target(
         return remote_default
     origin_head = remote_default_branch(checkout)
     if origin_head is not None:
-        return TargetChoice(origin_head, BY_ORIGIN_HEAD)
-    return TargetChoice(DEFAULT_TARGET, BY_DEFAULT)
+        return TargetChoice(origin_head, BY_ORIGIN_HEAD, guessed=True)
+    return TargetChoice(DEFAULT_TARGET, BY_DEFAULT, guessed=True)
 
 
 def missing_target_advice(chosen_by: str | None) -> str:
@@ -78,4 +92,33 @@ def missing_target_advice(chosen_by: str | None) -> str:
         )
     if chosen_by == BY_PROTECTED_BRANCH:
         return " The name comes from [git] protected_branch in cagr's configuration."
+    if chosen_by is not None and chosen_by.startswith(BY_PUSH_BEFORE):
+        return (
+            " This run judges a push from the branch's previous tip: after a force push that"
+            " commit is gone, so what the push changed cannot be known; judge the branch"
+            " against the branch it merges into with --base. In a shallow clone, fetch the"
+            " full history first."
+        )
     return ""
+
+
+def own_branch(checkout: Checkout, head_branch: str | None = None) -> str | None:
+    """The branch being checked: `head_branch` when the caller knows it (CI, whose checkout
+    is often a detached HEAD), else the branch HEAD is on (None: detached)."""
+    if head_branch:
+        return head_branch
+    ref = head_ref(checkout)
+    return ref.removeprefix("refs/heads/") if ref and ref.startswith("refs/heads/") else None
+
+
+def own_branch_problem(name: str, ref: str, chosen_by: str) -> tuple[str, str]:
+    """The message and fix for a guessed target that resolved to HEAD's own branch."""
+    return (
+        f"the target {name} ({chosen_by}) resolved to {ref}, which is the branch being checked"
+        " itself and already holds HEAD: nothing named the branch this one merges into, so"
+        " the change would be empty and every rule would pass without judging anything.",
+        "Name the target: `--base <branch it merges into>` (or `[git] protected_branch`), and"
+        " make sure the clone has that branch (`git fetch origin <branch>`; a single-branch"
+        " clone, `git clone --branch X --depth 1`, has only its own branch). On the default"
+        " branch itself nothing is to be merged: check the branch that will be.",
+    )

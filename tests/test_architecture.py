@@ -46,8 +46,8 @@ HEAVY = (
 # wcmatch's own brace expander; packaging parses Python requirements).
 CORE_ALLOWED = {
     "__future__", "collections", "enum", "hashlib", "html", "itertools", "json", "posixpath",
-    "re", "tomllib", "types", "typing", "attrs", "cattrs", "wcmatch", "bracex", "mistune",
-    "packaging",
+    "re", "tomllib", "types", "typing", "unicodedata", "attrs", "cattrs", "wcmatch", "bracex",
+    "mistune", "packaging",
 }  # fmt: skip
 CORE_FORBIDDEN_NAMES = {"open", "exec", "eval", "__import__", "input", "print"}
 
@@ -222,15 +222,34 @@ def test_a_non_pr_shell_command_loads_only_the_standard_library(tmp_path: Path) 
     assert _loaded_by_hook(json.dumps(payload), tmp_path) == []
 
 
-def test_the_pr_gate_without_a_body_loads_only_the_standard_library(tmp_path: Path) -> None:
+def _configured(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     (root / "cagr.toml").write_text("")
+    return root
+
+
+def _bash(root: Path, event: str, command: str) -> str:
     payload = {
         "session_id": "s",
         "cwd": str(root),
-        "hook_event_name": "PreToolUse",
+        "hook_event_name": event,
         "tool_name": "Bash",
-        "tool_input": {"command": "gh pr create --fill"},
+        "tool_input": {"command": command},
     }
-    assert _loaded_by_hook(json.dumps(payload), root) == []
+    return json.dumps(payload)
+
+
+def test_the_pr_gate_without_a_body_loads_only_the_standard_library(tmp_path: Path) -> None:
+    root = _configured(tmp_path)
+    assert _loaded_by_hook(_bash(root, "PreToolUse", "gh pr create --fill"), root) == []
+
+
+def test_the_call_after_a_shell_command_that_moved_nothing_loads_only_the_standard_library(
+    tmp_path: Path,
+) -> None:
+    root = _configured(tmp_path)
+    payload = _bash(root, "PostToolUse", "npm test")
+    _loaded_by_hook(payload, root)  # the first call notes where HEAD is
+    assert (root / ".git" / "cagr" / "refreshed.json").exists()
+    assert _loaded_by_hook(payload, root) == []

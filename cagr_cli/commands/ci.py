@@ -1,9 +1,10 @@
-"""`cagr ci [--base REF] [--body-file FILE] [--labels A,B] [--sarif FILE]`: the CI check.
+"""`cagr ci [--base REF] [--body-file FILE|-] [--labels A,B] [--sarif FILE] [--codequality FILE]`.
 
 A thin translation of cagr_ci: read the CI system's event from the environment, check it, then
-print the report (text or JSON), GitHub annotations and job summary when on GitHub Actions, and
-the SARIF log when asked. Exit codes as everywhere: 0 pass, 1 a finding or a problem with the
-job, 2 invalid config or usage (or a checkout or event cagr cannot use), 3 something unchecked.
+print the report (text or JSON), GitHub annotations, job summary and step outputs when on GitHub
+Actions, and the SARIF log and GitLab's code quality report when asked. Exit codes as
+everywhere: 0 pass, 1 a finding or a problem with the job, 2 invalid config or usage (or a
+checkout or event cagr cannot use), 3 something unchecked.
 """
 
 from __future__ import annotations
@@ -15,70 +16,98 @@ import sys
 import time
 
 from cagr_ci.annotations import annotation_lines, command, guarded
+from cagr_ci.codequality import codequality_report
 from cagr_ci.event import EventError
 from cagr_ci.integrity import CheckoutError
+from cagr_ci.outputs import output_text, step_outputs
 from cagr_ci.providers import read_event
 from cagr_ci.render import render_result, result_data
 from cagr_ci.run import CiResult, run_ci
 from cagr_ci.sarif import sarif_log
 from cagr_ci.summary import SUMMARY_LIMIT, error_summary, step_summary
 from cagr_repo.body_file import BodyFileError
+from cagr_repo.config import ConfigErrors
 from cagr_repo.files import UnsafeOutput, append_output, output_path, write_output
 
-from ..checkout import fail, open_checkout
+from ..checkout import checkout_and_config, config_errors, fail, target_problem
 from ..output import EXIT_FINDINGS, EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
+_SEE_LOG = "the job log lists every problem and its fix."
 _EXIT = {"pass": EXIT_OK, "waived": EXIT_OK, "fail": EXIT_FINDINGS, "unchecked": EXIT_UNCHECKED}
 
 
 def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     on_github = os.environ.get("GITHUB_ACTIONS") == "true"
-    opened = open_checkout(args)
-    if isinstance(opened, int):  # not a checkout, or invalid config: the log says which
+    wrong_base = target_problem(args.base)
+    if wrong_base is not None:
+        return _fail(args, on_github, wrong_base, "")
+    opened = checkout_and_config(args)  # judged by HEAD's configuration: see run_ci
+    if isinstance(opened, int):
         if on_github:
-            said = "cagr ci could not read this checkout's configuration"
-            print(
-                command(
-                    "error",
-                    f"{said}; the job log lists every problem and its fix.",
-                    title="cagr ci could not check this run",
-                ),
-                file=sys.stderr if args.format == "json" else sys.stdout,
-            )
-            _append_summary(error_summary(f"{said}."), None)
+            _annotate_failure(args, f"cagr ci could not open this checkout; {_SEE_LOG}")
         return opened
     checkout, config = opened
     try:  # refused before anything is checked: a usage error, nothing half-written
-        for path in (args.sarif, os.environ.get("GITHUB_STEP_SUMMARY") if on_github else None):
+        github_files = ("GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT") if on_github else ()
+        asked = (args.sarif, args.codequality)
+        for path in (*asked, *(os.environ.get(name) for name in github_files)):
             if path:
                 output_path(path, checkout.root)
     except UnsafeOutput as error:
         return fail(args, str(error), "cagr ci")
     try:
-        event = read_event(os.environ, base=args.base, body_file=args.body_file, labels=args.labels)
+        stdin = sys.stdin.fileno() if sys.stdin is not None else None
+        event = read_event(
+            os.environ, base=args.base, body_file=args.body_file, labels=args.labels, stdin=stdin
+        )
         result = run_ci(config, checkout, event, started=started)
     except (EventError, CheckoutError) as error:
         return _fail(args, on_github, error.message, error.fix)
+    except ConfigErrors as errors:  # HEAD's configuration: the log lists every problem
+        code = config_errors(args, errors.issues, "the configuration committed at HEAD")
+        if on_github:
+            _annotate_failure(
+                args, f"cagr ci could not read the configuration committed at HEAD; {_SEE_LOG}"
+            )
+        return code
     except BodyFileError as error:
         return _fail(args, on_github, str(error), "")
     _print(args, result, on_github)
     if on_github:
-        summary = step_summary(result, config, limit=max(0, SUMMARY_LIMIT - _used()))
+        summary = step_summary(result, result.config, limit=max(0, SUMMARY_LIMIT - _used()))
         _append_summary(summary, checkout.root)
+    code = _EXIT[result.status]
+    written = ""
     if args.sarif:
         data = json.dumps(sarif_log(result), indent=2, ensure_ascii=True) + "\n"
-        try:
-            write_output(args.sarif, data.encode("utf-8"), checkout.root)
-        except (OSError, UnsafeOutput) as error:  # the report is out already: say so beside it
-            why = error.strerror if isinstance(error, OSError) else str(error)
-            print(
-                f"cagr ci: cannot write the SARIF log {args.sarif}: {why}. Name a file"
-                " in a folder the job can write to.",
-                file=sys.stderr,
-            )
-            return EXIT_INVALID
-    return _EXIT[result.status]
+        if _write(args.sarif, data, checkout.root, "the SARIF log"):
+            written = os.path.abspath(args.sarif)
+        else:
+            code = EXIT_INVALID
+    if args.codequality:
+        data = json.dumps(codequality_report(result), indent=2, ensure_ascii=True) + "\n"
+        if not _write(args.codequality, data, checkout.root, "the code quality report"):
+            code = EXIT_INVALID
+    if on_github:
+        _append_outputs(step_outputs(result, written), checkout.root)
+    return code
+
+
+def _write(path: str, data: str, root: str | None, what: str) -> bool:
+    """Write a report the run was asked for; when that fails, say so (the report is out
+    already) and return False."""
+    try:
+        write_output(path, data.encode("utf-8"), root)
+    except (OSError, UnsafeOutput) as error:
+        why = error.strerror if isinstance(error, OSError) else str(error)
+        print(
+            f"cagr ci: cannot write {what} {path}: {why}. Name a file in a folder the job can"
+            " write to.",
+            file=sys.stderr,
+        )
+        return False
+    return True
 
 
 def _print(args: argparse.Namespace, result: CiResult, on_github: bool) -> None:
@@ -112,13 +141,30 @@ def _append_summary(text: str, root: str | None) -> None:
         print(f"cagr ci: cannot write the job summary: {error}.", file=sys.stderr)
 
 
+def _append_outputs(values: dict[str, str], root: str | None) -> None:
+    path = os.environ.get("GITHUB_OUTPUT")
+    if not path:
+        return
+    try:
+        append_output(path, output_text(values).encode("utf-8", "surrogateescape"), root)
+    except UnsafeOutput as error:
+        print(f"cagr ci: cannot write the step outputs: {error}.", file=sys.stderr)
+
+
 def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> int:
     text = f"{message} {fix}".strip()
     fail(args, text, "cagr ci")
     if on_github:
-        print(
-            command("error", text, title="cagr ci could not check this run"),
-            file=sys.stderr if args.format == "json" else sys.stdout,
-        )
-        _append_summary(error_summary(text), None)
+        _annotate_failure(args, text)
     return EXIT_INVALID
+
+
+def _annotate_failure(args: argparse.Namespace, text: str) -> None:
+    """On GitHub: an error annotation, a job summary and empty outputs for a run that could
+    not check anything."""
+    print(
+        command("error", text, title="cagr ci could not check this run"),
+        file=sys.stderr if args.format == "json" else sys.stdout,
+    )
+    _append_summary(error_summary(text), None)
+    _append_outputs(step_outputs(None), None)

@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from cagr_core.changes import Stage
 from cagr_core.example_runner import run_examples
 from cagr_core.rules import RULE_KINDS
 from cagr_git.discover import Checkout, NotARepository, find_checkout
@@ -22,24 +23,24 @@ from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_hooks.install import SETTINGS_FILES
 from cagr_hooks.status import agent_status, timing_summary
 from cagr_repo.check import check
-from cagr_repo.config import ConfigErrors, RepoConfig, load_config
+from cagr_repo.config import RepoConfig
 from cagr_repo.config_files import find_config_files
 from cagr_repo.diagnosis import advice
 from cagr_repo.gate_record import record_state
+from cagr_repo.judging_config import InvalidConfig, WorkingConfig, read_working_config
 
 from ..output import EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
 MAX_ADVICE_WORK = 20_000_000  # rule x tracked-file matches doctor does for advice
 
 
-def _config(root: Path) -> tuple[dict[str, Any], Any]:
+def _config(root: Path) -> tuple[dict[str, Any], WorkingConfig]:
     files = find_config_files(str(root))
     section: dict[str, Any] = {"sources": [name for name, _ in files.read], "problems": []}
-    try:
-        config = load_config(root)
-    except ConfigErrors as errors:
-        section["problems"] = [str(issue) for issue in errors.issues]
-        return section, None
+    config = read_working_config(root)
+    if isinstance(config, InvalidConfig):
+        section["problems"] = [str(issue) for issue in config.issues]
+        return section, config
     kinds: Counter[str] = Counter(c.rule.kind for c in config.rules.rules)
     section["rules"] = {kind: kinds[kind] for kind in RULE_KINDS}
     results = run_examples(config.rules)
@@ -60,6 +61,10 @@ def _hooks(root: Path, gitdir: str) -> dict[str, Any]:
             "missing": list(status.missing),
             "outdated": list(status.outdated),
             **({"problem": status.problem} if status.problem else {}),
+            **({"command": status.command} if status.command else {}),
+            **({"resolves_to": status.resolves_to} if status.resolves_to else {}),
+            **({"not_resolved": status.not_resolved} if status.not_resolved else {}),
+            **({"machine_path": status.machine_path} if status.machine_path else {}),
         }
     return {"agents": agents, "timings": timing_summary(gitdir)}
 
@@ -71,10 +76,13 @@ def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
     config_section, config = _config(root)
     data: dict[str, Any] = {"root": str(root), "config": config_section}
     code = EXIT_OK
-    if config is None or config_section["examples"]["failing"]:
+    if isinstance(config, InvalidConfig) or config_section["examples"]["failing"]:
         code = EXIT_INVALID
-    if config is not None:
-        report = check(config, checkout).report
+    if isinstance(config, InvalidConfig):  # the gate compares file bytes: no rules needed
+        data["gate_record"] = _gate_record(checkout, config.raw_digest)
+    else:
+        # A diagnosis of the target too: one that is the branch itself is named as unchecked.
+        report = check(config, checkout, refuse_own_branch=True).report
         range_ = report.range
         data["range"] = {
             "target_ref": range_.target_ref if range_ else None,
@@ -89,20 +97,13 @@ def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
             "unchecked": [u.message for u in report.unchecked],
             "deferred": sorted({d.rule for d in report.deferred}),
         }
+        # What leaves the configuration itself unknown (a tracked file not on disk), by name.
+        config_section["unchecked"] = [
+            u.message for u in report.unchecked if u.stage is Stage.CONFIG
+        ]
         if report.unchecked and code == EXIT_OK:
             code = EXIT_UNCHECKED
-        record, reasons = record_state(checkout, config.raw_digest)
-        data["gate_record"] = (
-            {"state": "absent"}
-            if record is None
-            else {
-                "state": "stale" if reasons else "current",
-                "why_stale": reasons,
-                "result": record.status,
-                "head": record.head,
-                "target_ref": record.target_ref,
-            }
-        )
+        data["gate_record"] = _gate_record(checkout, config.raw_digest)
         try:
             tracked = tracked_paths(checkout.gitdir)
         except UnreadableIndex as error:
@@ -111,6 +112,19 @@ def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
             data["advice"] = _advice(config, tracked)
     data["hooks"] = _hooks(root, checkout.gitdir)
     return data, code
+
+
+def _gate_record(checkout: Checkout, digest: str) -> dict[str, Any]:
+    record, reasons = record_state(checkout, digest)
+    if record is None:
+        return {"state": "absent"}
+    return {
+        "state": "stale" if reasons else "current",
+        "why_stale": reasons,
+        "result": record.status,
+        "head": record.head,
+        "target_ref": record.target_ref,
+    }
 
 
 def _advice(config: RepoConfig, tracked: list[str]) -> list[str]:
@@ -129,6 +143,7 @@ def _text(data: dict[str, Any]) -> str:
     if config["problems"]:
         lines.append(f"  INVALID ({len(config['problems'])} problem(s)):")
         lines.extend(f"    {problem}" for problem in config["problems"])
+    lines.extend(f"  UNCHECKED: {problem}" for problem in config.get("unchecked", ()))
     if "rules" in config:
         lines.append("  rules: " + ", ".join(f"{n} {kind}" for kind, n in config["rules"].items()))
         failing = config["examples"]["failing"]
@@ -154,6 +169,7 @@ def _text(data: dict[str, Any]) -> str:
             lines.append(f"  warnings (severity warn): {', '.join(change['warnings'])}")
         lines.append(f"  deferred to the PR: {', '.join(change['deferred']) or 'none'}")
         lines.append(f"  unchecked: {len(change['unchecked']) or 'nothing'}")
+    if "gate_record" in data:
         record = data["gate_record"]
         lines += ["", "Gate record (for `gh pr create`)"]
         if record["state"] == "absent":
@@ -162,8 +178,16 @@ def _text(data: dict[str, Any]) -> str:
             lines.append(f"  stale ({'; '.join(record['why_stale'])}); its result no longer counts")
         else:
             lines.append(f"  current: {record['result']} for HEAD {record['head'][:7]}")
-    hooks = data["hooks"]
-    lines += ["", "Agent hooks"]
+    lines += _hooks_text(data["hooks"])
+    if data.get("advice"):
+        lines += ["", "Advice"]
+        lines.extend(f"  {note}" for note in data["advice"])
+    return "\n".join(lines)
+
+
+def _hooks_text(hooks: dict[str, Any]) -> list[str]:
+    """Each agent's hook setup, whether its command resolves here, and recent timings."""
+    lines = ["", "Agent hooks"]
     for agent, status in hooks["agents"].items():
         detail = status["state"]
         events = status["missing"] or status["outdated"]
@@ -171,16 +195,26 @@ def _text(data: dict[str, Any]) -> str:
             what = "missing" if status["missing"] else "outdated"
             detail += f" ({what} {', '.join(events)}; run `cagr init --hooks {agent}`)"
         lines.append(f"  {agent}: {detail} [{status['file']}]")
+        if "resolves_to" in status:
+            lines.append(f"    runs `{status['command']}`: {status['resolves_to']}")
+        elif "not_resolved" in status:
+            lines.append(
+                f"    runs `{status['command']}`, which does not resolve here"
+                f" ({status['not_resolved']}): the hook lets every call through without cagr"
+            )
+        if "machine_path" in status:
+            lines.append(
+                f"    {status['machine_path']} is a path on this machine; teammates who use the"
+                " committed file lack it. Use `cagr` on the PATH or a path under the project"
+                f" (`cagr init --hooks {agent} --hook-command ...`)."
+            )
     for moment, figures in hooks["timings"].items():
         budget = f", budget {figures['budget_ms']:g} ms" if "budget_ms" in figures else ""
         lines.append(
             f"  {moment}: {figures['calls']:g} recent call(s), median {figures['median_ms']:g} ms,"
             f" slowest {figures['max_ms']:g} ms{budget}"
         )
-    if data.get("advice"):
-        lines += ["", "Advice"]
-        lines.extend(f"  {note}" for note in data["advice"])
-    return "\n".join(lines)
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,10 +1,12 @@
-"""`cagr explain ID`: what a rule checks, where it comes from, and when it runs."""
+"""`cagr explain ID`: what a rule checks, where it comes from, and when it runs; without an ID,
+every rule's id and kind."""
 
 from __future__ import annotations
 
 import argparse
 import difflib
 import sys
+from collections.abc import Callable
 
 from cagr_core.examples import Example
 from cagr_core.render import waivable
@@ -18,7 +20,7 @@ from cagr_core.rules import (
 )
 from cagr_core.validate import unstructure_rule
 
-from ..checkout import load, root_of
+from ..checkout import load, not_on_disk, root_of
 from ..output import EXIT_INVALID, EXIT_OK, print_json
 
 CHECKED = "checked at an agent's turn end, before `gh pr create` / `gh pr ready`, and in CI"
@@ -44,11 +46,33 @@ def _example_line(example: Example) -> str:
     return f"{changes}; {body}; phase {example.phase.value}"
 
 
+def _list(source_of: Callable[[str], str], rules: list[Rule], fmt: str) -> int:
+    """Every rule's id, kind and source."""
+    if fmt == "json":
+        print_json(
+            {"rules": [{"id": r.id, "kind": r.kind, "source": source_of(r.id)} for r in rules]}
+        )
+        return EXIT_OK
+    if not rules:
+        print(
+            "No change rules are configured (cagr.toml, .cagr/*.toml or [tool.cagr] in"
+            " pyproject.toml); `cagr init` suggests some."
+        )
+        return EXIT_OK
+    width = max(len(r.id) for r in rules)
+    lines = [f"{len(rules)} change rule(s); `cagr explain ID` shows one:"]
+    lines.extend(f"  {r.id:<{width}}  {r.kind:<8}  {source_of(r.id)}" for r in rules)
+    print("\n".join(lines))
+    return EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
     config = load(args, root_of(args.repo))
     if isinstance(config, int):
         return config
     by_id = {c.rule.id: c.rule for c in config.rules.rules}
+    if args.id is None:
+        return _list(config.loaded.source_of, [by_id[i] for i in sorted(by_id)], args.format)
     rule = by_id.get(args.id)
     if rule is None:
         close = difflib.get_close_matches(args.id, list(by_id), n=3, cutoff=0.5)
@@ -61,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
                 ". No change rules are configured"
                 " (cagr.toml, .cagr/*.toml or [tool.cagr] in pyproject.toml)."
             )
+        missing = not_on_disk(args.repo)
+        if missing:
+            more += f" ({', '.join(missing)} is committed at HEAD but not in the working tree.)"
         print(f"cagr explain: no change rule has the id {args.id!r}{more}", file=sys.stderr)
         return EXIT_INVALID
     source = config.loaded.source_of(rule.id)

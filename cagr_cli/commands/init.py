@@ -9,18 +9,21 @@ Nothing existing is overwritten without `--force` or lost.
 from __future__ import annotations
 
 import argparse
-import os
-import shlex
-import shutil
 import sys
 from pathlib import Path
 
+from cagr_ci.requirement import NoRequirement
 from cagr_ci.workflow import install_workflow
-from cagr_git.discover import NotARepository, find_checkout
+from cagr_core.errors import CagrError
+from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
-from cagr_hooks.install import NOTES, InstallError, install
+from cagr_git.repository import open_repo
+from cagr_hooks.install import NOTES, InstallError, behind_others, install, machine_path
+from cagr_hooks.status import resolve
 from cagr_repo.files import UnsafeOutput, output_path, write_atomically
-from cagr_repo.suggest import SCHEMA_FILE, render, suggest
+from cagr_repo.schema_file import DEFAULT_SCHEMA_FILE as SCHEMA_FILE
+from cagr_repo.suggest import History, render, suggest
+from cagr_repo.suggest_history import read_history
 
 from ..output import EXIT_INVALID, EXIT_OK
 from .schema import schema_text
@@ -28,7 +31,7 @@ from .schema import schema_text
 RULES_FILE = ".cagr/changes.toml"
 
 
-def _rules(root: Path, gitdir: str, force: bool) -> int:
+def _rules(root: Path, checkout: Checkout, force: bool) -> int:
     try:
         path = Path(output_path(str(root / RULES_FILE), str(root), confined=True))
         schema = Path(output_path(str(root / SCHEMA_FILE), str(root), confined=True))
@@ -42,7 +45,7 @@ def _rules(root: Path, gitdir: str, force: bool) -> int:
         )
         return EXIT_INVALID
     try:
-        tracked = tracked_paths(gitdir)
+        tracked = tracked_paths(checkout.gitdir)
     except UnreadableIndex as error:
         print(
             f"cagr init: cannot read the index ({error}), so no rules can be suggested;"
@@ -50,7 +53,7 @@ def _rules(root: Path, gitdir: str, force: bool) -> int:
             file=sys.stderr,
         )
         return EXIT_INVALID
-    suggestions = suggest(tracked)
+    suggestions = suggest(tracked, _history(checkout, tracked))
     write_atomically(str(path), render(suggestions).encode("utf-8"))
     print(f"{RULES_FILE}: {len(suggestions)} suggested rule(s), commented out:")
     for suggestion in suggestions:
@@ -60,12 +63,31 @@ def _rules(root: Path, gitdir: str, force: bool) -> int:
         write_atomically(str(schema), schema_text().encode("utf-8"))
         print(
             f"{SCHEMA_FILE}: the editor schema its `#:schema` line points at"
-            f" (`cagr schema --check {SCHEMA_FILE}` keeps it current)"
+            " (`cagr schema --check` tells when a newer cagr changed it; `cagr schema --write`"
+            " rewrites it)"
         )
     return EXIT_OK
 
 
-def _hooks(root: Path, agents: list[str], command: str) -> int:
+def _history(checkout: Checkout, tracked: list[str]) -> History:
+    """Recent history for the suggestions that need it; none when it cannot be read."""
+    try:
+        with open_repo(checkout) as repo:
+            return read_history(repo, tracked) if repo.problem is None else History()
+    except CagrError:  # what cannot be read suggests nothing; the layout still does
+        return History()
+
+
+def _hooks(root: Path, agents: list[str], command: str | None) -> int:
+    if command is not None and machine_path(command):
+        print(
+            f"cagr init: `{machine_path(command)}` is a path on this machine, and teams commit"
+            " the agents' settings files: a teammate's agent would not find it. Use `cagr` on"
+            " the PATH, a path in the project (`.venv/bin/cagr hook`), or one under the agent's"
+            ' project variable (`"$CLAUDE_PROJECT_DIR"/.venv/bin/cagr hook`).',
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
     for agent in dict.fromkeys(agents):
         try:
             done = install(root, agent, command)
@@ -78,35 +100,56 @@ def _hooks(root: Path, agents: list[str], command: str) -> int:
         else:
             print(f"{name}: cagr's hooks for {agent} are already there; nothing changed")
         print(f"  {NOTES[agent]}")
-        program = shlex.split(done.command)[0]
-        if "$" not in program and not _findable(root, program):
+        later = behind_others(done.path) if agent == "cursor" else []
+        if later:
             print(
-                f"  Warning: `{program}` is not found from here, so the agent may not find it"
-                " either and would run without cagr. Give the command with --hook-command"
-                " (for example the virtualenv's cagr).",
+                f"  In {', '.join(later)}, cagr's entry follows others. Cursor runs every entry"
+                " of a list (its documentation says so); versions from late 2025 ran only the"
+                " first. If Cursor's Hooks tab shows cagr's never ran, update Cursor or move"
+                " cagr's entry first."
+            )
+        resolved, why = resolve(root, agent, done.command)
+        if resolved is None:
+            print(
+                f"  Warning: {why}, so the agent may not find it either: its hooks would then let"
+                " every call through without cagr. Give the command with --hook-command (for"
+                " example the virtualenv's cagr, as a path in the project).",
+                file=sys.stderr,
+            )
+        if machine_path(done.command):
+            print(
+                f"  Warning: `{machine_path(done.command)}` is a path on this machine; teammates"
+                " who use the committed file lack it. Give --hook-command to change it.",
                 file=sys.stderr,
             )
     return EXIT_OK
 
 
-def _findable(root: Path, program: str) -> bool:
-    """Whether the hook's program can be found: on the PATH, or (a path) from the root, where
-    agents run project hooks."""
-    if "/" in program:
-        return os.access(root / program, os.X_OK)  # an absolute program ignores the root
-    return shutil.which(program) is not None
-
-
-def _ci(root: Path, force: bool) -> int:
-    result = install_workflow(root, force)
+def _ci(root: Path, args: argparse.Namespace) -> int:
+    try:
+        result = install_workflow(root, args.force, install=args.install, sarif=args.sarif)
+    except NoRequirement as error:
+        print(f"cagr init: {error.message} {error.fix}", file=sys.stderr)
+        return EXIT_INVALID  # nothing was written
     if result.outcome == "refused":
         print(f"cagr init: {result.message}", file=sys.stderr)
         return EXIT_INVALID  # as for an existing rules file: nothing was replaced
     print(f"cagr init: {result.message}")
+    if result.options is not None:
+        given = " (given with --install)" if result.options.given else ""
+        print(f"  Install step: pip install {result.options.requirement!r}{given}")
+        if result.options.sarif:
+            print(
+                "  The job uploads a SARIF log to code scanning (it needs code scanning enabled"
+                " for the repository; pull requests from forks cannot upload)."
+            )
     return EXIT_OK
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.ci is None and (args.install is not None or args.sarif is not None):
+        print("cagr init: --install and --sarif go with --ci github.", file=sys.stderr)
+        return EXIT_INVALID
     try:
         checkout = find_checkout(args.repo)
     except NotARepository as error:
@@ -124,9 +167,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     root = Path(checkout.root)
     rules = args.rules or not (args.hooks or args.ci)
-    code = _rules(root, checkout.gitdir, args.force) if rules else EXIT_OK
+    code = _rules(root, checkout, args.force) if rules else EXIT_OK
     if args.hooks:
         code = max(code, _hooks(root, args.hooks, args.hook_command))
     if args.ci == "github":
-        code = max(code, _ci(root, args.force))
+        code = max(code, _ci(root, args))
     return code

@@ -15,18 +15,20 @@ import sys
 from attrs import evolve
 
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
-from cagr_core.render import render_summary, render_text, report_data
+from cagr_core.render import render_text, report_data
 from cagr_core.review import check_pr_sections
 from cagr_repo.body_file import BodyFileError, read_body_file
 from cagr_repo.check import check
 from cagr_repo.collect import BareRepository
+from cagr_repo.judging_config import committed_config
 
-from ..checkout import open_checkout
+from ..checkout import checkout_and_config, config_errors, open_checkout
 from ..output import EXIT_INVALID, exit_code, print_json
 
 
 def run(args: argparse.Namespace) -> int:
-    opened = open_checkout(args)
+    # A committed check is judged by HEAD's configuration: the working tree's may be invalid.
+    opened = checkout_and_config(args) if args.committed else open_checkout(args)
     if isinstance(opened, int):
         return opened
     checkout, config = opened
@@ -37,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
         except BodyFileError as error:
             print(f"cagr rules check: {error}", file=sys.stderr)
             return EXIT_INVALID
+    judged_by = committed_config(config, checkout) if args.committed else None
     try:
         result = check(
             config,
@@ -45,22 +48,20 @@ def run(args: argparse.Namespace) -> int:
             committed=args.committed,
             body=pr_body,
             note_uncommitted=True,
+            judged_by=judged_by,
         )
     except BareRepository as error:
         print(f"cagr rules check: {error}", file=sys.stderr)
         return EXIT_INVALID
+    if result.record_note is not None:
+        print(f"cagr: {result.record_note}", file=sys.stderr)
+    if judged_by is not None and judged_by.config is None:  # nothing was evaluated
+        return config_errors(args, judged_by.head_issues, "the configuration committed at HEAD")
     report = result.report
-    if pr_body is not None:
-        found, unknown = check_pr_sections(config.config.review.pr_sections, pr_body)
+    if pr_body is not None and result.config is not None:
+        found, unknown = check_pr_sections(result.config.config.review.pr_sections, pr_body)
         report = evolve(
             report, findings=report.findings + found, unchecked=report.unchecked + unknown
-        )
-    if result.record is not None and not result.record_written:
-        print(
-            f"cagr: the gate record could not be written to {checkout.gitdir}/cagr/ (read-only,"
-            " a link, or a full disk); any older record was removed, so `gh pr create` will ask"
-            " for a fresh check.",
-            file=sys.stderr,
         )
     if args.format == "json":
         data = report_data(report)
@@ -68,8 +69,5 @@ def run(args: argparse.Namespace) -> int:
             data["config_from"] = "HEAD" if result.config_from_head else "working tree"
         print_json(data)
         return exit_code(report)
-    body = render_text(report)
-    if body:
-        print(f"{body}\n")
-    print(render_summary(report))
+    print(render_text(report))
     return exit_code(report)

@@ -8,14 +8,15 @@ from collections import Counter
 from cagr_core.example_runner import run_examples
 from cagr_core.rules import RULE_KINDS
 
-from ..checkout import load, root_of
-from ..output import EXIT_FINDINGS, EXIT_OK, print_json
+from ..checkout import load, not_on_disk, root_of
+from ..output import EXIT_FINDINGS, EXIT_OK, EXIT_UNCHECKED, print_json
 
 
 def run(args: argparse.Namespace) -> int:
     config = load(args, root_of(args.repo))
     if isinstance(config, int):
         return config
+    missing = not_on_disk(args.repo)  # rules HEAD has that these files cannot test
     results = run_examples(config.rules)
     rules: Counter[str] = Counter(c.rule.kind for c in config.rules.rules)
     examples: Counter[str] = Counter(r.kind for r in results)
@@ -24,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(
             {
-                "status": "fail" if failures else "pass",
+                "status": "fail" if failures else "unchecked" if missing else "pass",
                 "kinds": {
                     kind: {"rules": rules[kind], "examples": examples[kind], "failed": failed[kind]}
                     for kind in RULE_KINDS
@@ -33,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
                     {"rule": r.rule, "kind": r.kind, "example": r.name, "said": r.said}
                     for r in failures
                 ],
+                "not_on_disk": list(missing),
             }
         )
     else:
@@ -44,4 +46,12 @@ def run(args: argparse.Namespace) -> int:
             print("no change rules are configured; nothing to test")
         for result in failures:
             print(f"\nFAIL {result.rule} examples.{result.name}: {result.said}")
-    return EXIT_FINDINGS if failures else EXIT_OK
+        if missing:
+            print(
+                f"\nunchecked: {', '.join(missing)} is committed at HEAD but not in the working"
+                " tree (deleted, or left out by a sparse checkout or skip-worktree), so its rules"
+                " were not tested. Bring it back to test them."
+            )
+    if failures:
+        return EXIT_FINDINGS
+    return EXIT_UNCHECKED if missing else EXIT_OK

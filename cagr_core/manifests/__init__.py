@@ -35,12 +35,14 @@ __all__ = [
 class ManifestError(CagrError):
     """A manifest side that cannot be read (the rule is then unchecked).
 
-    `side` is "old" (the baseline's copy) or "new" (the change's result).
+    `side` is "old" (the baseline's copy) or "new" (the change's result); `malformed` says the
+    content was read and is not a valid manifest (else cagr could not or would not read it).
     """
 
-    def __init__(self, message: str, side: str) -> None:
+    def __init__(self, message: str, side: str, *, malformed: bool = True) -> None:
         super().__init__(message)
         self.side = side
+        self.malformed = malformed
 
 
 @frozen
@@ -101,8 +103,9 @@ def added_dependencies(manifest: Format, before: bytes | None, after: bytes | No
     """What `after` adds over `before` (None: that side is absent), in section and name order."""
     if after is None:
         return Additions()
-    new = _read(manifest, after, "new")
+    # The old side first: when both are broken, the change did not break the file.
     old = _read(manifest, before, "old") if before is not None else Declared()
+    new = _read(manifest, after, "new")
     known: dict[str, set[str]] = {}
     for section in old.sections:
         known.setdefault(section.key, set()).update(section.names)

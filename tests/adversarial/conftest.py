@@ -111,3 +111,15 @@ def denied(folder: Path) -> bool:
     probe = [sys.executable, "-c", f"import os; os.listdir({str(folder)!r})"]
     result = subprocess.run(probe, preexec_fn=_drop_dac_override, capture_output=True, check=False)
     return result.returncode == 1 and b"PermissionError" in result.stderr
+
+
+def unwritable(folder: Path) -> bool:
+    """Whether creating a file in `folder` really fails where file permissions apply."""
+    probe = f"import os; os.close(os.open({str(folder / '.probe')!r}, os.O_CREAT | os.O_WRONLY))"
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        preexec_fn=_drop_dac_override,
+        capture_output=True,
+        check=False,
+    )
+    return result.returncode == 1 and b"PermissionError" in result.stderr

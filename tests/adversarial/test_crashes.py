@@ -273,11 +273,10 @@ def test_17_unreadable_tracked_path_deterministic(
 
 
 def test_18_schema_write_when_the_folder_is_a_file(feature: Path, cagr: Cagr) -> None:
-    shutil.rmtree(feature / "schema")
-    write(feature, "schema", "a file")
+    write(feature, ".cagr", "a file")
     outcome = cagr(feature, "schema", "--write")
     assert outcome.code == 2
-    assert "schema/cagr.schema.json" in outcome.err
+    assert ".cagr/cagr.schema.json" in outcome.err
     assert len(outcome.err.strip().splitlines()) == 1
 
 

@@ -163,3 +163,52 @@ def test_a_fifo_where_git_reads_rules_is_unchecked_not_a_hang(
     assert outcome.code == 3, outcome
     messages = [item["message"] for item in json.loads(outcome.out)["unchecked"]]
     assert any(named in message and "FIFO" in message for message in messages), messages
+
+
+def _hook(feature: Path, *args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "cagr_cli", "hook", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=feature,
+    )
+
+
+def test_a_payload_followed_by_an_open_stdin_is_answered(feature: Path) -> None:
+    """The hook reads the first complete JSON object; it never waits for end-of-input."""
+    commit(feature, "schema only")
+    payload = {
+        "session_id": "s",
+        "cwd": str(feature),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "gh pr create -t T -b x"},
+    }
+    with _hook(feature) as process:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        process.stdin.write(json.dumps(payload).encode() + b"\n")
+        process.stdin.flush()  # and kept open, as an agent holding its end of the pipe does
+        try:
+            ended = process.wait(timeout=HANG_GUARD_S)
+        finally:
+            process.kill()
+        assert ended == 0, "the hook waited for end-of-input"
+        assert b"no prepared change-rule result" in process.stdout.read()
+
+
+def test_an_unfinished_payload_on_an_open_stdin_ends_at_the_deadline(feature: Path) -> None:
+    with _hook(feature, "--deadline", "2") as process:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        assert process.stderr is not None
+        process.stdin.write(b'{"hook_event_name": "Stop", "session_id": "s", "cwd": ')
+        process.stdin.flush()
+        try:
+            ended = process.wait(timeout=HANG_GUARD_S)
+        finally:
+            process.kill()
+        assert ended == 0
+        assert b"unreadable input" in process.stderr.read()
+        assert process.stdout.read() == b""

@@ -67,12 +67,15 @@ def test_a_sarif_link_inside_the_repository_is_written_where_it_points(
     assert json.loads((root / "reports" / "cagr.sarif").read_text())["version"] == "2.1.0"
 
 
-def test_a_step_summary_fifo_never_blocks(pushed: tuple[Path, str, str], tmp_path: Path) -> None:
+@pytest.mark.parametrize("variable", ["GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT"])
+def test_a_step_summary_or_output_fifo_never_blocks(
+    pushed: tuple[Path, str, str], tmp_path: Path, variable: str
+) -> None:
     root, head, base = pushed
-    fifo = tmp_path / "summary"
+    fifo = tmp_path / "runner-file"
     os.mkfifo(fifo)
     event = pull_request("opened", head, "body", base_sha=base)
-    env = github_env(tmp_path, "pull_request", event, GITHUB_STEP_SUMMARY=str(fifo))
+    env = github_env(tmp_path, "pull_request", event, **{variable: str(fifo)})
     result = cagr_ci(root, env)  # a blocked write would hang here (the suite's timeout)
     assert result.returncode == 2, result
     assert "is a FIFO" in result.stdout + result.stderr

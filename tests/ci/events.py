@@ -115,18 +115,57 @@ def merge_group(head: str, base: str, *, base_ref: str = "main", number: int = 7
     }
 
 
-def push(after: str, before: str) -> dict[str, Any]:
-    """A `push` webhook payload."""
+def push(
+    after: str,
+    before: str,
+    *,
+    ref: str = "refs/heads/main",
+    forced: bool = False,
+) -> dict[str, Any]:
+    """A `push` webhook payload (an all-zero `before`: a new branch; `after`: a deletion)."""
+    zero = "0" * 40
+    head_commit = (
+        None
+        if after == zero
+        else {
+            "id": after,
+            "tree_id": "f" * 40,
+            "distinct": True,
+            "message": "work",
+            "timestamp": "2026-01-01T00:00:00Z",
+            "url": f"https://github.com/octo-org/app/commit/{after}",
+            "author": {"name": "Octo Cat", "email": "octocat@example.invalid"},
+            "committer": {"name": "Octo Cat", "email": "octocat@example.invalid"},
+            "added": [],
+            "removed": [],
+            "modified": [],
+        }
+    )
     return {
-        "ref": "refs/heads/main",
+        "ref": ref,
         "before": before,
         "after": after,
-        "created": False,
-        "deleted": False,
-        "forced": False,
-        "commits": [],
+        "repository": REPOSITORY,
+        "pusher": {"name": "octocat", "email": "octocat@example.invalid"},
+        "sender": SENDER,
+        "created": before == zero,
+        "deleted": after == zero,
+        "forced": forced,
+        "base_ref": None,
+        "compare": f"https://github.com/octo-org/app/compare/{before[:12]}...{after[:12]}",
+        "commits": [head_commit] if head_commit else [],
+        "head_commit": head_commit,
+    }
+
+
+def workflow_dispatch(ref: str = "refs/heads/main") -> dict[str, Any]:
+    """A `workflow_dispatch` webhook payload (a run started by hand on `ref`)."""
+    return {
+        "inputs": {},
+        "ref": ref,
         "repository": REPOSITORY,
         "sender": SENDER,
+        "workflow": ".github/workflows/cagr.yml",
     }
 
 
@@ -140,6 +179,7 @@ def github_env(
         "GITHUB_EVENT_NAME": name,
         "GITHUB_REPOSITORY": "octo-org/app",
         "GITHUB_STEP_SUMMARY": str(tmp / "step_summary.md"),
+        "GITHUB_OUTPUT": str(tmp / "github_output"),
         "RUNNER_TEMP": str(tmp),
     }
     if payload is not None:
@@ -149,8 +189,64 @@ def github_env(
     if name in ("pull_request", "pull_request_target") and payload is not None:
         env["GITHUB_BASE_REF"] = payload["pull_request"]["base"]["ref"]
         env["GITHUB_HEAD_REF"] = payload["pull_request"]["head"]["ref"]
+        env["GITHUB_REF"] = f"refs/pull/{payload['number']}/merge"
+    elif name == "push" and payload is not None:
+        env["GITHUB_REF"] = payload["ref"]
+        env["GITHUB_SHA"] = payload["after"]
+    elif name == "workflow_dispatch" and payload:
+        env["GITHUB_REF"] = payload["ref"]
     env.update(extra)
     return env
+
+
+def gitlab_env(source: str, head: str, **extra: str) -> dict[str, str]:
+    """The predefined variables GitLab sets for a job of a `source` pipeline (GitLab's
+    documented names: CI_PIPELINE_SOURCE push, schedule, web, merge_request_event, ...) at the
+    commit `head`, on the branch `main` unless `extra` says otherwise."""
+    env = {
+        "CI": "true",
+        "GITLAB_CI": "true",
+        "CI_SERVER_URL": "https://gitlab.example.invalid",
+        "CI_PROJECT_PATH": "octo-org/app",
+        "CI_PROJECT_DIR": "/builds/octo-org/app",
+        "CI_DEFAULT_BRANCH": "main",
+        "CI_PIPELINE_ID": "1000",
+        "CI_PIPELINE_SOURCE": source,
+        "CI_JOB_ID": "2000",
+        "CI_COMMIT_SHA": head,
+        "CI_COMMIT_SHORT_SHA": head[:8],
+        "CI_COMMIT_BEFORE_SHA": "0" * 40,
+        "CI_COMMIT_REF_NAME": "main",
+        "CI_COMMIT_REF_SLUG": "main",
+    }
+    if source != "merge_request_event":
+        env["CI_COMMIT_BRANCH"] = "main"
+    env.update(extra)
+    if "CI_COMMIT_BRANCH" in extra:
+        env["CI_COMMIT_REF_NAME"] = env["CI_COMMIT_REF_SLUG"] = extra["CI_COMMIT_BRANCH"]
+    return env
+
+
+def step_outputs(tmp: Path) -> dict[str, str]:
+    """The outputs a step wrote to GITHUB_OUTPUT, read as the runner reads the file: `key=value`
+    lines and `key<<DELIMITER` blocks ended by a line holding only the delimiter."""
+    lines = (tmp / "github_output").read_text().split("\n")
+    values: dict[str, str] = {}
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if not line:
+            continue
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            key, delimiter = line.split("<<", 1)
+            end = lines.index(delimiter, index)
+            values[key] = "\n".join(lines[index:end])
+            index = end + 1
+        else:
+            key, value = line.split("=", 1)
+            values[key] = value
+    return values
 
 
 def _clean_environment() -> dict[str, str]:
@@ -162,9 +258,13 @@ def _clean_environment() -> dict[str, str]:
 
 
 def cagr_ci(
-    checkout: Path, env: dict[str, str] | None = None, *args: str
+    checkout: Path,
+    env: dict[str, str] | None = None,
+    *args: str,
+    stdin: str | int | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """`cagr ci ARGS` run as a CI step runs it: a process in the checkout, with `env` set."""
+    """`cagr ci ARGS` run as a CI step runs it: a process in the checkout, with `env` set;
+    standard input is empty unless given (text, or a file descriptor such as a terminal's)."""
     return subprocess.run(
         [sys.executable, "-m", "cagr_cli", "ci", *args],
         cwd=checkout,
@@ -172,5 +272,9 @@ def cagr_ci(
         capture_output=True,
         text=True,
         check=False,
-        stdin=subprocess.DEVNULL,
+        **(
+            {"input": stdin}
+            if isinstance(stdin, str)
+            else {"stdin": subprocess.DEVNULL if stdin is None else stdin}
+        ),
     )

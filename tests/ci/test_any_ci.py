@@ -53,7 +53,7 @@ def test_invalid_config_exits_2(project: Project) -> None:
     checkout = project.clone(head)
     result = cagr_ci(checkout, {})
     assert result.returncode == 2
-    assert "the configuration is invalid" in result.stderr
+    assert "the configuration committed at HEAD is invalid" in result.stderr
     on_github = cagr_ci(checkout, {"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push"})
     assert on_github.returncode == 2
     assert on_github.stdout.startswith("::error title=cagr ci could not check this run::")

@@ -10,7 +10,7 @@ import pytest
 
 from ..repo.gitutil import git, write
 from .conftest import DEPENDENCY, GOOD_BODY, RULES, Project
-from .events import cagr_ci, github_env, merge_group, pull_request, push
+from .events import cagr_ci, github_env, merge_group, pull_request, push, workflow_dispatch
 
 
 def pr_env(project: Project, action: str, head: str, body: str | None, **kw: object) -> dict:
@@ -274,15 +274,23 @@ class TestTarget:
 
         assert source() == ("GITHUB_BASE_REF", "refs/remotes/origin/release")
         assert source("--base", "main") == ("--base", "refs/remotes/origin/main")
-        push_env = github_env(project.tmp, "push", push(head, project.base))
+        push_env = github_env(project.tmp, "push", push(head, project.base, ref="refs/heads/work"))
         data = report(cagr_ci(checkout, push_env, "--format", "json"))
+        assert (data["ci"]["target_source"], data["range"]["target"]) == (
+            "the push's previous tip (`before`)",
+            project.base,
+        )
+        run_env = github_env(project.tmp, "workflow_dispatch", workflow_dispatch("refs/heads/work"))
+        data = report(cagr_ci(checkout, run_env, "--format", "json"))
         assert (data["ci"]["target_source"], data["range"]["target_ref"]) == (
             "repository.default_branch",  # checkouts in Actions record no origin/HEAD
             "refs/remotes/origin/main",
         )
-        without = push(head, project.base) | {"repository": {"name": "app"}}
+        without = workflow_dispatch("refs/heads/work") | {"repository": {"name": "app"}}
         data = report(
-            cagr_ci(checkout, github_env(project.tmp, "push", without), "--format", "json")
+            cagr_ci(
+                checkout, github_env(project.tmp, "workflow_dispatch", without), "--format", "json"
+            )
         )
         assert data["range"]["chosen_by"] == "origin/HEAD"  # a clone records the remote's default
 
@@ -297,10 +305,11 @@ class TestTarget:
     def test_protected_branch_comes_before_main(self, project: Project) -> None:
         git(project.origin, "branch", "trunk", project.base)
         head = project.work({"cagr.toml": RULES + '\n[git]\nprotected_branch = "trunk"\n'})
+        new_branch = push(head, "0" * 40, ref="refs/heads/work")
         data = report(
             cagr_ci(
                 project.clone(head),
-                github_env(project.tmp, "push", push(head, project.base)),
+                github_env(project.tmp, "push", new_branch),
                 "--format",
                 "json",
             )

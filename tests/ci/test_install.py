@@ -3,15 +3,27 @@ each validated by the real tools that read them (actionlint, check-jsonschema, p
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
-from cagr_ci.workflow import WORKFLOW_PATH, install_workflow, is_unedited, workflow_text
+from cagr_ci.workflow import (
+    CHECKOUT,
+    PINNED,
+    SETUP_PYTHON,
+    WORKFLOW_PATH,
+    WorkflowOptions,
+    install_workflow,
+    is_unedited,
+    workflow_text,
+)
 from cagr_cli.main import main
 
 from ..conftest import GIT_ENV
@@ -35,20 +47,30 @@ def run_tool(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, check=False)
 
 
+SPEC = "cagr @ git+https://github.com/octo-org/cagr@0123456789abcdef0123456789abcdef01234567"
+GIVEN = WorkflowOptions(SPEC, given=True)
+
+
+def init_ci(repo: Path, *args: str) -> int:
+    return main(["--repo", str(repo), "init", "--ci", "github", *args])
+
+
 class TestInitCiGithub:
     def test_writes_the_workflow_then_leaves_it_unchanged(
         self, repo: Path, capsys: Capture
     ) -> None:
-        assert main(["--repo", str(repo), "init", "--ci", "github"]) == 0
-        assert "wrote .github/workflows/cagr.yml" in capsys.readouterr().out
+        assert init_ci(repo, "--install", SPEC) == 0
+        out = capsys.readouterr().out
+        assert "wrote .github/workflows/cagr.yml" in out
+        assert f"Install step: pip install {SPEC!r} (given with --install)" in out
         text = (repo / WORKFLOW_PATH).read_text()
-        assert text == workflow_text()
+        assert text == workflow_text(GIVEN)
         assert main(["--repo", str(repo / ".github"), "init", "--ci", "github"]) == 0
-        assert "already up to date" in capsys.readouterr().out
+        assert "already up to date" in capsys.readouterr().out  # the given line is kept
 
     def test_the_workflow_says_what_the_issue_asks(self, repo: Path) -> None:
         yaml = pytest.importorskip("yaml", reason="PyYAML comes with pre-commit (`test` extra)")
-        install_workflow(repo, force=False)
+        install_workflow(repo, force=False, install=SPEC)
         data = yaml.safe_load((repo / WORKFLOW_PATH).read_text())
         triggers = data[True]  # YAML 1.1 reads the key `on` as true
         assert triggers["pull_request"]["types"] == [
@@ -69,23 +91,87 @@ class TestInitCiGithub:
             "${{ github.event.pull_request.head.sha || github.event.merge_group.head_sha }}"
         )
         assert steps[1]["uses"].startswith("actions/setup-python@")
-        assert "pip install" in steps[2]["run"]
+        assert steps[2]["env"]["CAGR_REQUIREMENT"] == SPEC  # exactly what was given
+        assert steps[2]["run"] == 'python -m pip install "$CAGR_REQUIREMENT"'
         assert steps[3]["run"] == "cagr ci"
+        assert len(steps) == 4  # no upload unless asked
+
+    def test_with_sarif_the_upload_runs_after_a_failing_check_with_its_permission(
+        self, repo: Path
+    ) -> None:
+        yaml = pytest.importorskip("yaml", reason="PyYAML comes with pre-commit (`test` extra)")
+        install_workflow(repo, force=False, install=SPEC, sarif=True)
+        job = yaml.safe_load((repo / WORKFLOW_PATH).read_text())["jobs"]["change-rules"]
+        assert job["permissions"] == {"contents": "read", "security-events": "write"}
+        check, upload = job["steps"][3], job["steps"][4]
+        assert check["id"] == "cagr"
+        assert check["run"] == 'cagr ci --sarif "$RUNNER_TEMP/cagr.sarif"'
+        assert upload["if"].startswith("always() && steps.cagr.outputs.sarif != ''")
+        assert "!github.event.pull_request.head.repo.fork" in upload["if"]
+        assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
+        assert upload["with"]["sarif_file"] == "${{ runner.temp }}/cagr.sarif"
+        # A later run keeps both choices; --no-sarif takes the upload out again.
+        assert install_workflow(repo, force=False).outcome == "unchanged"
+        assert install_workflow(repo, force=False, sarif=False).outcome == "updated"
+        assert "upload-sarif" not in (repo / WORKFLOW_PATH).read_text()
+        assert SPEC in (repo / WORKFLOW_PATH).read_text()
+
+    def test_an_editable_install_cannot_be_installed_in_ci_so_init_asks(
+        self, repo: Path, capsys: Capture
+    ) -> None:
+        # This test environment is an editable install (the README's and .ci/run's way).
+        records = [
+            d.read_text("direct_url.json") or "" for d in metadata.distributions(name="cagr")
+        ]
+        if not any('"editable": true' in record for record in records):
+            pytest.skip("cagr is not installed editable here")
+        assert init_ci(repo) == 2
+        err = capsys.readouterr().err
+        assert "cagr is installed here from an editable install" in err
+        assert "cagr init --ci github --install SPEC" in err
+        assert not (repo / WORKFLOW_PATH).exists()  # nothing half-written
+
+    @pytest.mark.parametrize(
+        ("spec", "said"),
+        [
+            ("", "--install is empty"),
+            ("cagr\nrun: evil", "line break"),
+            ("--index-url=https://evil.invalid cagr", "is an option"),
+            ("cagr==${{ github.token }}", "would evaluate as an expression"),
+        ],
+    )
+    def test_an_install_line_that_would_break_the_workflow_is_refused(
+        self, repo: Path, capsys: Capture, spec: str, said: str
+    ) -> None:
+        assert init_ci(repo, "--install", spec) == 2
+        assert said in capsys.readouterr().err
+        assert not (repo / WORKFLOW_PATH).exists()
+
+    def test_a_spec_with_quotes_and_dollars_stays_one_argument(self, repo: Path) -> None:
+        yaml = pytest.importorskip("yaml", reason="PyYAML comes with pre-commit (`test` extra)")
+        odd = 'cagr @ https://example.invalid/cagr-0.1.0.tar.gz#sha256=ab"$HOME'
+        install_workflow(repo, force=False, install=odd)
+        steps = yaml.safe_load((repo / WORKFLOW_PATH).read_text())["jobs"]["change-rules"]["steps"]
+        assert steps[2]["env"]["CAGR_REQUIREMENT"] == odd
+
+    def test_install_and_sarif_need_ci(self, repo: Path, capsys: Capture) -> None:
+        assert main(["--repo", str(repo), "init", "--install", SPEC]) == 2
+        assert "--install and --sarif go with --ci github" in capsys.readouterr().err
 
     def test_an_edited_workflow_is_never_overwritten_silently(
         self, repo: Path, capsys: Capture
     ) -> None:
-        install_workflow(repo, force=False)
+        install_workflow(repo, force=False, install=SPEC)
         path = repo / WORKFLOW_PATH
         edited = path.read_text().replace('python-version: "3.12"', 'python-version: "3.13"')
         path.write_text(edited)
         assert not is_unedited(edited)
-        assert main(["--repo", str(repo), "init", "--ci", "github"]) == 2
+        assert init_ci(repo) == 2
         assert "has been edited" in capsys.readouterr().err
         assert path.read_text() == edited
-        assert main(["--repo", str(repo), "init", "--ci", "github", "--force"]) == 0
+        assert init_ci(repo, "--force") == 0  # the given install line survives --force
         assert "--force overwrote its edits" in capsys.readouterr().out
-        assert path.read_text() == workflow_text()
+        assert path.read_text() == workflow_text(GIVEN)
 
     def test_a_foreign_file_is_left_alone(self, repo: Path) -> None:
         path = repo / WORKFLOW_PATH
@@ -95,42 +181,96 @@ class TestInitCiGithub:
         assert result.outcome == "refused"
         assert path.read_text() == "name: mine\n"
 
-    def test_an_unedited_older_workflow_is_updated(self, repo: Path) -> None:
+    def test_an_unedited_older_workflow_is_updated_keeping_its_install_line(
+        self, repo: Path
+    ) -> None:
         path = repo / WORKFLOW_PATH
         path.parent.mkdir(parents=True)
-        path.write_text(workflow_text(requirement="cagr==0.0.1"))
-        result = install_workflow(repo, force=False)
+        older = workflow_text(WorkflowOptions("cagr==0.0.1")).replace("cagr 0.1.0", "cagr 0.0.1")
+        older = (
+            "# cagr-digest: sha256:"
+            + hashlib.sha256(older.split("\n", 1)[1].encode()).hexdigest()
+            + "\n"
+            + older.split("\n", 1)[1]
+        )
+        path.write_text(older)
+        assert is_unedited(older)
+        result = install_workflow(repo, force=False, sarif=True)
         assert result.outcome == "updated"
-        assert path.read_text() == workflow_text()
+        # This environment's own install cannot be derived (editable), so the file's is kept.
+        assert result.options is not None
+        assert result.options.requirement in ("cagr==0.0.1", "cagr==0.1.0")
+        assert "upload-sarif" in path.read_text()
 
     def test_only_the_part_asked_for(self, repo: Path) -> None:
-        assert main(["--repo", str(repo), "init", "--ci", "github"]) == 0
+        assert init_ci(repo, "--install", SPEC) == 0
         assert not (repo / ".cagr" / "changes.toml").exists()  # no suggested rules unasked
         assert main(["--repo", str(repo), "init", "--ci", "gitlab"]) == 2
 
-    def test_actionlint_accepts_the_workflow(self, repo: Path) -> None:
+    @pytest.mark.parametrize("sarif", [False, True])
+    def test_actionlint_accepts_the_workflow(self, repo: Path, sarif: bool) -> None:
         actionlint = tool("actionlint")
-        install_workflow(repo, force=False)
+        install_workflow(repo, force=False, install=SPEC, sarif=sarif)
         result = run_tool(actionlint, "-no-color", WORKFLOW_PATH, cwd=repo)
         assert result.returncode == 0, result.stdout + result.stderr
 
     def test_actionlint_catches_a_broken_workflow(self, repo: Path) -> None:
-        # The validation can fail: a step with an input actions/checkout does not have.
+        # The validation can fail: an expression that reads a step output that does not exist.
         actionlint = tool("actionlint")
-        install_workflow(repo, force=False)
+        install_workflow(repo, force=False, install=SPEC, sarif=True)
         path = repo / WORKFLOW_PATH
-        path.write_text(path.read_text().replace("fetch-depth: 0", "fetch-dept: 0"))
+        path.write_text(path.read_text().replace("steps.cagr.outputs", "steps.cagrr.outputs"))
         result = run_tool(actionlint, "-no-color", WORKFLOW_PATH, cwd=repo)
         assert result.returncode == 1
-        assert 'input "fetch-dept" is not defined' in result.stdout
+        assert 'property "cagrr" is not defined' in result.stdout
 
-    def test_the_github_workflow_schema_accepts_the_workflow(self, repo: Path) -> None:
+    @pytest.mark.parametrize("sarif", [False, True])
+    def test_the_github_workflow_schema_accepts_the_workflow(self, repo: Path, sarif: bool) -> None:
         check = tool("check-jsonschema")
-        install_workflow(repo, force=False)
+        install_workflow(repo, force=False, install=SPEC, sarif=sarif)
         result = run_tool(
             check, "--builtin-schema", "vendor.github-workflows", WORKFLOW_PATH, cwd=repo
         )
         assert result.returncode == 0, result.stdout + result.stderr
+
+
+class TestPinnedActions:
+    """Every action cagr writes or ships is pinned by commit id, its version in a comment
+    (zizmor's `unpinned-uses`), and the shipped action uses the same pins."""
+
+    @pytest.mark.parametrize("sarif", [False, True])
+    def test_zizmor_finds_nothing_in_the_workflow(self, repo: Path, sarif: bool) -> None:
+        zizmor = tool("zizmor")
+        install_workflow(repo, force=False, install=SPEC, sarif=sarif)
+        result = run_tool(zizmor, "--offline", "--no-progress", WORKFLOW_PATH, cwd=repo)
+        assert result.returncode == 0, result.stdout + result.stderr
+
+    def test_zizmor_finds_nothing_in_the_composite_action(self) -> None:
+        zizmor = tool("zizmor")
+        result = run_tool(zizmor, "--offline", "--no-progress", "action.yml", cwd=ROOT)
+        assert result.returncode == 0, result.stdout + result.stderr
+
+    def test_zizmor_would_flag_a_tag(self, repo: Path) -> None:
+        zizmor = tool("zizmor")
+        install_workflow(repo, force=False, install=SPEC)
+        path = repo / WORKFLOW_PATH
+        path.write_text(path.read_text().replace(CHECKOUT, "actions/checkout@v7"))
+        result = run_tool(zizmor, "--offline", "--no-progress", WORKFLOW_PATH, cwd=repo)
+        assert result.returncode != 0
+        assert "unpinned-uses" in result.stdout + result.stderr
+
+    def test_every_uses_is_a_commit_id_with_its_version(self, repo: Path) -> None:
+        install_workflow(repo, force=False, install=SPEC, sarif=True)
+        written = (repo / WORKFLOW_PATH).read_text()
+        shipped = (ROOT / "action.yml").read_text()
+        for text in (written, shipped):
+            uses = re.findall(r"^\s*(?:-\s+)?uses: (\S+@\S+)(.*)", text, re.MULTILINE)
+            assert uses
+            for ref, comment in uses:
+                assert re.fullmatch(r"[\w./-]+@[0-9a-f]{40}", ref), ref
+                assert re.fullmatch(r" # v\d+\.\d+\.\d+", comment), comment
+                assert f"{ref}{comment}" in PINNED
+        assert SETUP_PYTHON in shipped
 
 
 class TestCompositeAction:
@@ -158,11 +298,18 @@ class TestCompositeAction:
             "          ref: ${{ github.event.pull_request.head.sha }}\n"
             "          fetch-depth: 0\n"
             "      - uses: ./\n"
+            "        id: rules\n"
             "        with:\n"
             "          base: main\n"
             "          body-file: description.md\n"
             "          sarif: cagr.sarif\n"
-            '          python-version: "3.12"\n',
+            '          python-version: "3.12"\n'
+            "          working-directory: app\n"
+            "      - if: always() && steps.rules.outputs.sarif != ''\n"
+            "        env:\n"
+            "          STATUS: ${{ steps.rules.outputs.status }}\n"
+            "          COUNTS: ${{ steps.rules.outputs.findings }} ${{ steps.rules.outputs.unchecked }}\n"
+            '        run: echo "$STATUS $COUNTS"\n',
         )
         # actionlint reads the local action's metadata: its inputs, steps and shells.
         result = run_tool(actionlint, "-no-color", cwd=tmp_path)
@@ -172,6 +319,33 @@ class TestCompositeAction:
         )
         result = run_tool(actionlint, "-no-color", cwd=tmp_path)
         assert 'input "bas" is not defined in action "cagr change rules"' in result.stdout
+        (tmp_path / ".github/workflows/use.yml").write_text(
+            (tmp_path / ".github/workflows/use.yml")
+            .read_text()
+            .replace("bas: main", "base: main")
+            .replace("outputs.status", "outputs.verdict")
+        )
+        result = run_tool(actionlint, "-no-color", cwd=tmp_path)
+        assert 'property "verdict" is not defined' in result.stdout  # the outputs are declared
+
+
+def branch_without_its_schema(repo: Path) -> None:
+    """A `schema` rule on main, then the branch `work` that edits src.py without schema.json."""
+    write(
+        repo,
+        "cagr.toml",
+        '[[changes.rules]]\nid = "schema"\nkind = "requires"\npaths = ["src.py"]\n'
+        'require = ["schema.json"]\nreason = "Regenerate schema.json."\n'
+        'examples.invalid = [{ changes = [{ path = "src.py", status = "M" }] }]\n'
+        'examples.valid = [{ changes = [{ path = "src.py", status = "M" },'
+        ' { path = "schema.json", status = "M" }] }]\n',
+    )
+    write(repo, "src.py", "1")
+    write(repo, "schema.json", "{}")
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "work")
+    write(repo, "src.py", "2")
+    commit(repo, "edit the source only")
 
 
 class TestPreCommitHook:
@@ -189,21 +363,7 @@ class TestPreCommitHook:
 
     def test_try_repo_runs_the_hook_before_a_push(self, repo: Path, tmp_path: Path) -> None:
         pytest.importorskip("pre_commit", reason="pre-commit is in the `test` extra")
-        write(
-            repo,
-            "cagr.toml",
-            '[[changes.rules]]\nid = "schema"\nkind = "requires"\npaths = ["src.py"]\n'
-            'require = ["schema.json"]\nreason = "Regenerate schema.json."\n'
-            'examples.invalid = [{ changes = [{ path = "src.py", status = "M" }] }]\n'
-            'examples.valid = [{ changes = [{ path = "src.py", status = "M" },'
-            ' { path = "schema.json", status = "M" }] }]\n',
-        )
-        write(repo, "src.py", "1")
-        write(repo, "schema.json", "{}")
-        commit(repo, "base")
-        git(repo, "checkout", "-q", "-b", "work")
-        write(repo, "src.py", "2")
-        commit(repo, "edit the source only")
+        branch_without_its_schema(repo)
         env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
         command = [
             sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "cagr-rules",

@@ -18,8 +18,9 @@ from cagr_ci.summary import step_summary
 from cagr_git.discover import find_checkout
 from cagr_repo.config import load_config
 
-from .conftest import GOOD_BODY, RULES, Project
-from .events import cagr_ci, github_env, pull_request
+from .code_scanning import rejections, unplaced
+from .conftest import DEPENDENCY, GOOD_BODY, RULES, Project
+from .events import cagr_ci, github_env, pull_request, push, step_outputs
 
 MORE_RULES = (
     RULES
@@ -70,7 +71,7 @@ class TestAnnotations:
         assert len(errors) == 10
         assert errors[-1].startswith("::error title=cagr%3A 5 more::5 more finding(s)")
         assert errors[0] == (
-            "::error file=src/guards/g00.ts,title=cagr%3A change rule guard-tests::Added"
+            "::error file=src/guards/g00.ts,line=1,title=cagr%3A change rule guard-tests::Added"
             " src/guards/g00.ts; src/guards/g00.test.ts needs to be added or changed in this"
             " change.%0AInstead: Add the matching .test.ts file in this change."
         )
@@ -83,18 +84,23 @@ class TestAnnotations:
         annotations = result.stderr.splitlines()  # stdout holds only the JSON report
         json.loads(result.stdout)
         assert any(
-            line.startswith("::error file=migrations/001 a%2Cb%3Ac.sql,title=cagr%3A change rule")
+            line.startswith(
+                "::error file=migrations/001 a%2Cb%3Ac.sql,line=1,title=cagr%3A change rule"
+            )
             for line in annotations
         )
 
     def test_unchecked_items_are_warnings(self, project: Project) -> None:
         head = project.work({"package.json": '{"dependencies": {"x": "1"}}'})
-        env = github_env(project.tmp, "push", {})
+        env = github_env(project.tmp, "push", push(head, project.base, ref="refs/heads/work"))
         result = cagr_ci(project.clone(head), env)
         assert result.returncode == 3
         (warning,) = [line for line in result.stdout.splitlines() if line.startswith("::warning")]
+        # No path to show it on: it goes where the rule is declared.
+        declared = RULES.splitlines().index('id = "dependency-reason"') + 1
         assert warning.startswith(
-            "::warning title=cagr%3A change rule dependency-reason::Unchecked: this rule needs"
+            f"::warning file=cagr.toml,line={declared},title=cagr%3A change rule"
+            " dependency-reason::Unchecked: this rule needs"
         )
 
     def test_escaping(self) -> None:
@@ -130,6 +136,26 @@ class TestStepSummary:
         ) in summary
         assert "| `dependency-reason` | ✅ pass |" in summary
         assert "migrations/001 a,b:c.sql existed at the baseline and was deleted." in summary
+
+    def test_the_table_stays_short_and_every_path_is_listed_below_it(
+        self, project: Project
+    ) -> None:
+        # Before: a cell stopped at 600 characters while an annotation said the summary lists
+        # them all.
+        files = {f"src/p{n:03}_{'x' * 40}.py": "v2" for n in range(60)}
+        project.baseline(
+            {"cagr.toml": RULES.replace('paths = ["src/schema.py"]', 'paths = ["src/**"]')}
+        )
+        head = project.work(files)
+        cagr_ci(project.clone(head), pr_env(project, head))
+        summary = (project.tmp / "step_summary.md").read_text()
+        (row,) = [line for line in summary.splitlines() if line.startswith("| `schema-companion`")]
+        assert len(row) < 1000
+        assert "(and 59 more selected paths); schema.json did not change." in row
+        assert "(Every path below the table.)" in row
+        assert "<summary>schema-companion: 1 finding(s), 60 path(s)</summary>" in summary
+        for path in files:
+            assert f"  - `{path}`" in summary
 
     def test_bounded_to_the_limit(self, many: tuple[Project, str]) -> None:
         project, head = many
@@ -177,6 +203,8 @@ class TestSarif:
         (run,) = log["runs"]
         assert run["tool"]["driver"]["name"] == "cagr"
         assert len(run["results"]) == 14
+        assert rejections(log) == []
+        assert unplaced(log) == []
         uris = {
             r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
         }
@@ -186,16 +214,27 @@ class TestSarif:
             "Instead: Restore the merged migration and add a new migration instead."
         )
 
-    def test_an_incomplete_check_is_not_a_clean_log(self, project: Project) -> None:
-        head = project.work({"package.json": '{"dependencies": {"x": "1"}}'})
+    def test_an_incomplete_check_is_not_a_clean_log_and_keeps_its_findings(
+        self, project: Project
+    ) -> None:
+        # A finding and an unchecked obligation in one run.
+        head = project.work({"package.json": DEPENDENCY, "src/schema.py": "v2"})
         out = project.tmp / "cagr.sarif"
-        cagr_ci(project.clone(head), {}, "--sarif", str(out))
+        assert cagr_ci(project.clone(head), {}, "--sarif", str(out)).returncode == 1
         log = json.loads(out.read_text())
         assert list(Draft4Validator(sarif_schema()).iter_errors(log)) == []
-        (invocation,) = log["runs"][0]["invocations"]
-        assert invocation["executionSuccessful"] is False
+        # executionSuccessful: false would make code scanning keep none of the results.
+        assert rejections(log) == []
+        (run,) = log["runs"]
+        assert [r["ruleId"] for r in run["results"]] == ["schema-companion"]
+        (invocation,) = run["invocations"]
+        assert invocation["executionSuccessful"] is True
         (note,) = invocation["toolExecutionNotifications"]
+        assert note["level"] == "error"  # SARIF: the results are not complete
+        assert note["descriptor"]["id"] == "cagr/unchecked"
         assert note["message"]["text"].startswith("Unchecked (body): this rule needs")
+        ids = [n["id"] for n in run["tool"]["driver"]["notifications"]]
+        assert ids[note["descriptor"]["index"]] == "cagr/unchecked"
 
     def test_path_uris(self) -> None:
         assert path_uri("src/a b#c?.py") == "src/a%20b%23c%3F.py"
@@ -248,3 +287,53 @@ def test_every_failing_rule_is_among_the_annotations_shown(many: tuple[Project, 
     shown = [line for line in result.stdout.splitlines() if line.startswith("::error ")]
     rules = {re.search(r"change rule ([\w-]+)::", line).group(1) for line in shown[:-1]}
     assert rules == {"guard-tests", "immutable-migrations", "schema-companion"}
+
+
+class TestStepOutputs:
+    """GITHUB_OUTPUT: status, findings, unchecked and sarif, for later steps."""
+
+    def test_a_failing_run_with_a_sarif_log(self, many: tuple[Project, str]) -> None:
+        project, head = many
+        sarif = project.tmp / "out dir" / "cagr.sarif"
+        cagr_ci(project.clone(head), pr_env(project, head), "--sarif", str(sarif))
+        assert step_outputs(project.tmp) == {
+            "status": "fail",
+            "findings": "14",
+            "unchecked": "0",
+            "sarif": str(sarif),
+        }
+
+    def test_an_unchecked_run_without_sarif(self, project: Project) -> None:
+        head = project.work({"package.json": DEPENDENCY})
+        env = github_env(project.tmp, "push", push(head, project.base, ref="refs/heads/work"))
+        assert cagr_ci(project.clone(head), env).returncode == 3
+        assert step_outputs(project.tmp) == {
+            "status": "unchecked",
+            "findings": "0",
+            "unchecked": "1",
+            "sarif": "",
+        }
+
+    def test_a_run_that_could_not_check_says_error(self, project: Project) -> None:
+        head = project.work({"a.txt": "a"})
+        env = pr_env(project, head)
+        env["GITHUB_EVENT_PATH"] = str(project.tmp / "missing.json")
+        assert cagr_ci(project.clone(head), env).returncode == 2
+        assert step_outputs(project.tmp)["status"] == "error"
+
+    def test_a_path_with_a_line_break_stays_one_value(self, project: Project) -> None:
+        head = project.work({"a.txt": "a"})
+        sarif = project.tmp / "odd\nsarif=x" / "cagr.sarif"
+        assert (
+            cagr_ci(project.clone(head), pr_env(project, head), "--sarif", str(sarif)).returncode
+            == 0
+        )
+        outputs = step_outputs(project.tmp)
+        assert outputs["sarif"] == str(sarif)
+        assert set(outputs) == {"status", "findings", "unchecked", "sarif"}
+
+    def test_not_on_github_nothing_is_written(self, project: Project) -> None:
+        head = project.work({"a.txt": "a"})
+        output = project.tmp / "github_output"
+        assert cagr_ci(project.clone(head), {"GITHUB_OUTPUT": str(output)}).returncode == 0
+        assert not output.exists()

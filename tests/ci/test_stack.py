@@ -80,3 +80,58 @@ def test_no_time_left_is_unchecked_not_a_pass(project: Project) -> None:
     (item,) = result.report.unchecked
     assert item.stage.value == "stack"
     assert "`true` was not started: no time was left" in item.message
+
+
+class TestWhatAppeared:
+    """A check that writes (pytest's `__pycache__`, a build folder) fails the job with the paths
+    that appeared and how to ignore them."""
+
+    def test_python_caches(self, project: Project) -> None:
+        command = "python3 -c 'import sys; sys.path.insert(0, \"src\"); import mod'"
+        head = project.work({"src/mod.py": "X = 1\n", "cagr.toml": with_stack(command)})
+        writes = pr(project, head) | {"PYTHONDONTWRITEBYTECODE": ""}  # Python's default
+        result = cagr_ci(project.clone(head), writes, "--format", "json")
+        assert result.returncode == 1, result.stdout
+        (problem,) = json.loads(result.stdout)["problems"]
+        assert problem["kind"] == "dirtied_by_stack"
+        (cache,) = problem["paths"]
+        assert cache.startswith("src/__pycache__/mod.")
+        assert cache.endswith(".pyc")
+        assert f"new files appeared: {cache}" in problem["message"]
+        assert "add `__pycache__/` to .gitignore" in problem["fix"]
+        assert "`PYTHONDONTWRITEBYTECODE=1`" in problem["fix"]
+        env = pr(project, head) | {"PYTHONDONTWRITEBYTECODE": "1"}
+        assert cagr_ci(project.clone(head), env).returncode == 0  # as the docs advise
+
+    def test_a_new_folder_and_a_changed_file(self, project: Project) -> None:
+        command = "mkdir -p build/obj && echo o > build/obj/a.o && echo edited >> src/schema.py"
+        head = project.work({"cagr.toml": with_stack(command)})
+        result = cagr_ci(project.clone(head), pr(project, head), "--format", "json")
+        (problem,) = json.loads(result.stdout)["problems"]
+        assert "new files appeared: build/obj/a.o" in problem["message"]
+        assert "tracked files changed or went away: src/schema.py" in problem["message"]
+        assert "add `/build/` to .gitignore." in problem["fix"]
+
+
+def test_pull_request_target_never_runs_the_pull_requests_commands(
+    project: Project,
+) -> None:
+    marker = project.tmp / "ran-with-secrets"
+    head = project.work({"cagr.toml": with_stack(f"touch {marker}")})
+    event = pull_request("synchronize", head, GOOD_BODY)
+    env = github_env(project.tmp, "pull_request_target", event, SECRET="s3cret")
+    result = cagr_ci(project.clone(head), env, "--format", "json")
+    assert not marker.exists()
+    assert result.returncode == 3, result.stdout
+    data = json.loads(result.stdout)
+    assert data["stack"] == []
+    (item,) = data["unchecked"]
+    assert item["stage"] == "stack"
+    assert (
+        "the 1 [stack].ci command(s) were not run: this `pull_request_target` run"
+        in (item["message"])
+    )
+    assert "run cagr ci on `pull_request`" in item["message"]
+    plain = cagr_ci(project.clone(head), pr(project, head))
+    assert plain.returncode == 0, plain.stdout  # the same commands run on pull_request
+    assert marker.exists()

@@ -8,9 +8,10 @@ import json
 import pytest
 from jsonschema import Draft4Validator
 
+from .code_scanning import rejections
 from .conftest import GOOD_BODY, Project
-from .events import cagr_ci, github_env, merge_group, pull_request, push
-from .test_gitlab import gitlab_env
+from .events import cagr_ci, github_env, merge_group, pull_request, push, step_outputs
+from .test_gitlab import mr_env
 from .test_outputs import sarif_schema
 
 TEAM_RULES = """
@@ -78,7 +79,7 @@ class TestWaivers:
         assert not lines(result.stdout, "::error")
         (notice,) = lines(result.stdout, "::notice")
         assert notice.startswith(
-            "::notice file=app/migrations/0001_initial.py,title=cagr%3A change rule"
+            "::notice file=app/migrations/0001_initial.py,line=1,title=cagr%3A change rule"
             " immutable-migrations waived::Waived by the label migration-fix (not a pass)"
         )
         summary = (team.tmp / "step_summary.md").read_text()
@@ -96,6 +97,8 @@ class TestWaivers:
                 "justification": "waived by the pull request label migration-fix",
             }
         ]
+        assert rejections(log) == []  # code scanning keeps it, suppressed
+        assert step_outputs(team.tmp)["status"] == "pass"  # as the JSON report says
 
     def test_json_lists_the_waived_findings_apart(self, team: Project) -> None:
         head = edit_migration(team)
@@ -152,13 +155,13 @@ class TestWaivers:
 
     def test_gitlab_merge_request_labels(self, team: Project) -> None:
         head = edit_migration(team)
-        env = gitlab_env(team, head, GOOD_BODY, CI_MERGE_REQUEST_LABELS=f"backend,{LABEL}")
+        env = mr_env(team, head, GOOD_BODY, CI_MERGE_REQUEST_LABELS=f"backend,{LABEL}")
         result = cagr_ci(team.clone(head), env, "--format", "json")
         assert result.returncode == 0
         data = json.loads(result.stdout)
         assert [w["label"] for w in data["waived"]] == [LABEL]
         assert data["ci"]["labels_source"] == "CI_MERGE_REQUEST_LABELS"
-        unlabeled = cagr_ci(team.clone(head), gitlab_env(team, head, GOOD_BODY))
+        unlabeled = cagr_ci(team.clone(head), mr_env(team, head, GOOD_BODY))
         assert unlabeled.returncode == 1
 
     def test_labels_for_any_other_ci(self, team: Project) -> None:
@@ -226,7 +229,7 @@ class TestWarnings:
         assert not lines(result.stdout, "::error")
         (warning,) = lines(result.stdout, "::warning")
         assert warning.startswith(
-            "::warning file=src/lib/new.ts,title=cagr%3A change rule module-tests (warning)::"
+            "::warning file=src/lib/new.ts,line=1,title=cagr%3A change rule module-tests (warning)::"
         )
         summary = (team.tmp / "step_summary.md").read_text()
         assert summary.startswith("## cagr: change rules passed\n")

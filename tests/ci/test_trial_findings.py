@@ -37,9 +37,8 @@ def test_a_push_in_an_actions_checkout_without_origin_head_uses_the_default_bran
     head = project.work({"src/schema.py": "v2"})
     checkout = project.clone(head)
     git(checkout, "remote", "set-head", "origin", "-d")  # actions/checkout records none
-    result = cagr_ci(
-        checkout, github_env(project.tmp, "push", push(head, project.base)), "--format", "json"
-    )
+    new_branch = push(head, "0" * 40, ref="refs/heads/work")
+    result = cagr_ci(checkout, github_env(project.tmp, "push", new_branch), "--format", "json")
     assert result.returncode == 1  # the change was judged against main, not left unchecked
     data = json.loads(result.stdout)
     assert data["range"]["chosen_by"] == "repository.default_branch"

@@ -166,6 +166,27 @@ class TestExplain:
             " (cagr.toml, .cagr/*.toml or [tool.cagr] in pyproject.toml).\n"
         )
 
+    def test_no_id_lists_every_rule_with_its_kind(self, repo: Path, capsys: Capture) -> None:
+        write(repo, "cagr.toml", rule("schema"))
+        write(repo, ".cagr/tests.toml", SIBLING)
+        assert run(repo, "explain") == 0
+        assert capsys.readouterr().out == (
+            "2 change rule(s); `cagr explain ID` shows one:\n"
+            "  guard-tests  sibling   .cagr/tests.toml\n"
+            "  schema       requires  cagr.toml\n"
+        )
+        assert run(repo, "explain", "--format", "json") == 0
+        assert json.loads(capsys.readouterr().out) == {
+            "rules": [
+                {"id": "guard-tests", "kind": "sibling", "source": ".cagr/tests.toml"},
+                {"id": "schema", "kind": "requires", "source": "cagr.toml"},
+            ]
+        }
+
+    def test_no_id_and_no_rules(self, repo: Path, capsys: Capture) -> None:
+        assert run(repo, "explain") == 0
+        assert "No change rules are configured" in capsys.readouterr().out
+
 
 class TestSchema:
     def test_print(self, repo: Path, capsys: Capture) -> None:
@@ -173,10 +194,13 @@ class TestSchema:
         assert json.loads(capsys.readouterr().out) == json_schema()
 
     def test_write_then_check(self, repo: Path, capsys: Capture) -> None:
+        """In a user's repository the schema lives where `cagr init` puts it, and no
+        `schema/` folder appears."""
         assert run(repo, "schema", "--check") == 1
         assert "run `cagr schema --write`" in capsys.readouterr().err
         assert run(repo, "schema", "--write") == 0
-        saved = repo / "schema" / "cagr.schema.json"
+        assert capsys.readouterr().out == "wrote .cagr/cagr.schema.json\n"
+        saved = repo / ".cagr" / "cagr.schema.json"
         assert json.loads(saved.read_text()) == json_schema()
         assert run(repo, "schema", "--check") == 0
         data = json.loads(saved.read_text())
@@ -184,6 +208,49 @@ class TestSchema:
         saved.write_text(json.dumps(data))
         assert run(repo, "schema", "--check") == 1
         assert "is out of date" in capsys.readouterr().err
+        assert not (repo / "schema").exists()
+
+    def test_after_init_check_finds_inits_schema(self, repo: Path, capsys: Capture) -> None:
+        assert run(repo, "init") == 0
+        capsys.readouterr()
+        assert run(repo, "schema", "--check") == 0
+        assert capsys.readouterr().out == ".cagr/cagr.schema.json is up to date\n"
+        assert sorted(p.name for p in repo.iterdir()) == [".cagr", ".git"]
+
+    @pytest.mark.parametrize(
+        ("config", "line", "expected"),
+        [
+            (
+                ".cagr/changes.toml",
+                "#:schema ../schema/cagr.schema.json",
+                "schema/cagr.schema.json",
+            ),
+            ("cagr.toml", "#:schema ./tools/cagr.json", "tools/cagr.json"),
+            (".cagr/team/a.toml", "# team rules\n#:schema ../../x.json", "x.json"),
+            ("cagr.toml", "#:schema https://example.invalid/cagr.json", ".cagr/cagr.schema.json"),
+            ("cagr.toml", "#:schema ../outside.json", ".cagr/cagr.schema.json"),
+            ("cagr.toml", "[git]\n#:schema ./late.json", ".cagr/cagr.schema.json"),
+        ],
+    )
+    def test_the_config_says_where_the_schema_lives(
+        self, repo: Path, capsys: Capture, config: str, line: str, expected: str
+    ) -> None:
+        write(repo, config, line + "\n")
+        assert run(repo, "schema", "--write") == 0
+        assert capsys.readouterr().out == f"wrote {expected}\n"
+        assert (repo / expected).is_file()
+        assert run(repo, "schema", "--check") == 0
+
+    def test_every_schema_the_config_names_is_checked(self, repo: Path, capsys: Capture) -> None:
+        write(repo, "cagr.toml", "#:schema ./a.json\n")
+        write(repo, ".cagr/more.toml", "#:schema ../b.json\n")
+        assert run(repo, "schema", "--write") == 0
+        assert capsys.readouterr().out == "wrote a.json\nwrote b.json\n"
+        (repo / "b.json").write_text("{}")
+        assert run(repo, "schema", "--check") == 1
+        captured = capsys.readouterr()
+        assert captured.out == "a.json is up to date\n"
+        assert "b.json is out of date" in captured.err
 
     def test_write_and_check_another_path(
         self, repo: Path, tmp_path: Path, capsys: Capture
@@ -204,7 +271,7 @@ class TestSchema:
 
     def test_write_leaves_no_temporary_files(self, repo: Path) -> None:
         assert run(repo, "schema", "--write") == 0
-        assert [p.name for p in (repo / "schema").iterdir()] == ["cagr.schema.json"]
+        assert [p.name for p in (repo / ".cagr").iterdir()] == ["cagr.schema.json"]
 
 
 class TestUsage:
@@ -215,6 +282,37 @@ class TestUsage:
     def test_unknown_command_exits_2(self, capsys: Capture) -> None:
         assert main(["frobnicate"]) == 2
         assert "invalid choice" in capsys.readouterr().err
+
+    @pytest.mark.parametrize(
+        ("argv", "said"),
+        [
+            (
+                ["rules", "check", "--commited"],
+                "cagr rules check: unrecognized argument --commited; did you mean --committed?\n"
+                "Run `cagr rules check --help` for its options.\n",
+            ),
+            (
+                ["changes", "--bse=main"],
+                "cagr changes: unrecognized argument --bse=main; did you mean --base?\n"
+                "Run `cagr changes --help` for its options.\n",
+            ),
+            (
+                ["rules", "test", "extra"],
+                "cagr rules test: unrecognized argument extra\n"
+                "Run `cagr rules test --help` for its options.\n",
+            ),
+            (
+                ["explain", "a", "b"],
+                "cagr explain: unrecognized argument b\nRun `cagr explain --help` for its options.\n",
+            ),
+        ],
+    )
+    def test_a_misspelt_option_is_named_with_its_likely_meaning(
+        self, repo: Path, capsys: Capture, argv: list[str], said: str
+    ) -> None:
+        assert run(repo, *argv) == 2
+        captured = capsys.readouterr()
+        assert (captured.out, captured.err) == ("", said)
 
     def test_version(self, capsys: Capture) -> None:
         assert main(["--version"]) == 0

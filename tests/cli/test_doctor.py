@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,12 @@ def doctor(root: Path, capsys: Capture) -> tuple[int, dict]:
     capsys.readouterr()
     code = main(["--repo", str(root), "doctor", "--format", "json"])
     return code, json.loads(capsys.readouterr().out)
+
+
+def doctor_text(root: Path, capsys: Capture) -> str:
+    capsys.readouterr()
+    main(["--repo", str(root), "doctor"])
+    return capsys.readouterr().out
 
 
 @pytest.fixture
@@ -116,6 +123,31 @@ def test_hooks_installed_missing_and_outdated_and_their_times(work: Path, capsys
     timings = report["hooks"]["timings"]["turn_end"]
     assert timings["calls"] == 1
     assert timings["budget_ms"] == 60_000
+
+
+def test_whether_each_agents_command_resolves(work: Path, capsys: Capture) -> None:
+    bin_folder = work / "tools"
+    bin_folder.mkdir()
+    (bin_folder / "cagr").write_text("#!/nowhere/python\n")  # a virtualenv that moved
+    (bin_folder / "cagr").chmod(0o755)
+    main(["--repo", str(work), "init", "--hooks", "claude", "--hook-command", "tools/cagr hook"])
+    main(["--repo", str(work), "init", "--hooks", "gemini", "--hook-command", "nowhere/cagr hook"])
+    _, report = doctor(work, capsys)
+    agents = report["hooks"]["agents"]
+    assert agents["claude"]["command"] == "tools/cagr hook"
+    assert "#!/nowhere/python" in agents["claude"]["not_resolved"]
+    assert agents["gemini"]["not_resolved"] == "`nowhere/cagr` is not an executable file here"
+    assert "the hook lets every call through without cagr" in doctor_text(work, capsys)
+    settings = work / ".codex" / "hooks.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": f"{Path(sys.executable).parent}/cagr hook --agent codex"}
+    ]}]}}))  # fmt: skip
+    _, report = doctor(work, capsys)
+    codex = report["hooks"]["agents"]["codex"]
+    assert codex["resolves_to"] == f"{Path(sys.executable).parent}/cagr"
+    assert codex["machine_path"] == f"{Path(sys.executable).parent}/cagr"
+    assert "is a path on this machine" in doctor_text(work, capsys)
 
 
 def test_advice(work: Path, capsys: Capture) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import cagr
 from cagr_cli.main import main
 
 from ..repo.configs import TWO_RULES as RULES
@@ -316,3 +317,22 @@ class TestBodyFile:
             path.write_text("x" * (256 * 1024 + 1))
         assert run(dependency, "rules", "check", "--body-file", str(path)) == 2
         assert capsys.readouterr().err.startswith("cagr rules check: ")
+
+
+class TestLibraryText:
+    """`cagr.render_text` is the text `cagr rules check` prints, summary line included."""
+
+    def test_a_finding(self, project: Path, capsys: Capture) -> None:
+        write(project, "src/schema.py", "v2")
+        capsys.readouterr()
+        assert run(project, "rules", "check") == 1
+        printed = capsys.readouterr().out
+        assert printed == cagr.render_text(cagr.check(project).report) + "\n"
+        assert printed.splitlines()[-1].startswith("Change rules failed: 2 rule(s) checked")
+
+    def test_a_clean_pass(self, project: Path, capsys: Capture) -> None:
+        capsys.readouterr()
+        assert run(project, "rules", "check") == 0
+        text = cagr.render_text(cagr.check(project).report)
+        assert capsys.readouterr().out == text + "\n"
+        assert text.startswith("Change rules passed: 2 rule(s) checked, 0 changed path(s)")

@@ -112,9 +112,15 @@ class TestDependencies:
     def test_a_broken_new_side_asks_for_a_fix(self) -> None:
         report = check(DEPENDENCY_REASON, bump("{}", "{"), body="")
         assert report.unchecked[0].message.endswith(
-            "cagr reads it as a package.json: correct it and check again (if it is not one, add it"
-            " to the rule's ignores)."
+            "cagr reads it as a package.json, and the merge base's copy was valid: correct this"
+            " change's version and check again (if it is not one, add it to the rule's ignores)."
         )
+
+    def test_broken_on_both_sides_is_not_the_changes_to_fix(self) -> None:
+        """The change edited a manifest that was already broken: it did not break it."""
+        (item,) = check(DEPENDENCY_REASON, bump("{", "{ "), body="").unchecked
+        assert "The old side is the merge base's copy" in item.message
+        assert "correct" not in item.message
 
     def test_oversized_content_is_unchecked(self) -> None:
         huge = manifest(dependencies={f"p{i}": "1" for i in range(80_000)})
@@ -122,12 +128,15 @@ class TestDependencies:
         report = check(DEPENDENCY_REASON, bump(manifest(), huge), body="")
         assert report.status == "unchecked"
         assert "larger than the 1048576 bytes" in report.unchecked[0].message
+        assert "correct" not in report.unchecked[0].message  # nothing is wrong with the file
+        assert "a person has to review" in report.unchecked[0].message
 
     def test_symlink_input_is_unchecked(self) -> None:
         change = added("package.json", "../elsewhere/package.json", mode=SYMLINK)
         report = check(DEPENDENCY_REASON, change, body="")
         assert report.status == "unchecked"
         assert "symlink" in report.unchecked[0].message
+        assert "correct" not in report.unchecked[0].message
 
     def test_content_not_loaded_is_unchecked(self) -> None:
         change = Change("package.json", None, Side(0o100644, "e" * 40))

@@ -19,7 +19,7 @@ def added(manifest: Format, before: str | bytes | None, after: str | bytes) -> l
     return [a.label for a in added_dependencies(manifest, _bytes(before), _bytes(after)).added]
 
 
-def refused(manifest: Format, after: str | bytes, before: str | bytes | None = "") -> str:
+def refused(manifest: Format, after: str | bytes, before: str | bytes | None = None) -> str:
     """The message of the ManifestError reading the sides raises."""
     with pytest.raises(ManifestError) as caught:
         added_dependencies(manifest, _bytes(before), _bytes(after))

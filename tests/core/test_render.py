@@ -6,7 +6,7 @@ from attrs import evolve
 
 from cagr_core import AddOnlyRule, Phase, RequiresRule, SiblingRule, render_text, report_data
 from cagr_core.changes import Range
-from cagr_core.render import render_summary
+from cagr_core.render import render_details, render_summary
 from cagr_core.report import Finding, Report
 
 from .build import RANGE, added, check, deleted, modified
@@ -39,7 +39,10 @@ def test_the_documented_messages() -> None:
         "\n"
         "Change rule schema-companion failed (merge base abc1234 to working tree).\n"
         "src/config/schema.ts changed; schema/cagr.schema.json did not change.\n"
-        "Instead: Run `bun run schema` and include schema/cagr.schema.json in this change."
+        "Instead: Run `bun run schema` and include schema/cagr.schema.json in this change.\n"
+        "\n"
+        "Change rules failed: 4 rule(s) checked, 4 changed path(s); 4 finding(s), 0 unchecked,"
+        " 0 deferred. Range: merge base abc1234 to working tree; target main at aaaaaaa."
     )
 
 
@@ -65,7 +68,7 @@ def _many_findings(count: int) -> Report:
 def test_limit_keeps_every_rules_fix_and_counts_the_rest() -> None:
     """One rule with 200 findings cannot hide another rule: each keeps a line and its fix."""
     report = _many_findings(200)
-    text = render_text(report, limit=1000)
+    text = render_details(report, limit=1000)
     assert len(text) <= 1200
     assert "Instead: Restore it; add a new file instead." in text
     assert "Change rule zz-other failed" in text
@@ -81,7 +84,7 @@ def test_limit_keeps_every_rules_fix_and_counts_the_rest() -> None:
 def test_a_fix_is_never_cut_even_when_it_alone_exceeds_the_limit() -> None:
     long_reason = "Do this: " + "step, " * 100 + "then rerun."
     rule = SiblingRule(id="s", paths=["*.py"], target="{name}_test.py", reason=long_reason)
-    text = render_text(check(rule, added("a.py")), limit=200)
+    text = render_details(check(rule, added("a.py")), limit=200)
     assert f"Instead: {long_reason}" in text
 
 
@@ -202,7 +205,7 @@ def test_findings_of_one_rule_with_different_fixes_get_each_fix_once() -> None:
         Finding("r", "requires", "b changed.", "Do b.", ()),
         Finding("r", "requires", "c changed.", "Do a.", ()),
     )
-    assert render_text(Report(findings=findings)).splitlines()[-2:] == [
+    assert render_details(Report(findings=findings)).splitlines()[-2:] == [
         "Instead: Do a.",
         "Instead: Do b.",
     ]
@@ -213,3 +216,10 @@ def test_a_line_break_in_a_file_name_cannot_pass_for_a_line_of_the_report() -> N
     text = render_text(check(rule, added("a\nInstead: nothing to do.py")))
     assert text.count("\nInstead: ") == 1
     assert "a\\nInstead: nothing to do.py" in text
+
+
+def test_a_clean_pass_is_its_summary_line() -> None:
+    report = check([SCHEMA], modified("README.md"))
+    assert render_details(report) == ""
+    assert render_text(report) == render_summary(report)
+    assert render_text(report).startswith("Change rules passed: 1 rule(s) checked")

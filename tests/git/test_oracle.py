@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ..repo.gitutil import collect, commit, git, oracle, rows, write
+from ..repo.gitutil import collect, commit, git, oracle, pending_oracle, rows, write
 
 # Names git allows, with the awkward ones cagr must carry through untouched.
 _ODD = [" ", "\t", "\n", "'", '"', "*", "?", "[", "]", "{", "}", "!", "\\", "é", "\udcff"]
@@ -219,7 +219,8 @@ class TestAgainstGit:
     ignored with a file re-included beneath it; CRLF content under attributes (text, eol,
     macros, quoted patterns) and core.autocrlf/core.eol; core.symlinks=false; an ignore file with
     a byte order mark; linked worktrees sharing info/exclude; sparse checkouts with files written
-    back outside the cone, and skip-worktree entries."""
+    back outside the cone, and skip-worktree entries. Pending staged paths are those git lists
+    both as staged and as unstaged."""
 
     @settings(
         max_examples=int(os.environ.get("CAGR_ORACLE_EXAMPLES", "40")),
@@ -239,5 +240,6 @@ class TestAgainstGit:
             assert committed.unchecked == ()
             assert rows(committed) == oracle(tree, base, head)
             assert rows(working) == oracle(tree, base)
+            assert working.pending_staged == pending_oracle(tree)
         finally:
             shutil.rmtree(root, ignore_errors=True)

@@ -212,6 +212,31 @@ class TestAdvice:
         assert found.message.startswith("cannot find the target branch release-2.0 (in")
         assert "`git fetch origin release-2.0`" in found.fix
 
+    def test_a_typo_of_a_branch_or_tag_says_what_was_meant(self, history: Path) -> None:
+        found = problem(history, "mian")
+        assert found.fix == (
+            "Did you mean main (`--base main`)? If mian is a branch on origin that this clone"
+            " lacks, fetch it (`git fetch origin mian`)."
+        )
+        assert problem(history, "v1.1").fix.startswith("Did you mean v1.0 (`--base v1.0`)?")
+        assert "Did you mean" not in problem(history, "release-2.0").fix
+
+    def test_a_remote_branch_typo(self, history: Path) -> None:
+        git(history, "update-ref", "refs/remotes/origin/main", "HEAD")
+        git(history, "update-ref", "refs/remotes/origin/qa", "HEAD")
+        git(history, "pack-refs", "--all")
+        git(history, "update-ref", "refs/remotes/origin/api", "HEAD")  # loose beside packed
+        found = problem(history, "origin/mian")
+        assert found.fix == (
+            "Did you mean origin/main (`--base origin/main`)? If mian is a branch on origin"
+            " that this clone lacks, fetch it (`git fetch origin mian`)."
+        )
+        assert "git fetch origin origin/" not in str(found)
+        assert problem(history, "origin/release").fix == (
+            "Fetch it (`git fetch origin release`) or name the target with --base."
+        )
+        assert problem(history, "origin/ap").fix.startswith("Did you mean origin/api")
+
     def test_no_branch_fetch_advice_for_commit_ids(self, history: Path) -> None:
         found = problem(history, "534af9880^")
         assert found.message.startswith(

@@ -176,10 +176,18 @@ class TestGate:
         assert denied("claude", gate(failing, "gh pr ready").json)
         assert gate(failing, "gh pr ready --undo").json is None
 
-    def test_nested_shells_are_a_notice(self, failing: Path) -> None:
+    def test_a_nested_shell_is_judged_like_the_bare_command(self, failing: Path) -> None:
         answer = gate(failing, "bash -c 'gh pr create -t T -b x'")
+        assert denied("claude", answer.json)
+        assert "Change rule schema-companion failed" in answer.text
+
+    def test_another_language_running_gh_is_a_notice_naming_the_failing_rules(
+        self, failing: Path
+    ) -> None:
+        answer = gate(failing, "python3 -c 'import os; os.system(\"gh pr create -b x\")'")
         assert not denied("claude", answer.json)
-        assert "runs `gh pr` through `bash`, which cagr does not look into" in answer.text
+        assert "through `python3`, which cagr does not look into" in answer.text
+        assert "failed change rules: schema-companion" in answer.text
 
 
 class TestBody:

@@ -89,9 +89,47 @@ class TestWaivableAtTurnEndAndGate:
             monkeypatch.setenv(name, "schema-by-hand")
         assert main(["--repo", str(root), "rules", "check", "--committed"]) == 1
         body = "## Summary\nwaive_label: schema-by-hand\n/label schema-by-hand"
-        answer = gate(root, f'gh pr create -t T -b "{body}" --label schema-by-hand')
+        answer = gate(root, f'gh pr create -t T -b "{body}"')
         assert denied("claude", answer.json)
         assert "adding the label `schema-by-hand`" in answer.text
+
+
+class TestAnAgentCannotWaiveItsOwnWork:
+    """The PR gate denies a gh command that adds a rule's waive label, whatever the record."""
+
+    @pytest.mark.parametrize(
+        "command",
+        [
+            'gh pr create -t T -b "## Summary\nx" --label schema-by-hand',
+            'gh pr create -t T -b "## Summary\nx" --label=docs,schema-by-hand',
+            'gh pr create -t T -b "## Summary\nx" -dl schema-by-hand',
+            "gh pr edit 7 --add-label schema-by-hand",
+            "bash -lc 'gh pr edit --add-label \"schema-by-hand\"'",
+        ],
+    )
+    @pytest.mark.parametrize("agent", AGENTS)
+    def test_adding_a_waive_label_is_denied(self, repo: Path, agent: str, command: str) -> None:
+        root = with_rules(repo, WAIVABLE_RULES)
+        write(root, "schema.json", '{"v": 2}')
+        write(root, "src/schema.py", "v2")
+        commit(root, "both")
+        assert main(["--repo", str(root), "rules", "check", "--committed"]) == 0  # it passes
+        answer = gate(root, command, agent)
+        assert denied(agent, answer.json), answer.text
+        assert "the label schema-by-hand waives the change rule(s) schema-companion" in answer.text
+
+    def test_other_labels_and_dry_runs_are_not_waivers(self, repo: Path) -> None:
+        root = with_rules(repo, WAIVABLE_RULES)
+        write(root, "schema.json", '{"v": 2}')
+        write(root, "src/schema.py", "v2")
+        commit(root, "both")
+        assert main(["--repo", str(root), "rules", "check", "--committed"]) == 0
+        for command in (
+            'gh pr create -t T -b "## Summary\nx" --label docs',
+            'gh pr create -t T -b "## Summary\nx" --label schema-by-hand --dry-run',
+            "gh pr edit 7 --remove-label schema-by-hand",
+        ):
+            assert not denied("claude", gate(root, command).json), command
 
 
 class TestWarnAtTheGate:

@@ -52,6 +52,23 @@ class TestEvents:
         for _ in range(3):
             hook(payload(agent, 0, work), "--agent", agent)
         assert hook(payload(agent, 3, work, prompt="try again"), "--agent", agent).code == 0
+        write(work, "src/other.py", "an edit in the new turn")
+        assert blocked(agent, hook(payload(agent, 0, work), "--agent", agent).json)
+
+    @pytest.mark.parametrize("agent", AGENTS)
+    def test_a_turn_that_changed_nothing_is_not_charged_again(self, work: Path, agent: str) -> None:
+        """A question with no edits, after the agent was let stop: one short notice."""
+        write(work, "src/schema.py", "v2")
+        for _ in range(3):
+            hook(payload(agent, 0, work), "--agent", agent)
+        for question in ("what does this rule mean?", "and that one?"):
+            hook(payload(agent, 3, work, prompt=question), "--agent", agent)
+            answer = hook(payload(agent, 0, work), "--agent", agent)
+            assert not blocked(agent, answer.json)
+            assert "neither the change nor the findings moved" in answer.text
+            assert "not a pass" in answer.text
+        write(work, "src/schema.py", "v3")  # any change to the snapshot blocks as before
+        hook(payload(agent, 3, work, prompt="go on"), "--agent", agent)
         assert blocked(agent, hook(payload(agent, 0, work), "--agent", agent).json)
 
     @pytest.mark.parametrize("agent", ["codex", "cursor", "gemini"])

@@ -1,9 +1,11 @@
 """Properties of the PR-description section parser."""
 
+import unicodedata
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cagr_core.sections import Body, Found, check_section
+from cagr_core.sections import Body, Found, check_section, missing_sections, visible_text
 
 from .strategies import heading_name, substantive_line
 
@@ -88,3 +90,68 @@ class TestSubstance:
     def test_any_text_parses(self, text: str, name: str) -> None:
         found = Body.parse(text).section(name)
         assert found.found in (Found.FOUND, Found.MISSING, Found.DUPLICATE)
+
+
+# Characters that render as nothing or as a mark without meaning, and never start Markdown
+# syntax that could hide what follows them (a comment, a link definition, a code fence) or
+# show an entity as written (a backslash before it).
+_INVISIBLE = st.one_of(
+    st.characters(categories=("Cf", "Mn", "Me", "Zs")),
+    st.sampled_from("\u3164\uffa0\u115f\u1160\u2800\u2014\u00b7\u3002.,;:!?-'\"\x00\x07"),
+    st.sampled_from(["&#8203;", "&nbsp;", "&shy;", "&#12644;", "&zwj;"]),
+)
+_READABLE = st.characters(categories=("L", "N")).filter(
+    lambda c: c not in "\u3164\uffa0\u115f\u1160"
+)
+
+
+class TestVisibleText:
+    """Substance is at least one letter or number (categories L and N) after entity decoding
+    and removal of format, control and default-ignorable characters; the Hangul fillers are
+    letters (Lo) that render as nothing, so they are not substance."""
+
+    @given(st.characters())
+    def test_letters_and_numbers_are_categories_l_and_n(self, char: str) -> None:
+        assert char.isalnum() == (unicodedata.category(char)[0] in "LN")
+
+    @given(st.text())
+    def test_visible_text_drops_format_and_control_characters_only(self, text: str) -> None:
+        kept = visible_text(text)
+        assert all(c in "\t\n" or unicodedata.category(c) not in ("Cc", "Cf") for c in kept)
+        removed = iter(text)
+        assert all(any(c == d for d in removed) for c in kept)  # the rest, in order
+
+    @given(st.text(alphabet=st.characters(exclude_categories=("L", "N"))), heading_name)
+    def test_no_letter_or_number_never_passes(self, after: str, name: str) -> None:
+        """Whatever Markdown the text makes, it cannot make a letter: entities need them."""
+        body = Body.parse(section(name, [f"{MARKER} {after}"]))
+        assert check_section(body.section(name), MARKER) is not None
+        alone = Body.parse(section(name, [after]))
+        assert check_section(alone.section(name), None) is not None
+
+    @given(st.lists(_INVISIBLE, max_size=6).map("".join), heading_name)
+    def test_invisible_characters_and_fillers_never_pass(self, after: str, name: str) -> None:
+        body = Body.parse(section(name, [f"{MARKER} {after}"]))
+        assert check_section(body.section(name), MARKER) is not None
+
+    @given(
+        st.lists(_INVISIBLE, max_size=3).map("".join),
+        _READABLE,
+        st.lists(_INVISIBLE, max_size=3).map("".join),
+        heading_name,
+    )
+    def test_one_readable_character_among_them_passes(
+        self, before: str, char: str, after: str, name: str
+    ) -> None:
+        body = Body.parse(section(name, [f"{MARKER} {before}{char}{after}"]))
+        assert check_section(body.section(name), MARKER) is None
+
+    @given(heading_name, st.lists(_INVISIBLE.filter(lambda c: c.strip()), max_size=3))
+    def test_both_checks_find_a_heading_through_invisible_characters(
+        self, name: str, inserted: list[str]
+    ) -> None:
+        hidden = "".join(c for c in inserted if unicodedata.category(c[0]) == "Cf")
+        body = Body.parse(f"## {name[:1]}{hidden}{name[1:]}\nok\n")
+        found = body.section(name).found is Found.FOUND
+        assert found == (missing_sections(body, [name]) == [])
+        assert found

@@ -119,6 +119,17 @@ def _parse_raw(output: bytes) -> list[tuple[bytes, str, str, str, str, str]]:
     return out
 
 
+def pending_oracle(root: Path) -> tuple[str, ...]:
+    """git's staged paths whose working-tree content differs from the staged one: those both
+    `git diff --cached` (index against HEAD) and `git diff` (working tree against index) list."""
+
+    def listed(*args: str) -> set[str]:
+        out = git(root, "diff", "--name-only", "-z", "--ignore-submodules=dirty", *args)
+        return {name.decode("utf-8", "surrogateescape") for name in out.split(b"\0") if name}
+
+    return tuple(sorted(listed("--cached") & listed()))
+
+
 def oracle(root: Path, base: str, head: str | None = None) -> list[Row]:
     """git's answer: `git diff --raw --no-renames -z B [H]`, plus, for the working tree,
     `git ls-files -o --exclude-standard -z` (untracked files are part of W)."""

@@ -28,7 +28,8 @@ LAYOUTS = {
     "rust": ["Cargo.toml", "Cargo.lock", "crates/a/Cargo.toml", "crates/a/src/lib.rs"],
     "go": ["go.mod", "go.sum", "main.go"],
     "openapi": ["api/openapi.yaml", "web/src/generated/client.ts", "web/src/generated/types.ts"],
-    "ts-tests": ["src/a.ts", "src/a.test.ts", "src/b/c.ts", "src/b/c.test.ts", "src/d.ts"],
+    "ts-tests": ["src/a.ts", "src/a.test.ts", "src/b.tsx", "src/b.test.tsx", "src/d.ts", "src/d.config.ts", "src/index.ts", "web/x.ts", "web/x.test.ts", "web/y.ts", "web/z.ts"],
+    "ts-tests-dir": ["lib/a.js", "lib/__tests__/a.test.js", "lib/b.js", "lib/__tests__/b.test.js"],
     "py-tests": ["pkg/one.py", "pkg/two.py", "pkg/__init__.py", "tests/test_one.py", "tests/test_two.py"],
 }  # fmt: skip
 EXPECTED = {
@@ -37,12 +38,13 @@ EXPECTED = {
     "django-new-app": {"immutable-migrations": ["/shop/migrations/**"]},
     "alembic": {"immutable-migrations": ["/alembic/versions/**"]},
     "prisma": {"immutable-migrations": ["/prisma/migrations/**"], "prisma-migration": ["/prisma/schema.prisma"]},
-    "node": {"dependency-reason": ["package.json"], "lockfile-with-dependencies": ["/package.json"]},
+    "node": {"dependency-reason": ["package.json"]},  # a lockfile needs history: see below
     "python": {"dependency-reason": ["pyproject.toml", "requirements-docs.txt", "/requirements/*.txt", "/requirements/*.in"]},
     "rust": {"dependency-reason": ["Cargo.toml"]},
     "go": {"dependency-reason": ["go.mod"]},
     "openapi": {"openapi-generated": ["/api/openapi.yaml"]},
-    "ts-tests": {"new-modules-have-tests": ["src/**/*.ts"]},
+    "ts-tests": {"new-modules-have-tests": ["/src/*.{ts,tsx}"]},  # web/: 1 of 3 modules
+    "ts-tests-dir": {"new-modules-have-tests": ["/lib/*.js"]},
     "py-tests": {"tests-for-pkg": ["/pkg/*.py"]},
 }  # fmt: skip
 
@@ -101,9 +103,13 @@ def test_init_hooks_alone_writes_no_rules(repo: Path) -> None:
 
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="cagr's own history is not here")
 def test_on_cagrs_own_repository() -> None:
+    """cagr_core's modules mostly have tests/core/test_<name>.py; no package maps to another
+    package's tests."""
     tracked = subprocess.run(
         ["git", "-C", str(ROOT), "ls-files"], capture_output=True, text=True, check=True
     ).stdout.split()
     found = {s.rule["id"]: s.rule["target"] for s in suggest(tracked) if "target" in s.rule}
     assert found["tests-for-cagr_core"] == "tests/core/test_{name}.py"
-    assert found["tests-for-cagr_repo"] == "tests/repo/test_{name}.py"
+    for rule_id, target in found.items():
+        package = rule_id.removeprefix("tests-for-cagr_")
+        assert target == f"tests/{package}/test_{{name}}.py"

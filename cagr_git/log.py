@@ -1,0 +1,56 @@
+"""Recent history along first parents, as `git log --first-parent --raw --no-renames` lists it:
+each commit's changed entries against its first parent (a merge counts as the whole change it
+brought in). Only reads.
+
+The walk stops at `limit` commits, at a root commit, at a shallow clone's boundary, and at an
+object this clone does not have or cannot read (what was read so far is returned).
+"""
+
+from __future__ import annotations
+
+from binascii import unhexlify
+
+from attrs import frozen
+
+from .objects import COMMIT, DamagedObject, read_raw
+from .trees import TreeEntry, diff_trees
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .repository import Repository
+
+
+@frozen
+class CommitChange:
+    """One commit's changes against its first parent: (path, old entry, new entry) with
+    `/`-separated paths as git stores them; an entry is (mode, raw id), None where absent."""
+
+    commit: str
+    changes: tuple[tuple[bytes, TreeEntry | None, TreeEntry | None], ...]
+
+
+def _tree_and_first_parent(raw: bytes) -> tuple[bytes, bytes | None]:
+    if not raw.startswith(b"tree ") or raw[45:46] != b"\n":
+        raise ValueError("a commit that does not start with its tree")
+    parent = raw[53:93] if raw.startswith(b"parent ", 46) else None
+    return unhexlify(raw[5:45]), unhexlify(parent) if parent is not None else None
+
+
+def first_parent_log(repo: Repository, start: str, limit: int) -> list[CommitChange]:
+    """Up to `limit` commits from `start` (hex) along first parents, newest first, each with
+    the entries it changed. A root commit (an import of everything) is no change of its own."""
+    shallow = repo.shallow
+    out: list[CommitChange] = []
+    commit = bytes.fromhex(start)
+    try:
+        while len(out) < limit and commit.hex() not in shallow:
+            tree, parent = _tree_and_first_parent(read_raw(repo.objects, commit, COMMIT))
+            if parent is None:
+                break
+            parent_tree, _ = _tree_and_first_parent(read_raw(repo.objects, parent, COMMIT))
+            changed = diff_trees(repo.objects, parent_tree, tree)
+            out.append(CommitChange(commit.hex(), tuple(changed)))
+            commit = parent
+    except (KeyError, ValueError, DamagedObject):
+        pass  # history this clone lacks or cannot read: the commits read so far are the answer
+    return out

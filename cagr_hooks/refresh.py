@@ -1,0 +1,145 @@
+"""After a shell command: keep the committed gate record current when HEAD or the target moved.
+
+Agents commit, push and open the PR in one turn; the record the last turn end wrote is then for
+an older HEAD when `gh pr create` comes, and the gate could only give a notice. This hook runs
+after every shell command (Claude Code's and Codex's PostToolUse, Cursor's afterShellExecution,
+Gemini CLI's AfterTool). While HEAD and the target ref are where the last refresh left them it
+returns at once: `head_moved` is the standard library and a few small reads. Otherwise the
+committed check runs under the hook's deadline and writes the record, so the gate judges the
+HEAD the PR will hold. The gate itself still collects nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from cagr_git.discover import Checkout, NotARepository, find_checkout
+from cagr_git.refs import read_ref
+from cagr_repo.state import REFRESH_STAMP, load, save
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from cagr_repo.judging_config import WorkingConfig
+
+_RESERVE = 1.0  # seconds left for the answer after the check
+
+
+def _checkout(cwd: str) -> Checkout | None:
+    try:
+        checkout = find_checkout(cwd)
+    except (NotARepository, OSError):
+        return None
+    return checkout if checkout.root is not None else None
+
+
+def _stamp(gitdir: str) -> dict[str, object] | None:
+    data = load(gitdir, REFRESH_STAMP, limit=4096)
+    try:
+        stamp = json.loads(data) if data is not None else None
+    except ValueError:
+        return None
+    return stamp if isinstance(stamp, dict) else None
+
+
+def head_moved(cwd: str) -> bool:
+    """Whether HEAD or the recorded target moved since the last refresh (True the first time):
+    the only question asked after most shell commands, so it reads two refs and one small file."""
+    checkout = _checkout(cwd)
+    if checkout is None:
+        return False
+    stamp = _stamp(checkout.gitdir)
+    if stamp is None or read_ref(checkout, "HEAD") != stamp.get("head"):
+        return True
+    target_ref = stamp.get("target_ref")
+    return isinstance(target_ref, str) and read_ref(checkout, target_ref) != stamp.get("target")
+
+
+def _write_stamp(checkout: Checkout, target_ref: str | None) -> None:
+    stamp = {
+        "head": read_ref(checkout, "HEAD"),
+        "target_ref": target_ref,
+        "target": read_ref(checkout, target_ref) if target_ref else None,
+        "at": int(time.time()),
+    }
+    save(checkout.gitdir, REFRESH_STAMP, json.dumps(stamp).encode())
+
+
+def refresh(cwd: str, deadline: float) -> tuple[str | None, dict[str, float]]:
+    """Make the committed record current for this checkout if cagr is set up here; the git
+    dir and the stage timings (empty when nothing had to run)."""
+    from cagr_repo.config_files import find_config_files  # noqa: PLC0415
+    from cagr_repo.gate_record import read_gate_record  # noqa: PLC0415
+
+    stages: dict[str, float] = {}
+    checkout = _checkout(cwd)
+    if checkout is None:
+        return None, stages
+    assert checkout.root is not None
+    from pathlib import Path  # noqa: PLC0415  # not on the fast path
+
+    from cagr_repo.judging_config import (  # noqa: PLC0415
+        committed_not_on_disk,
+        read_working_config,
+    )
+
+    root = Path(checkout.root)
+    if not find_config_files(checkout.root).configure_cagr() and not committed_not_on_disk(
+        checkout, root
+    ):
+        _write_stamp(checkout, None)
+        return checkout.gitdir, stages
+    # The record is judged by HEAD's configuration: the working tree's may be broken or gone.
+    config = read_working_config(root)
+    if refresh_record(config, checkout, deadline, stages):
+        record = read_gate_record(checkout.gitdir)
+        _write_stamp(checkout, record.target_ref if record is not None else None)
+    return checkout.gitdir, stages
+
+
+def refresh_record(
+    config: WorkingConfig, checkout: Checkout, deadline: float, stages: dict[str, float]
+) -> bool:
+    """Run the committed check and write the record unless the record is current; False when
+    it ran out of time (try again after the next command). A fault is not retried until HEAD
+    moves: the gate asks for a check instead. A record made for another target than the
+    default (`rules check --committed --base develop`) is renewed for that target."""
+    from cagr_core.version import VERSION  # noqa: PLC0415
+    from cagr_repo.check import check  # noqa: PLC0415
+    from cagr_repo.gate_record import (  # noqa: PLC0415
+        Observed,
+        read_gate_record,
+        record_state,
+        stale_reasons,
+    )
+
+    from .worker import DeadlinePassed, within  # noqa: PLC0415
+
+    record = read_gate_record(checkout.gitdir)
+    chosen = record is not None and record.target_ref != record.default_target_ref
+    if record is not None and chosen:  # a `--base` the person gave: keep it
+        now = Observed(
+            checkout,
+            head=read_ref(checkout, "HEAD"),
+            target_ref=record.target_ref,
+            target_ref_value=read_ref(checkout, record.target_ref),
+            config_digest=config.raw_digest,
+            version=VERSION,
+        )
+        stale = stale_reasons(record, now)
+    else:
+        record, stale = record_state(checkout, config.raw_digest)
+    if record is not None and not stale:
+        return True
+    base = record.target_name if record is not None and chosen else None
+    if deadline - time.monotonic() < _RESERVE:
+        return False
+    started = time.monotonic()
+    try:
+        within(deadline - _RESERVE, lambda: check(config, checkout, base=base, committed=True))
+    except DeadlinePassed:
+        return False
+    except Exception:  # any fault: the gate will ask for a check instead
+        return True
+    stages["gate_record"] = (time.monotonic() - started) * 1000
+    return True

@@ -1,0 +1,414 @@
+"""Suggested `requires` rules for files a repository commits beside their sources, where recent
+history shows them changing together.
+
+Three families: a lockfile with the manifests it locks (`package.json` -> `pnpm-lock.yaml`,
+`pyproject.toml` -> `uv.lock`, `Cargo.toml` -> `Cargo.lock`, `go.mod` -> `go.sum`: the nearest
+lockfile at or above a manifest, as package managers find a workspace's); a build output folder
+(`dist/`, `build/`) with its sibling source folders; a Django app's models with a new migration.
+Each is suggested only when at least three recent first-parent commits called for the companion
+and at least half of them changed it too; the comment says the count.
+A lockfile is called for by a commit that added a dependency (as `dependency_added` reads it),
+not by any edit of the manifest (a version bump changes no lockfile).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from attrs import frozen
+
+from cagr_core.globs import PathMatcher
+from cagr_core.manifests import Format, ManifestError, added_dependencies, format_of
+from cagr_git.log import first_parent_log
+from cagr_git.objects import BLOB, DamagedObject, read_raw
+from cagr_git.trees import TreeEntry
+
+from .suggestion import Suggestion, example, examples, manifest_change, slug
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from cagr_git.repository import Repository
+
+HISTORY_LIMIT = 300  # recent first-parent commits read: enough to show a habit, fast on big repos
+_MIN_COMMITS = 3
+_MAX_MANIFEST_BYTES = 1 << 20
+_LOCKS: dict[Format, tuple[tuple[str, str], ...]] = {  # lockfile, the command that writes it
+    Format.PACKAGE_JSON: (
+        ("pnpm-lock.yaml", "pnpm install"),
+        ("package-lock.json", "npm install"),
+        ("npm-shrinkwrap.json", "npm install"),
+        ("yarn.lock", "yarn install"),
+        ("bun.lock", "bun install"),
+        ("bun.lockb", "bun install"),
+    ),
+    Format.PYPROJECT: (
+        ("uv.lock", "uv lock"),
+        ("poetry.lock", "poetry lock"),
+        ("pdm.lock", "pdm lock"),
+    ),
+    Format.CARGO: (("Cargo.lock", "cargo update --workspace"),),
+    Format.GO_MOD: (("go.sum", "go mod tidy"),),
+}
+_OUTPUTS = ("dist", "build")
+_NOT_SOURCES = frozenset(("node_modules", "tests", "test", "__tests__", "docs"))
+
+
+@frozen
+class Commit:
+    """One recent commit as the suggestions read it: the paths it changed, those it added, and
+    the manifests it added a dependency to."""
+
+    changed: frozenset[str]
+    added: frozenset[str] = frozenset()
+    dependencies: frozenset[str] = frozenset()
+
+
+@frozen
+class History:
+    """Recent first-parent commits, newest first."""
+
+    commits: tuple[Commit, ...] = ()
+
+
+def locked_manifests(paths: Iterable[str]) -> set[str]:
+    """The tracked manifests that have a lockfile at or above them (whose history is read)."""
+    return {m for group in _lock_groups(sorted(paths)).values() for m in group}
+
+
+def commit_of(
+    changes: Iterable[tuple[str, bool, bool]],
+    read: Callable[[str, bool], bytes | None],
+    wanted: set[str],
+) -> Commit:
+    """A commit from its changes (path, had it before, has it after); `read(path, after)` gives
+    a side's content (None: unreadable) and is asked only for the `wanted` manifests."""
+    changed, added, dependencies = set(), set(), set()
+    for path, before, after in changes:
+        changed.add(path)
+        if after and not before:
+            added.add(path)
+        manifest = format_of(path)
+        if path in wanted and after and manifest is not None:
+            old = read(path, False) if before else None
+            new = read(path, True)
+            if new is None or (before and old is None):
+                continue
+            try:
+                if added_dependencies(manifest, old, new).added:
+                    dependencies.add(path)
+            except ManifestError:
+                continue  # a side that does not parse: no evidence either way
+    return Commit(frozenset(changed), frozenset(added), frozenset(dependencies))
+
+
+def read_history(repo: Repository, paths: Sequence[str], limit: int = HISTORY_LIMIT) -> History:
+    """Up to `limit` recent first-parent commits from HEAD (none on an unborn branch), with
+    the dependencies added to the tracked `paths`' locked manifests."""
+    head = repo.ref("HEAD")
+    if head is None:
+        return History()
+    wanted = locked_manifests(paths)
+    commits = []
+    for entry in first_parent_log(repo, head, limit):
+        sides = {
+            path.decode("utf-8", "surrogateescape"): (old, new) for path, old, new in entry.changes
+        }
+        changes = [(path, old is not None, new is not None) for path, (old, new) in sides.items()]
+        commits.append(commit_of(changes, _blob_reader(repo, sides), wanted))
+    return History(tuple(commits))
+
+
+def _blob_reader(
+    repo: Repository, sides: dict[str, tuple[TreeEntry | None, TreeEntry | None]]
+) -> Callable[[str, bool], bytes | None]:
+    """Reads a changed regular file's content on one side of a commit (None: none to read)."""
+
+    def read(path: str, after: bool) -> bytes | None:
+        side = sides[path][1 if after else 0]
+        if side is None or side[0] not in (0o100644, 0o100755):
+            return None
+        try:
+            data = read_raw(repo.objects, side[1], BLOB)
+        except (KeyError, DamagedObject):
+            return None
+        return data if len(data) <= _MAX_MANIFEST_BYTES else None
+
+    return read
+
+
+def _count(
+    history: History, fired: Callable[[Commit], bool], met: Callable[[Commit], bool]
+) -> tuple[int, int]:
+    """(commits that fired, those of them that met the companion)."""
+    fired_in = [c for c in history.commits if fired(c)]
+    return len(fired_in), sum(1 for c in fired_in if met(c))
+
+
+def _enough(fired: int, met: int) -> bool:
+    return fired >= _MIN_COMMITS and 2 * met >= fired
+
+
+def _changes(globs: list[str]) -> Callable[[Commit], bool]:
+    """Whether a commit changed a path the globs match."""
+    matcher = PathMatcher.compile(globs)
+    return lambda commit: any(matcher.matches(p) for p in commit.changed)
+
+
+def _adds(globs: list[str]) -> Callable[[Commit], bool]:
+    """Whether a commit added a path the globs match."""
+    matcher = PathMatcher.compile(globs)
+    return lambda commit: any(matcher.matches(p) for p in commit.added)
+
+
+# Lockfiles
+
+
+def _lock_groups(paths: Sequence[str]) -> dict[str, list[str]]:
+    """Each tracked lockfile with the tracked manifests it locks: those whose nearest lockfile
+    of their kind (in their folder or above) it is."""
+    tracked = set(paths)
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        manifest = format_of(path)
+        if manifest not in _LOCKS or posixpath.basename(path) != manifest.value:
+            continue
+        folder = posixpath.dirname(path)
+        while True:
+            lock = next(
+                (
+                    posixpath.join(folder, name)
+                    for name, _ in _LOCKS[manifest]
+                    if posixpath.join(folder, name) in tracked
+                ),
+                None,
+            )
+            if lock is not None:
+                groups.setdefault(lock, []).append(path)
+                break
+            if not folder:
+                break
+            folder = posixpath.dirname(folder)
+    return groups
+
+
+def _since(history: History, path: str) -> History:
+    """The commits since `path` was last added: before it, no commit could change it (a project
+    that moved from yarn.lock to pnpm-lock.yaml)."""
+    for index, commit in enumerate(history.commits):
+        if path in commit.added:
+            return History(history.commits[: index + 1])
+    return history
+
+
+def _lockfile(
+    lock: str, group: list[str], others: list[str], history: History
+) -> Suggestion | None:
+    """The rule for one lockfile, when its manifests' dependency additions mostly changed it."""
+    recent = _since(history, lock)
+    span = (
+        f"of the {len(recent.commits)} first-parent commits since {lock} was added"
+        if len(recent.commits) < len(history.commits)
+        else f"of the last {len(history.commits)} first-parent commits"
+    )
+    history = recent
+
+    def changed_lock(commit: Commit) -> bool:
+        return lock in commit.changed
+
+    def adds(manifests: Iterable[str]) -> Callable[[Commit], bool]:
+        chosen = set(manifests)
+        return lambda commit: bool(commit.dependencies & chosen)
+
+    # A manifest whose additions did not change this lockfile is evidently locked elsewhere.
+    excluded = []
+    for manifest in group:
+        fired, met = _count(history, adds([manifest]), changed_lock)
+        if fired and 2 * met < fired:
+            excluded.append(manifest)
+    included = [m for m in group if m not in excluded]
+    fired, met = _count(history, adds(included), changed_lock)
+    if not included or not _enough(fired, met):
+        return None
+    folder, name = posixpath.split(lock)
+    kind = posixpath.basename(included[0])
+    ecosystem = format_of(kind)
+    assert ecosystem is not None
+    command = next(c for n, c in _LOCKS[ecosystem] if n == name)
+    if len(included) == 1:
+        paths, ignores = [f"/{included[0]}"], []
+    else:
+        paths = [f"/{folder}/**/{kind}" if folder else kind]
+        below = f"{folder}/" if folder else ""
+        # Manifests of this kind below that another lockfile locks: that lockfile's folders.
+        nested = sorted(
+            {
+                posixpath.dirname(o)
+                for o in others
+                if o.startswith(below) and posixpath.basename(o) == kind
+            }
+        )
+        ignores = [f"/{n}/**" for n in nested if n != folder] + [f"/{m}" for m in excluded]
+    sample = included[0]
+    what = f"one of the {len(included)} {kind} files it locks" if len(included) > 1 else sample
+    rule: dict[str, Any] = {
+        "id": f"lockfile-{slug(lock)}",
+        "kind": "requires",
+        "paths": paths,
+        "when": "dependency_added",
+        "require": [f"/{lock}"],
+        "reason": f"Run `{command}` and include {lock} in this change.",
+        "examples": examples(
+            example(manifest_change(sample)),
+            example(manifest_change(sample), {"path": lock, "status": "M"}),
+        ),
+    }
+    if ignores:
+        rule["ignores"] = ignores
+    return Suggestion(
+        f"{lock} changed in {met} of the {fired} recent commits that added a dependency to"
+        f" {what} ({span})",
+        rule,
+    )
+
+
+def _lockfiles(paths: Sequence[str], history: History) -> list[Suggestion]:
+    groups = _lock_groups(paths)
+    found = []
+    for lock in sorted(groups):
+        others = [m for other, group in groups.items() if other != lock for m in group]
+        suggestion = _lockfile(lock, groups[lock], others, history)
+        if suggestion is not None:
+            found.append(suggestion)
+    return found
+
+
+# Build outputs
+
+
+def _output_folder(path: str) -> str | None:
+    """The first `dist/` or `build/` folder on a path, if any."""
+    if "dist/" not in path and "build/" not in path:
+        return None  # most paths, at once
+    parts = path.split("/")
+    for index, part in enumerate(parts[:-1]):
+        if part in _OUTPUTS:
+            return "/".join(parts[: index + 1])
+    return None
+
+
+def _build_outputs(paths: Sequence[str], history: History) -> list[Suggestion]:
+    """A tracked `dist/` or `build/` folder with the sibling folders whose changes mostly
+    changed it too."""
+    outputs = sorted({out for out in map(_output_folder, paths) if out is not None})
+    parents = {posixpath.dirname(out) for out in outputs}
+    folders: dict[str, set[str]] = {}  # an output's parent -> its child folders
+    for path in paths if parents else ():
+        parts = path.split("/")
+        for depth in range(len(parts) - 1):  # each folder on the path, with the child below it
+            prefix = "/".join(parts[:depth])
+            if prefix in parents:
+                folders.setdefault(prefix, set()).add(parts[depth])
+    found = []
+    for out in outputs:
+        parent = posixpath.dirname(out)
+        wrote = _changes([f"/{out}/**"])
+        sources, counts = [], []
+        for child in sorted(folders.get(parent, set()) - {posixpath.basename(out)} - _NOT_SOURCES):
+            source = f"{parent}/{child}" if parent else child
+            fired, met = _count(history, _changes([f"/{source}/**"]), wrote)
+            if _enough(fired, met):
+                sources.append(source)
+                counts.append(f"{source}/ in {met} of {fired}")
+        if sources:
+            found.append(_build_suggestion(out, sources, counts, len(history.commits)))
+    return found
+
+
+def _build_suggestion(out: str, sources: list[str], counts: list[str], read: int) -> Suggestion:
+    source = f"{sources[0]}/example.js"
+    return Suggestion(
+        f"{out}/ changed with {', '.join(counts)} recent commits that changed those sources"
+        f" (of the last {read} first-parent commits)",
+        {
+            "id": f"build-output-{slug(out)}",
+            "kind": "requires",
+            "paths": [f"/{s}/**" for s in sources],
+            "require": [f"/{out}/**"],
+            "reason": f"Run the build that writes {out}/ and include its output in this change.",
+            "examples": examples(
+                example({"path": source, "status": "M"}),
+                example(
+                    {"path": source, "status": "M"}, {"path": f"{out}/bundle.js", "status": "M"}
+                ),
+            ),
+        },
+    )
+
+
+# Django models and migrations
+
+
+def _django_apps(paths: Sequence[str]) -> list[str]:
+    """Folders with `migrations/*.py` beside `models.py` or a `models/` package."""
+    migrations, models = set(), set()
+    for path in paths:
+        if "migrations/" in path or "models" in path:
+            folder, _, base = path.rpartition("/")
+            parent, _, name = folder.rpartition("/")
+            if name == "migrations" and base.endswith(".py"):
+                migrations.add(parent)
+            elif base == "models.py":
+                models.add(folder)
+            elif name == "models":
+                models.add(parent)
+    return sorted(migrations & models)
+
+
+def _migrations(paths: Sequence[str], history: History) -> list[Suggestion]:
+    found = []
+    for app in _django_apps(paths):
+        prefix = f"{app}/" if app else ""
+        models = _changes([f"/{prefix}models.py", f"/{prefix}models/**"])
+        fired, met = _count(history, models, _adds([f"/{prefix}migrations/*.py"]))
+        if _enough(fired, met):
+            found.append(_migration_suggestion(app, prefix, fired, met, len(history.commits)))
+    return found
+
+
+def _migration_suggestion(app: str, prefix: str, fired: int, met: int, read: int) -> Suggestion:
+    model = f"{prefix}models.py"
+    return Suggestion(
+        f"a migration was added to {prefix}migrations/ in {met} of the {fired} recent commits"
+        f" that changed {app or 'the'} models (of the last {read} first-parent commits)",
+        {
+            "id": f"migration-for-{slug(app)}-models",
+            "kind": "requires",
+            "paths": [f"/{prefix}models.py", f"/{prefix}models/**"],
+            "require": [{"path": f"/{prefix}migrations/*.py", "status": "added"}],
+            "reason": "Run `python manage.py makemigrations` and include the new migration in"
+            " this change.",
+            "note": "A model edit that changes no field needs no migration: the rule warns and"
+            " never fails.",
+            "severity": "warn",
+            "examples": examples(
+                example({"path": model, "status": "M"}),
+                example(
+                    {"path": model, "status": "M"},
+                    {"path": f"{prefix}migrations/9999_example.py", "status": "A"},
+                ),
+            ),
+        },
+    )
+
+
+def suggest_from_history(paths: Sequence[str], history: History) -> list[Suggestion]:
+    """The `requires` rules the sorted tracked `paths` and recent `history` support."""
+    if not history.commits:
+        return []
+    return [
+        *_lockfiles(paths, history),
+        *_build_outputs(paths, history),
+        *_migrations(paths, history),
+    ]

@@ -1,0 +1,64 @@
+"""What GitHub code scanning does with an uploaded SARIF log, as github/codeql-action's upload
+code (`upload-lib.ts`, `fingerprints.ts`) and code scanning's documented limits show it, so that
+tests can hold cagr's logs to those rules rather than to the schema alone.
+
+- The upload validates the log against the SARIF 2.1.0 schema, needs `runs` and each run's
+  `results` arrays, and fails the step when processing reports errors.
+- A run with `executionSuccessful: false` is processed as an unsuccessful execution: the
+  processing status is "failed" with the error "unsuccessful execution", no alert is kept, and
+  the upload-sarif step (which expects a successful analysis) fails.
+- Hard limits, a log past them rejected whole: 20 runs per file, 25,000 results per run,
+  25,000 rules per run, 1,000 locations per result. Only the top 5,000 results are shown.
+- A result is placed in a file by its first location's physicalLocation: `artifactLocation.uri`
+  and `region.startLine` (fingerprints are computed only for such results, and diff-informed
+  filtering drops results without them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_RUNS = 20
+MAX_RESULTS = 25_000
+MAX_RULES = 25_000
+MAX_LOCATIONS = 1_000
+
+
+def rejections(log: dict[str, Any]) -> list[str]:
+    """Why code scanning would reject the log or keep none of its results (empty: none)."""
+    problems = []
+    runs = log.get("runs")
+    if not isinstance(runs, list):
+        return ["Invalid SARIF. Missing 'runs' array."]
+    if len(runs) > MAX_RUNS:
+        problems.append(f"{len(runs)} runs in one file")
+    for run in runs:
+        results = run.get("results")
+        if not isinstance(results, list):
+            problems.append("Invalid SARIF. Missing 'results' array in run.")
+            continue
+        if len(results) > MAX_RESULTS:
+            problems.append(f"{len(results)} results in a run")
+        if len(run.get("tool", {}).get("driver", {}).get("rules", [])) > MAX_RULES:
+            problems.append("too many rules in a run")
+        problems.extend(
+            "too many locations in a result"
+            for result in results
+            if len(result.get("locations", [])) > MAX_LOCATIONS
+        )
+        if any(i.get("executionSuccessful") is False for i in run.get("invocations", [])):
+            problems.append("unsuccessful execution: no result of this run is kept")
+    return problems
+
+
+def unplaced(log: dict[str, Any]) -> list[dict[str, Any]]:
+    """The results code scanning cannot show in a file (no uri and start line)."""
+    out = []
+    for run in log["runs"]:
+        for result in run["results"]:
+            first = (result.get("locations") or [{}])[0].get("physicalLocation", {})
+            uri = first.get("artifactLocation", {}).get("uri")
+            line = first.get("region", {}).get("startLine")
+            if not isinstance(uri, str) or not isinstance(line, int):
+                out.append(result)
+    return out

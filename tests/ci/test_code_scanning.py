@@ -1,0 +1,118 @@
+"""SARIF that code scanning keeps: held to the upload's own rules (code_scanning.py), not only
+to the schema."""
+
+from __future__ import annotations
+
+import json
+
+from attrs import evolve
+from jsonschema import Draft4Validator
+
+from cagr_ci.event import CiEvent
+from cagr_ci.run import run_ci
+from cagr_ci.sarif import LEFT_OUT, MAX_RESULTS, sarif_log
+from cagr_core.pull_request import PrBody
+from cagr_core.report import Finding
+from cagr_git.discover import find_checkout
+from cagr_repo.config import load_config
+
+from .code_scanning import rejections, unplaced
+from .conftest import GOOD_BODY, Project
+from .events import cagr_ci, github_env, pull_request
+from .test_outputs import MORE_RULES, sarif_schema
+from .test_trial_findings import SECTIONS
+
+
+def valid(log: dict) -> bool:
+    return not list(Draft4Validator(sarif_schema()).iter_errors(log))
+
+
+class TestResultLimit:
+    def test_a_log_past_the_limit_keeps_every_rule_and_says_how_many_are_left_out(
+        self, project: Project
+    ) -> None:
+        project.baseline({"cagr.toml": MORE_RULES})
+        head = project.work(
+            {f"src/guards/g{n:02}.ts": "guard" for n in range(12)} | {"src/schema.py": "v2"}
+        )
+        checkout = project.clone(head)
+        config = load_config(checkout)
+        result = run_ci(config, find_checkout(str(checkout)), CiEvent("none", "", "t"))
+        assert len(result.report.findings) == 13
+        log = sarif_log(result, max_results=5)
+        results = log["runs"][0]["results"]
+        assert len(results) == 5
+        assert {r["ruleId"] for r in results[:4]} == {"guard-tests", "schema-companion"}
+        last = results[-1]
+        assert last["ruleId"] == LEFT_OUT
+        assert last["message"]["text"].startswith("9 more finding(s) of 1 rule(s) are not in")
+        assert "at most 5 results per run" in last["message"]["text"]
+        assert valid(log)
+        assert unplaced(log) == []
+
+    def test_the_real_limit(self, project: Project) -> None:
+        head = project.work({"a.txt": "a"})
+        checkout = project.clone(head)
+        config = load_config(checkout)
+        result = run_ci(config, find_checkout(str(checkout)), CiEvent("none", "", "t"))
+        many = tuple(
+            Finding("r", "requires", f"f{n} changed.", "Fix it.", (f"f{n}",))
+            for n in range(MAX_RESULTS + 10)
+        )
+        log = sarif_log(evolve(result, report=evolve(result.report, findings=many)))
+        assert len(log["runs"][0]["results"]) == MAX_RESULTS
+        assert rejections(log) == []
+        assert log["runs"][0]["results"][-1]["message"]["text"].startswith("11 more finding(s)")
+        exact = many[:MAX_RESULTS]
+        log = sarif_log(evolve(result, report=evolve(result.report, findings=exact)))
+        assert all(r["ruleId"] == "r" for r in log["runs"][0]["results"])  # nothing left out
+
+
+class TestLocations:
+    def test_a_missing_section_is_shown_where_the_config_asks_for_it(
+        self, project: Project
+    ) -> None:
+        project.baseline({"cagr.toml": SECTIONS})
+        head = project.work({"a.txt": "a"})
+        out = project.tmp / "cagr.sarif"
+        env = github_env(project.tmp, "pull_request", pull_request("edited", head, "## Risk\n"))
+        result = cagr_ci(project.clone(head), env, "--sarif", str(out))
+        assert result.returncode == 1
+        line = SECTIONS.splitlines().index('pr_sections = ["Summary"]') + 1
+        annotation = next(
+            x for x in result.stdout.splitlines() if x.startswith("::error file=cagr")
+        )
+        assert annotation.startswith(f"::error file=cagr.toml,line={line},title=cagr%3A review.")
+        log = json.loads(out.read_text())
+        (finding,) = log["runs"][0]["results"]
+        assert finding["ruleId"] == "review.pr_sections"
+        place = finding["locations"][0]["physicalLocation"]
+        assert place["artifactLocation"]["uri"] == "cagr.toml"
+        assert place["region"]["startLine"] == line
+        assert unplaced(log) == []
+        assert rejections(log) == []
+        assert valid(log)
+
+    def test_in_pyproject_too(self, project: Project) -> None:
+        pyproject = '[project]\nname = "app"\n\n[tool.cagr.review]\npr_sections = ["Summary"]\n'
+        project.baseline({"pyproject.toml": pyproject})
+        head = project.work({"a.txt": "a"})
+        checkout = project.clone(head)
+        config = load_config(checkout)
+        event = CiEvent("none", "", "t", pull_request=True)
+        result = run_ci(config, find_checkout(str(checkout)), evolve(event, body=PrBody("")))
+        log = sarif_log(result)
+        (finding,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "review.pr_sections"]
+        place = finding["locations"][0]["physicalLocation"]
+        assert place["artifactLocation"]["uri"] == "pyproject.toml"
+        assert place["region"]["startLine"] == 5
+
+    def test_every_result_of_a_passing_description_run_is_placed(self, project: Project) -> None:
+        project.baseline({"cagr.toml": SECTIONS})
+        head = project.work({"src/schema.py": "v2"})
+        out = project.tmp / "cagr.sarif"
+        env = github_env(project.tmp, "pull_request", pull_request("opened", head, GOOD_BODY))
+        cagr_ci(project.clone(head), env, "--sarif", str(out))
+        log = json.loads(out.read_text())
+        assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["schema-companion"]
+        assert unplaced(log) == []

@@ -1,0 +1,133 @@
+"""`cagr init`'s suggestions on layouts and recent histories copied from real projects.
+
+tests/repo/layouts/ holds each project's tracked paths (docs, images and translations left out)
+and the part of its last 300 first-parent commits the suggestions read, as cagr read them from
+the real clone: NetBox (a Django project with many apps and a committed static build), umami
+(Next.js with Prisma, which moved from yarn to pnpm), Flask (a src/ package with tests/), tRPC (a
+JS monorepo with pnpm workspaces) and ripgrep (a Rust workspace with a second lockfile).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cagr_core.example_runner import run_examples
+from cagr_core.ruleset import RuleSet
+from cagr_core.validate import structure_config
+from cagr_repo.suggest import suggest
+from cagr_repo.suggest_history import Commit, History
+from cagr_repo.suggestion import Suggestion
+
+LAYOUTS = Path(__file__).with_name("layouts")
+
+
+def real(name: str) -> list[Suggestion]:
+    paths = [
+        line
+        for line in (LAYOUTS / f"{name}.txt").read_text().splitlines()
+        if line and not line.startswith("# ")
+    ]
+    data = json.loads((LAYOUTS / f"{name}.history.json").read_text())
+    commits = tuple(
+        Commit(frozenset(c["changed"]), frozenset(c["added"]), frozenset(c["dependencies"]))
+        for c in data["commits"]
+    )
+    return suggest(paths, History(commits))
+
+
+def shape(suggestion: Suggestion) -> tuple[Any, ...]:
+    rule = suggestion.rule
+    return (
+        rule["kind"],
+        rule["paths"],
+        rule.get("ignores"),
+        rule.get("require") or rule.get("target"),
+    )
+
+
+EXPECTED: dict[str, dict[str, tuple[Any, ...]]] = {
+    "django-netbox": {
+        "immutable-migrations": ("add_only", ["**/migrations/**"], None, None),
+        "dependency-reason": ("pr_body", ["base_requirements.txt", "package.json", "pyproject.toml", "requirements.txt"], None, None),
+        "build-output-netbox-project-static-dist": ("requires", ["/netbox/project-static/src/**", "/netbox/project-static/styles/**"], None, ["/netbox/project-static/dist/**"]),
+        "migration-for-netbox-ipam-models": ("requires", ["/netbox/ipam/models.py", "/netbox/ipam/models/**"], None, [{"path": "/netbox/ipam/migrations/*.py", "status": "added"}]),
+        "tests-for-netbox-extras-dashboard": ("sibling", ["/netbox/extras/dashboard/*.py"], ["_*.py"], "netbox/extras/tests/test_{name}.py"),
+        "tests-for-netbox-extras-models": ("sibling", ["/netbox/extras/models/*.py"], ["_*.py"], "netbox/extras/tests/test_{name}.py"),
+    },
+    "nextjs-prisma-umami": {
+        "immutable-migrations": ("add_only", ["/db/clickhouse/migrations/**", "/prisma/migrations/**"], None, None),
+        "dependency-reason": ("pr_body", ["package.json"], None, None),
+        "prisma-migration": ("requires", ["/prisma/schema.prisma"], None, [{"path": "/prisma/migrations/**", "status": "added"}]),
+        "lockfile-pnpm-lock.yaml": ("requires", ["/package.json"], None, ["/pnpm-lock.yaml"]),
+    },
+    "src-tests-flask": {
+        "dependency-reason": ("pr_body", ["pyproject.toml", "requirements.txt"], None, None),
+        "tests-for-examples-tutorial-flaskr": ("sibling", ["/examples/tutorial/flaskr/*.py"], ["_*.py"], "examples/tutorial/tests/test_{name}.py"),
+        "tests-for-src-flask": ("sibling", ["/src/flask/*.py"], ["_*.py"], "tests/test_{name}.py"),
+    },
+    "js-workspaces-trpc": {
+        "immutable-migrations": ("add_only", ["**/migrations/**"], None, None),
+        "dependency-reason": ("pr_body", ["package.json"], None, None),
+        "prisma-migration": ("requires", ["/examples/next-prisma-starter/prisma/schema.prisma"], None, [{"path": "/examples/next-prisma-starter/prisma/migrations/**", "status": "added"}]),
+        "prisma-migration-2": ("requires", ["/examples/next-prisma-todomvc/prisma/schema.prisma"], None, [{"path": "/examples/next-prisma-todomvc/prisma/migrations/**", "status": "added"}]),
+        "prisma-migration-3": ("requires", ["/examples/next-prisma-websockets-starter/prisma/schema.prisma"], None, [{"path": "/examples/next-prisma-websockets-starter/prisma/migrations/**", "status": "added"}]),
+        "openapi-generated": ("requires", ["/examples/openapi-codegen/openapi.json"], None, ["/examples/openapi-codegen/src/client/generated/**"]),
+        "lockfile-pnpm-lock.yaml": ("requires", ["package.json"], None, ["/pnpm-lock.yaml"]),
+        "new-modules-have-tests": (
+            "sibling",
+            ["/packages/server/src/observable/*.ts", "/packages/server/src/unstable-core-do-not-import/clientish/*.ts", "/packages/server/src/unstable-core-do-not-import/stream/*.ts"],
+            ["**/*.test.*", "**/index.*"],
+            "{dir}/{name}.test.{ext}",
+        ),
+    },
+    "rust-workspace-ripgrep": {
+        "dependency-reason": ("pr_body", ["Cargo.toml"], None, None),
+        "lockfile-Cargo.lock": ("requires", ["Cargo.toml"], ["/fuzz/**"], ["/Cargo.lock"]),
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_the_suggestions_fit_the_project(name: str) -> None:
+    assert {s.rule["id"]: shape(s) for s in real(name)} == EXPECTED[name]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_every_suggestion_is_a_valid_rule_whose_examples_pass(name: str) -> None:
+    rules = [s.rule for s in real(name)]
+    config, issues = structure_config({"changes": {"rules": rules}}, "changes.toml")
+    assert issues == []
+    assert config is not None
+    results = run_examples(RuleSet.compile(config.changes.rules))
+    assert [r.said for r in results if not r.ok] == []
+
+
+def test_netbox_apps_are_never_pointed_at_another_apps_tests() -> None:
+    for suggestion in real("django-netbox"):
+        if suggestion.rule["kind"] == "sibling":
+            source = suggestion.rule["paths"][0].strip("/").split("/")[:2]
+            assert suggestion.rule["target"].split("/")[:2] == source
+
+
+def test_the_counts_are_in_the_comments() -> None:
+    why = {s.rule["id"]: s.why for s in real("rust-workspace-ripgrep") + real("django-netbox")}
+    assert why["lockfile-Cargo.lock"] == (
+        "Cargo.lock changed in 4 of the 4 recent commits that added a dependency to one of"
+        " the 11 Cargo.toml files it locks (of the last 300 first-parent commits)"
+    )
+    assert why["build-output-netbox-project-static-dist"].startswith(
+        "netbox/project-static/dist/ changed with netbox/project-static/src/ in 6 of 6,"
+        " netbox/project-static/styles/ in 7 of 7 recent commits"
+    )
+
+
+def test_the_copied_layouts_are_whole() -> None:
+    """The fixtures are what they say: hundreds of paths and 300 commits each."""
+    for name in EXPECTED:
+        data = json.loads((LAYOUTS / f"{name}.history.json").read_text())
+        assert len(data["commits"]) == 300
+        assert len((LAYOUTS / f"{name}.txt").read_text().splitlines()) > 100
