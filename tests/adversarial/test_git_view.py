@@ -200,6 +200,35 @@ def test_ident_keywords_are_collapsed_as_git_collapses_them(feature: Path) -> No
     assert rows(changes) == oracle(feature, "HEAD")
 
 
+@pytest.mark.parametrize("kind", ["folder", "symlink", "deleted"])
+def test_a_gitattributes_that_is_no_file_is_read_as_git_reads_it(feature: Path, kind: str) -> None:
+    # Committed: `*.json text`. A folder of that name: git reads nothing (and not the index's);
+    # a symlink is not followed, and a deleted one: git reads the index's version.
+    write(feature, ".gitattributes", "*.json text\n")
+    git(feature, "add", ".gitattributes")
+    git(feature, "commit", "-qm", "attributes")
+    (feature / ".gitattributes").unlink()
+    if kind == "folder":
+        (feature / ".gitattributes").mkdir()
+    elif kind == "symlink":
+        write(feature, "elsewhere", "*.json -text\n")
+        os.symlink("elsewhere", feature / ".gitattributes")
+    write(feature, "schema/out.json", CRLF_JSON)
+    changes = collect(feature, base="HEAD")
+    assert changes.unchecked == ()
+    assert rows(changes) == oracle(feature, "HEAD")
+    converted = kind != "folder"  # the folder hides the index's version, as it does from git
+    assert ("schema/out.json" in [c.path for c in changes.changes]) == (not converted)
+
+
+def test_autocrlf_leaves_binary_content_and_lone_carriage_returns_alone(feature: Path) -> None:
+    git(feature, "config", "core.autocrlf", "true")
+    write(feature, "schema/out.json", b"{}\r\n\0")  # binary: stored as it is
+    write(feature, "src/lone.txt", b"a\rb\r\n")  # a lone CR: binary too
+    write(feature, "src/text.txt", b"a\r\nb\r\n")  # text: stored with LF
+    _agrees_with_git(feature)
+
+
 # --- core.symlinks=false -----------------------------------------------------------------------
 
 
@@ -381,6 +410,23 @@ def test_ignore_rules_read_as_git_reads_them(
     listed = git(repo, "ls-files", "-o", "--exclude-standard", "-z").decode().split("\0")
     assert {p for p in listed if p} == expected  # git's own answer, as the case states it
     assert {c.path for c in collect(repo).changes} == expected
+
+
+def test_ignore_files_with_crlf_escaped_trailing_spaces_and_a_user_file(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    write(tmp_path, "global-ignore", b"\xef\xbb\xbf*.tmp\r\n")
+    git(repo, "config", "core.excludesFile", "~/global-ignore")
+    write(repo, "base", "b")
+    commit(repo, "base")
+    write(repo, ".gitignore", b"a\\ \r\n**/deep/**\r\n!keep.tmp\r\n")
+    for path in ("a ", "a", "x.tmp", "keep.tmp", "d/deep/e/f", "deep/g", "ok"):
+        write(repo, path, "x")
+    changes = collect(repo, base="HEAD")
+    assert changes.unchecked == ()
+    assert rows(changes) == oracle(repo, "HEAD")
+    assert {c.path for c in changes.changes} == {".gitignore", "a", "keep.tmp", "ok"}
 
 
 # --- sparse checkouts ------------------------------------------------------------------------
