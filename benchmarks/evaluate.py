@@ -7,6 +7,10 @@ on a folder glob (`packages/pNNN/src/**` needs `packages/pNNN/CHANGELOG.md`), a 
 Changes are spread at random over all packages and a `docs/` folder: TypeScript sources and
 tests, migrations, changelogs and pages, half added, 40% modified, 10% deleted.
 
+A second mix, `failing`, is the same but for the `requires` rules, which need
+`packages/pNNN/NEWS.md`: no change touches it, so every `requires` rule whose package changed
+fails (a third of the rules), and each failure looks for a near miss.
+
 Both evaluators run through the public API (`RuleSet.compile`, then `evaluate`, or the naive
 `_evaluate_naive` that every rule's matchers try on every change) with the caps raised so
 nothing is cut, and must return the same Report. Medians of interleaved runs, each started from a
@@ -14,7 +18,7 @@ collected heap, are printed with the speedup and how the indexed time grows with
 or 10x the rules.
 
 Usage: python benchmarks/evaluate.py [--changes 5000 50000] [--rules 100 1000]
-                                     [--runs 5] [--naive-runs 1]
+                                     [--runs 5] [--naive-runs 1] [--mix passing failing]
 The naive run at 50,000 changes and 1,000 rules takes about a minute. Ratios, not absolute
 times, are the result: the machines are shared and noisy.
 """
@@ -85,7 +89,7 @@ def make_changes(count: int, seed: int = 0) -> ChangeSet:
     return ChangeSet(tuple(out.values()))
 
 
-def make_rules(count: int) -> list[Rule]:
+def make_rules(count: int, failing: bool = False) -> list[Rule]:
     rules: list[Rule] = []
     for number in range(count):
         package = f"packages/p{number // 3 % PACKAGES:03}"
@@ -95,7 +99,7 @@ def make_rules(count: int) -> list[Rule]:
                 RequiresRule(
                     id=f"{name}-changelog",
                     paths=[f"{package}/src/**"],
-                    require=[f"{package}/CHANGELOG.md"],
+                    require=[f"{package}/{'NEWS' if failing else 'CHANGELOG'}.md"],
                     reason="Add a changelog entry.",
                 )
             )
@@ -160,12 +164,19 @@ def main() -> None:
     parser.add_argument("--rules", type=int, nargs="+", default=[100, 1_000])
     parser.add_argument("--runs", type=int, default=5, help="indexed runs per cell (at least 1)")
     parser.add_argument("--naive-runs", type=int, default=1, help="naive runs per cell (0: none)")
+    parser.add_argument("--mix", nargs="+", choices=("passing", "failing"),
+                        default=["passing", "failing"])  # fmt: skip
     args = parser.parse_args()
-
     change_sets = {count: make_changes(count) for count in args.changes}
+    for mix in args.mix:
+        print(f"\n## {mix}: {'a third of the rules fail' if mix == 'failing' else 'as above'}")
+        run_mix(args, change_sets, failing=mix == "failing")
+
+
+def run_mix(args: argparse.Namespace, change_sets: dict[int, ChangeSet], failing: bool) -> None:
     rule_sets: dict[int, RuleSet] = {}
     for count in args.rules:
-        rules = make_rules(count)
+        rules = make_rules(count, failing)
         start = time.perf_counter()
         rule_sets[count] = RuleSet.compile(rules)
         compiled = time.perf_counter() - start

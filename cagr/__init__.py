@@ -78,5 +78,5 @@ def check(
     checkout = find_checkout(str(path))
     if checkout.root is None:
         raise NotARepository(f"{checkout.gitdir} is a bare repository: it has no configuration")
-    config = read_working_config(Path(checkout.root))
+    config = read_working_config(checkout.root)
     return _check(config, checkout, base=base, committed=True, body=pr_body)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from attrs import field, frozen
-
 from cagr_core.errors import ErrorWithFix
 from cagr_core.pull_request import PrBody
+from cagr_core.values import field, frozen
+
+from .forge import ForgeApi
 
 Provider = Literal["github", "gitlab", "none"]
 
@@ -38,6 +39,10 @@ class CiEvent:
     `[stack].ci` command (named by that checkout's own configuration) is run.
     `labels`: the pull request's labels (None: this run knows of none, so nothing is waived);
     `labels_source` says where they came from.
+    `api`: the forge's API for this run (where, which project, which token), if it has one;
+    `number`: the pull (merge) request the run is about, for its comment. `queue_ref`: a merge
+    queue group's branch (`merge_group.head_ref`), `queue_branch` the branch it merges into,
+    and `queue_number` the pull request the group's branch names (None: it names none exactly).
     """
 
     provider: Provider
@@ -60,6 +65,11 @@ class CiEvent:
     shallow_fix: str = "Fetch the full history (`git fetch --unshallow`) before `cagr ci`."
     labels: frozenset[str] | None = None
     labels_source: str = ""
+    api: ForgeApi | None = None
+    number: int | None = None
+    queue_ref: str = ""
+    queue_branch: str = ""
+    queue_number: int | None = None
 
 
 def split_labels(text: str) -> frozenset[str]:

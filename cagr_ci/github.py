@@ -7,9 +7,10 @@
   `pull_request.labels` (`labeled` and `unlabeled` rerun the check). `pull_request_target`
   runs with the base repository's secrets: the PR's own `[stack].ci` commands are never run
   there.
-- `merge_group`: file rules for `base_sha` -> `head_sha`; the event carries no PR descriptions,
-  so PR-body obligations that fire are unchecked (never judged by one arbitrary body), and
-  no labels, so nothing is waived.
+- `merge_group`: file rules for `base_sha` -> `head_sha`; the event carries no PR description
+  and no labels, only the group's branch (`head_ref`), which names its pull request: the run
+  reads it from GitHub's API (`merge_queue`), and without it PR-body obligations that fire are
+  unchecked (never judged by one arbitrary body) and nothing is waived.
 - `push`: the pushed range, `before` -> `after` (the checkout must be `after`); a new branch
   (an all-zero `before`) from its merge base with the target (`[git] protected_branch`, else
   the default branch); a force push whose `before` is gone is unchecked. Tag pushes and
@@ -21,6 +22,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +31,7 @@ from cagr_git.object_ids import is_sha
 from cagr_repo.target import BY_PUSH_BEFORE
 
 from .event import CiEvent, EventError
+from .forge import github_api
 
 PR_EVENTS = ("pull_request", "pull_request_target")
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
@@ -47,14 +50,12 @@ PRIVILEGED = (
     " while the checkout (the pull request's head) could be anyone's"
 )
 NO_COMMIT = "0" * 40  # `before` of a new branch, `after` of a deleted one
+_QUEUE_ENTRY = re.compile(r"([1-9][0-9]{0,9})-([0-9a-f]{40})")  # `pr-<N>-<base_sha>`
 DEFAULT_BRANCH_SOURCE = "repository.default_branch"
 _SHAPE_FIX = "Run cagr ci on the event GitHub sends; do not rewrite GITHUB_EVENT_PATH."
 QUEUE_NOTE = (
-    "GitHub's merge_group event carries no pull-request descriptions, so this merge queue run"
-    " cannot check PR-body obligations, and one description cannot stand for a batch of pull"
-    " requests. Each pull request's own run of this check judged its description against its"
-    " own diff; merge a pull request whose change fires a PR-body rule (or that must have"
-    " `[review].pr_sections`) without the merge queue."
+    "GitHub's merge_group event carries no pull-request description: this merge queue run could"
+    " not read its pull request's from GitHub's API, so PR-body obligations stay unchecked."
 )
 
 
@@ -70,7 +71,7 @@ def read_github_event(env: Mapping[str, str]) -> CiEvent:
     if name in PR_EVENTS:
         return _pull_request(name, env, _payload(env, name))
     if name == "merge_group":
-        return _merge_group(_payload(env, name))
+        return _merge_group(env, _payload(env, name))
     if name == "push":
         return _push(_payload(env, name))
     base = env.get("GITHUB_BASE_REF", "")
@@ -211,9 +212,10 @@ def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) ->
         source = "pull_request.base.ref"
     labels = _labels(payload["pull_request"].get("labels"), name)
     number = payload["pull_request"].get("number")
+    number = number if isinstance(number, int) and not isinstance(number, bool) else None
     action = payload.get("action")
     title = f"GitHub {name}" + (f" ({action})" if isinstance(action, str) else "")
-    title += f" #{number}" if isinstance(number, int) else ""
+    title += f" #{number}" if number is not None else ""
     return CiEvent(
         "github",
         name,
@@ -230,7 +232,16 @@ def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) ->
         shallow_fix=SHALLOW_FIX,
         labels=labels,
         labels_source="pull_request.labels" if labels is not None else "",
+        api=github_api(env, _repository(payload)),
+        number=number,
     )
+
+
+def _repository(payload: Mapping[str, Any]) -> str:
+    """`repository.full_name` from the payload (GITHUB_REPOSITORY says the same)."""
+    repository = payload.get("repository")
+    name = repository.get("full_name") if isinstance(repository, dict) else None
+    return name if isinstance(name, str) else ""
 
 
 def _labels(value: object, name: str) -> frozenset[str] | None:
@@ -249,10 +260,13 @@ def _labels(value: object, name: str) -> frozenset[str] | None:
     return frozenset(item["name"] for item in value)
 
 
-def _merge_group(payload: dict[str, Any]) -> CiEvent:
+def _merge_group(env: Mapping[str, str], payload: dict[str, Any]) -> CiEvent:
     head = _sha(payload, "merge_group.head_sha", "merge_group")
     base = _sha(payload, "merge_group.base_sha", "merge_group")
     base_ref = payload["merge_group"].get("base_ref")
+    head_ref = payload["merge_group"].get("head_ref")
+    head_ref = head_ref if isinstance(head_ref, str) else ""
+    branch = base_ref.removeprefix("refs/heads/") if isinstance(base_ref, str) else ""
     shown = f" ({base_ref})" if isinstance(base_ref, str) else ""
     return CiEvent(
         "github",
@@ -268,4 +282,18 @@ def _merge_group(payload: dict[str, Any]) -> CiEvent:
         merge_queue=True,
         pull_request=True,
         shallow_fix=SHALLOW_FIX,
+        api=github_api(env, _repository(payload)),
+        queue_ref=head_ref,
+        queue_branch=branch,
+        queue_number=_queued_number(head_ref, branch, base),
     )
+
+
+def _queued_number(head_ref: str, branch: str, base: str) -> int | None:
+    """The pull request a queue group's branch names, when the name is exactly
+    `refs/heads/gh-readonly-queue/<branch>/pr-<N>-<base_sha>` for this event (else None)."""
+    prefix = f"refs/heads/gh-readonly-queue/{branch}/pr-"
+    if not branch or not head_ref.startswith(prefix):
+        return None
+    match = _QUEUE_ENTRY.fullmatch(head_ref.removeprefix(prefix))
+    return int(match.group(1)) if match is not None and match.group(2) == base else None

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from attrs import evolve
-
 from cagr_core.pull_request import PrBody
+from cagr_core.values import evolve
 from cagr_git.object_ids import is_sha
 from cagr_repo.target import BY_PUSH_BEFORE
 
 from .event import CiEvent, EventError, split_labels
+from .forge import gitlab_api
 
 NO_COMMIT = "0" * 40  # CI_COMMIT_BEFORE_SHA of a new branch (and of every non-push pipeline)
 DESCRIPTION_LIMIT = 2_700  # characters GitLab keeps of a description in the variable
@@ -69,6 +69,8 @@ def read_gitlab_event(env: Mapping[str, str]) -> CiEvent:
         # GitLab leaves the variable out when the merge request has no labels.
         labels=split_labels(env.get("CI_MERGE_REQUEST_LABELS", "")),
         labels_source="CI_MERGE_REQUEST_LABELS",
+        api=gitlab_api(env),
+        number=int(iid) if iid.isdigit() else None,
     )
 
 

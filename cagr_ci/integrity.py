@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import os
 
-from attrs import frozen
-
 from cagr_core.changes import ChangeSet
 from cagr_core.ruleset import RuleSet
+from cagr_core.values import frozen
 from cagr_git.discover import Checkout
 from cagr_git.refs import read_ref
 from cagr_git.repository import open_repo

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from attrs import evolve
-
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
+from cagr_core.values import evolve
 from cagr_repo.body_file import read_body_file, read_body_stdin
 
 from . import github, gitlab

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cagr_core.render import json_status, render_details, report_data
+from cagr_core.render import json_status, range_data, render_details, report_data
+from cagr_core.safe_text import terminal_safe
 
+from .merge_queue import PullRequestCheck
 from .run import CiResult
 
 OUTPUT_LINES = 20  # of a failed command's output tail, in the text report
@@ -39,9 +41,32 @@ def describe_run(result: CiResult) -> list[str]:
     if event.body.available:
         size = len(event.body.text or "")
         lines.append(f"Body:   {event.body_source} ({size} characters)")
+    elif result.pull_requests:
+        lines.append("Body:   the queued pull request's own (GitHub API), on its own change:")
     else:
         lines.append("Body:   none (no pull-request description in this run)")
+    lines.extend(f"Queue:  {describe_pull_request(checked)}" for checked in result.pull_requests)
     return lines
+
+
+def describe_pull_request(checked: PullRequestCheck) -> str:
+    """A merge queue's pull request on one line: what was read and its own verdict."""
+    pr, range_ = checked.pull_request, checked.range
+    title = terminal_safe(pr.title).replace("\n", " ")[:80]
+    where = f"head {pr.head[:12]}, base {pr.base}"
+    if range_ is not None:
+        where += f", merge base {range_.base[:12]}"
+    labels = ", ".join(sorted(pr.labels)) or "none"
+    verdict = {
+        "pass": "passed",
+        "fail": "failed",
+        "unchecked": "not a pass (something unchecked)",
+        "waived": "waived by label (not a pass)",
+    }[checked.report.status]
+    return (
+        f"pull request #{pr.number} ({title}): {where}; description {len(pr.body)} characters;"
+        f" labels {labels}; its description's checks {verdict}"
+    )
 
 
 def render_result(result: CiResult) -> str:
@@ -140,6 +165,20 @@ def result_data(result: CiResult) -> dict[str, Any]:
     data["problems"] = [
         {"kind": p.kind, "message": p.message, "fix": p.fix, "paths": list(p.paths)}
         for p in result.problems
+    ]
+    data["ci"]["pull_requests"] = [
+        {
+            "number": c.pull_request.number,
+            "title": c.pull_request.title,
+            "head": c.pull_request.head,
+            "base": c.pull_request.base,
+            "labels": sorted(c.pull_request.labels),
+            "body_characters": len(c.pull_request.body),
+            "range": range_data(c.range),
+            "status": json_status(c.report.status),
+            **{key: report_data(c.report)[key] for key in ("findings", "unchecked", "waived")},
+        }
+        for c in result.pull_requests
     ]
     data["notes"] = list(result.notes)
     return data

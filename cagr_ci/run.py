@@ -9,25 +9,23 @@ separately.
 
 from __future__ import annotations
 
+import os
 import time
-from pathlib import Path
-from typing import Literal
-
-from attrs import evolve, frozen
 
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.report import Report, Verdict, waive
 from cagr_core.review import RULE as SECTIONS_RULE
 from cagr_core.review import check_pr_sections
+from cagr_core.values import evolve, frozen
 from cagr_git.discover import Checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, RepoConfig, declaration
 from cagr_repo.judging_config import WorkingConfig, committed_config
-from cagr_repo.stack import StackOutcome, run_stack
 from cagr_repo.target import TargetChoice, choose_target
 
 from .event import CiEvent
+from .forge import TOKEN_VARIABLES
 from .integrity import (
     CheckoutError,
     LocalChanges,
@@ -36,6 +34,13 @@ from .integrity import (
     is_shallow,
     local_changes,
 )
+from .merge_queue import PullRequestCheck, check_queue
+
+TYPE_CHECKING = False  # not typing's: a run without stack commands need not import it
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from cagr_repo.stack import StackOutcome
 
 CiStatus = Verdict
 STACK_SECONDS = 20 * 60  # the `[stack].ci` commands' shared deadline, from the start of the run
@@ -55,7 +60,9 @@ class JobProblem:
 class CiResult:
     """One CI run: the event, the resolved target, the rules' report, commands and problems.
 
-    `report` holds the change rules' findings and unchecked items and `[review].pr_sections`'s;
+    `report` holds the change rules' findings and unchecked items and `[review].pr_sections`'s
+    (in a merge queue run, also those of its pull request, judged on its own change);
+    `pull_requests`: a merge queue run's pull request, read from the forge, with its own verdict;
     `notes` explain, for this CI system, what to do about what could not be checked.
     """
 
@@ -71,6 +78,7 @@ class CiResult:
     notes: tuple[str, ...] = ()
     declarations: tuple[tuple[str, str, int], ...] = ()  # (rule, config file, line)
     config_file: str | None = None  # the first configuration source, if any
+    pull_requests: tuple[PullRequestCheck, ...] = ()
 
     def declared(self, rule: str | None) -> tuple[str, int] | None:
         """Where `rule` is declared (file, line): a place to show a result with no path."""
@@ -121,14 +129,21 @@ def run_ci(
     )
     report = result.report
     # Every pull request's description needs the headings; a push or a schedule has none.
-    sections = config.config.review.pr_sections if event.pull_request else ()
+    sections = config.settings.pr_sections if event.pull_request else ()
     findings, unknown = check_pr_sections(sections, event.body)
     report = evolve(
         report, findings=report.findings + findings, unchecked=report.unchecked + unknown
     )
+    queue_note = ""
+    pull_requests: tuple[PullRequestCheck, ...] = ()
+    if event.merge_queue:  # the queued pull request's own description, from the forge's API
+        queue = check_queue(working, judged, checkout, event, group=result, report=report)
+        report, pull_requests, queue_note = queue.report, queue.pull_requests, queue.note
+        if queue.labels is not None:
+            event = evolve(event, labels=queue.labels, labels_source=queue.labels_source)
     if event.labels is not None:  # a maintainer's labels on the pull request: nothing else waives
         report = waive(report, event.labels)
-    commands = config.config.stack.ci
+    commands = config.settings.ci
     withheld = _withheld(event, len(commands)) if commands and event.privileged else ()
     stack = [] if withheld else _run_stack(config, checkout.root, result.changes, started)
     ran = any(outcome.status != "skipped" for outcome in stack)
@@ -146,15 +161,16 @@ def run_ci(
         config,
         tuple(stack),
         tuple(problems),
-        _notes(event, report, is_shallow(checkout)),
+        _notes(event, report, is_shallow(checkout), queue_note),
         _declarations(config, report),
         _config_file(config),
+        pull_requests,
     )
 
 
 def _config_file(config: RepoConfig) -> str | None:
     """The first configuration source: where something about no rule can be shown."""
-    for _, source in config.loaded.rule_sources:
+    for _, source in config.rule_sources:
         return source
     sections = declaration(config, SECTIONS_RULE)
     return sections[0] if sections else None
@@ -179,21 +195,25 @@ def _target(event: CiEvent, config: RepoConfig, checkout: Checkout) -> TargetCho
         else None
     )
     return choose_target(
-        checkout, None, config.config.git.protected_branch, remote_default=payload_default
+        checkout, None, config.settings.protected_branch, remote_default=payload_default
     )
 
 
 def _run_stack(
     config: RepoConfig, root: str, changes: ChangeSet, started: float
 ) -> list[StackOutcome]:
-    commands = config.config.stack.ci
+    commands = config.settings.ci
     if not commands:
         return []
     if not changes.complete or changes.range is None:
         # The change is not known, so no command may be skipped as "not touched".
         commands = tuple(evolve(command, paths=()) for command in commands)
     paths = [change.path for change in changes.changes]
-    return run_stack(commands, Path(root), paths, started + STACK_SECONDS)
+    from cagr_repo.stack import run_stack  # noqa: PLC0415  # subprocess: only with commands
+
+    # The commands are the checkout's own: the tokens cagr reads for the forge are not theirs.
+    env = {k: v for k, v in os.environ.items() if k not in TOKEN_VARIABLES}
+    return run_stack(commands, root, paths, started + STACK_SECONDS, env=env)
 
 
 def _withheld(event: CiEvent, count: int) -> tuple[Unchecked, ...]:
@@ -344,10 +364,12 @@ def _listed(paths: tuple[str, ...], shown: int = 10) -> str:
     return head if len(paths) <= shown else f"{head} and {len(paths) - shown} more"
 
 
-def _notes(event: CiEvent, report: Report, shallow: bool) -> tuple[str, ...]:
+def _notes(event: CiEvent, report: Report, shallow: bool, queue_note: str) -> tuple[str, ...]:
     notes = []
     stages = {item.stage for item in report.unchecked}
-    if Stage.BODY in stages and event.body_note:
+    if queue_note:  # why a merge queue run could not use its pull request
+        notes.append(queue_note)
+    elif Stage.BODY in stages and event.body_note:
         notes.append(event.body_note)
     if Stage.RANGE in stages and shallow:
         notes.append(f"This clone is shallow (its history is cut off). {event.shallow_fix}")
@@ -355,12 +377,13 @@ def _notes(event: CiEvent, report: Report, shallow: bool) -> tuple[str, ...]:
     if waivable and event.labels is None:
         notes.append(
             f"This run knows no pull-request labels ({_no_labels(event)}), so the label(s)"
-            f" {', '.join(waivable)} cannot waive anything here. A waiver counts in the pull"
-            " request's own run; "
+            f" {', '.join(waivable)} cannot waive anything here. "
             + (
-                "merge a pull request with a waived finding without the merge queue."
+                "Once cagr can read the queued pull request, its labels waive here too; until"
+                " then, merge a pull request with a waived finding without the merge queue."
                 if event.merge_queue
-                else "for other CI systems, pass the labels with --labels A,B."
+                else "A waiver counts in the pull request's own run; for other CI systems, pass"
+                " the labels with --labels A,B."
             )
         )
     return tuple(notes)
@@ -368,5 +391,5 @@ def _notes(event: CiEvent, report: Report, shallow: bool) -> tuple[str, ...]:
 
 def _no_labels(event: CiEvent) -> str:
     if event.merge_queue:
-        return "GitHub's merge_group event carries none"
+        return "its pull request's labels could not be read: see the note on it"
     return f"{event.title} has no pull request labels"

@@ -63,8 +63,14 @@ def error_summary(text: str) -> str:
     return f"## cagr ci: could not check this run\n\n{escaped}\n\nThe job log says more.\n"
 
 
-def step_summary(result: CiResult, config: RepoConfig, limit: int = SUMMARY_LIMIT) -> str:
-    """The summary, at most `limit` bytes of UTF-8; rows that do not fit are counted."""
+def step_summary(
+    result: CiResult,
+    config: RepoConfig,
+    limit: int = SUMMARY_LIMIT,
+    holder: str = "a step summary",
+) -> str:
+    """The summary, at most `limit` bytes of UTF-8; rows that do not fit are counted (the
+    note on them says `holder` holds no more)."""
     report = result.report
     title = {
         "pass": "passed",
@@ -80,6 +86,7 @@ def step_summary(result: CiResult, config: RepoConfig, limit: int = SUMMARY_LIMI
     if range_ is not None:
         where += f" at `{range_.target[:12]}` · merge base `{range_.base[:12]}`"
     head = [f"## cagr: change rules {title}", "", f"{cell(result.event.title)} · {where}", ""]
+    head += _pull_request_rows(result)
     rows = ["| Rule | Verdict | What happened | Fix |", "|---|---|---|---|"]
     rows.extend(_rule_rows(result, config))
     if not config.rules.rules:
@@ -91,14 +98,32 @@ def step_summary(result: CiResult, config: RepoConfig, limit: int = SUMMARY_LIMI
     if edits is not None:
         head += [f"> {cell(edits.describe())}", ""]
     tail = _tail(result)
-    return _fit(head, rows, tail, limit)
+    return _fit(head, rows, tail, limit, holder)
+
+
+def _pull_request_rows(result: CiResult) -> list[str]:
+    """A merge queue run's pull request: its description judged on its own change."""
+    if not result.pull_requests:
+        return []
+    rows = [
+        "| Pull request (its own change, its description) | Head | Verdict | Labels |",
+        "|---|---|---|---|",
+    ]
+    for checked in result.pull_requests:
+        pr = checked.pull_request
+        labels = ", ".join(sorted(pr.labels)) or " "
+        rows.append(
+            f"| #{pr.number} {cell(pr.title, limit=120)} | `{pr.head[:12]}` |"
+            f" {_VERDICT[checked.report.status]} | {cell(labels)} |"
+        )
+    return [*rows, ""]
 
 
 def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
     report = result.report
     whole_change_unknown = any(item.rule is None for item in report.unchecked)
-    ids = [compiled.rule.id for compiled in config.rules.rules]
-    if config.config.review.pr_sections:
+    ids = [compiled.id for compiled in config.rules.rules]
+    if config.settings.pr_sections:
         ids.append(SECTIONS_RULE)
     rows = []
     for rule in ids:
@@ -179,7 +204,7 @@ def _tail(result: CiResult) -> list[str]:
     return lines
 
 
-def _fit(head: list[str], rows: list[str], tail: list[str], limit: int) -> str:
+def _fit(head: list[str], rows: list[str], tail: list[str], limit: int, holder: str) -> str:
     budget = limit - _MARGIN
     out = list(head)
     used = sum(len(line.encode("utf-8", "replace")) + 1 for line in out)
@@ -194,7 +219,7 @@ def _fit(head: list[str], rows: list[str], tail: list[str], limit: int) -> str:
     if omitted:
         out += [
             "",
-            f"*{omitted} more line(s) omitted: a step summary holds at most {limit // 1024} KiB."
+            f"*{omitted} more line(s) omitted: {holder} holds at most {limit // 1024} KiB."
             " The job log has the whole report.*",
         ]
     return "\n".join(out) + "\n"

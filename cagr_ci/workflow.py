@@ -5,9 +5,12 @@ own, unedited, and a later `cagr init --ci github` may update it; once anyone ed
 leaves it alone and says so (`force` replaces it anyway, and says that too). Writes are atomic.
 
 Its choices are read back from it, so a later run keeps them: the install line given with
-`--install` (else one derived from how cagr is installed, see `requirement`) and whether the
-job uploads a SARIF log to code scanning. Every action is pinned by commit id, the version in a
-comment beside it.
+`--install` (else one derived from how cagr is installed, see `requirement`), whether the job
+uploads a SARIF log to code scanning, and whether it keeps a comment on the pull request
+(`--comment`). The job's token gets `pull-requests: read` only when the rules need a queued pull
+request's description or labels (`pr_body` rules, `[review].pr_sections`, a `waive_label`), and
+`pull-requests: write` only for the comment. Every action is pinned by commit id, the version in
+a comment beside it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Literal
 from attrs import frozen
 
 from cagr_core.version import VERSION
+from cagr_repo.config import RepoConfig
 from cagr_repo.files import UnsafeOutput, output_path, write_atomically
 
 from .requirement import NoRequirement, checked_spec, installed_requirement
@@ -86,13 +90,16 @@ jobs:
         run: python -m pip install "$CAGR_REQUIREMENT"
       - name: Check the change rules
         id: cagr
-        run: cagr ci{arguments}
+{token}        run: cagr ci{arguments}
 {upload}"""
 
-_SARIF_PERMISSIONS = """\
-    permissions:
-      contents: read
-      security-events: write  # the upload of the SARIF log to code scanning
+_PERMISSIONS = "    permissions:\n      contents: read\n"
+_QUEUE = "Merge queue runs read the queued pull request's description and labels"
+_COMMENT = "`--comment` writes the pull request's comment"
+_SECURITY_EVENTS = "      security-events: write  # the upload of the SARIF log to code scanning\n"
+_TOKEN = """\
+        env:
+          GITHUB_TOKEN: ${{ github.token }}  # for GitHub's API (see permissions); never printed
 """
 
 _UPLOAD = """\
@@ -109,24 +116,51 @@ _UPLOAD = """\
 
 @frozen
 class WorkflowOptions:
-    """What the workflow is made of: the install line (`given` with --install, or derived)
-    and whether the job uploads a SARIF log to code scanning."""
+    """What the workflow is made of: the install line (`given` with --install, or derived),
+    whether the job uploads a SARIF log to code scanning, whether it keeps a comment on the pull
+    request, and whether merge queue runs read the queued pull request (`pull_requests`)."""
 
     requirement: str
     given: bool = False
     sarif: bool = False
+    comment: bool = False
+    pull_requests: bool = False
+
+
+def reads_pull_requests(config: RepoConfig) -> bool:
+    """Whether a merge queue run needs its pull request: a description to judge (`pr_body`
+    rules, `[review].pr_sections`) or labels that may waive (`waive_label`)."""
+    return bool(config.config.review.pr_sections) or any(
+        rule.kind == "pr_body" or rule.waive_label is not None for rule in config.rules.rules
+    )
 
 
 def workflow_text(options: WorkflowOptions) -> str:
     """The workflow file, digest line first."""
+    why = [
+        reason
+        for wanted, reason in ((options.pull_requests, _QUEUE), (options.comment, _COMMENT))
+        if wanted
+    ]
+    access = "write" if options.comment else "read"
+    granted = (
+        "".join(f"      # {reason}.\n" for reason in why) + f"      pull-requests: {access}\n"
+        if why
+        else "",
+        _SECURITY_EVENTS if options.sarif else "",
+    )
+    arguments = (" --comment" if options.comment else "") + (
+        f' --sarif "{SARIF_FILE}"' if options.sarif else ""
+    )
     body = _BODY.format(
         version=VERSION,
-        permissions=_SARIF_PERMISSIONS if options.sarif else "",
+        permissions=_PERMISSIONS + "".join(granted) if any(granted) else "",
         checkout=CHECKOUT,
         setup_python=SETUP_PYTHON,
         origin=_GIVEN if options.given else _DERIVED,
         requirement=json.dumps(options.requirement),  # a YAML double-quoted scalar
-        arguments=f' --sarif "{SARIF_FILE}"' if options.sarif else "",
+        token=_TOKEN if why else "",
+        arguments=arguments,
         upload=_UPLOAD.format(upload_sarif=UPLOAD_SARIF) if options.sarif else "",
     )
     return f"# cagr-digest: sha256:{_digest(body)}\n{body}"
@@ -143,7 +177,13 @@ def read_options(text: str) -> WorkflowOptions | None:
         return None
     if not isinstance(requirement, str):
         return None
-    return WorkflowOptions(requirement, given=_GIVEN in text, sarif=" --sarif " in text)
+    return WorkflowOptions(
+        requirement,
+        given=_GIVEN in text,
+        sarif=" --sarif " in text,
+        comment="cagr ci --comment" in text,
+        pull_requests=_QUEUE in text,
+    )
 
 
 def _digest(body: str) -> str:
@@ -167,26 +207,44 @@ class InstallResult:
 
 
 def choose_options(
-    current: WorkflowOptions | None, install: str | None, sarif: bool | None
+    current: WorkflowOptions | None,
+    install: str | None,
+    sarif: bool | None,
+    *,
+    comment: bool | None = None,
+    pull_requests: bool | None = None,
 ) -> WorkflowOptions:
     """`--install`, else the current file's given line, else how cagr is installed here, else
-    the current file's derived line; `--sarif`/`--no-sarif`, else the current file's choice.
-    NoRequirement when no install line can be had."""
-    upload = sarif if sarif is not None else bool(current and current.sarif)
+    the current file's derived line; `--sarif`/`--no-sarif` and `--comment`/`--no-comment`,
+    else the current file's choice; `pull_requests` as the rules need (None: unknown, the
+    current file's). NoRequirement when no install line can be had."""
+    choices = {
+        "sarif": sarif if sarif is not None else bool(current and current.sarif),
+        "comment": comment if comment is not None else bool(current and current.comment),
+        "pull_requests": (
+            pull_requests if pull_requests is not None else bool(current and current.pull_requests)
+        ),
+    }
     if install is not None:
-        return WorkflowOptions(checked_spec(install), given=True, sarif=upload)
+        return WorkflowOptions(checked_spec(install), given=True, **choices)
     if current is not None and current.given:
-        return WorkflowOptions(current.requirement, given=True, sarif=upload)
+        return WorkflowOptions(current.requirement, given=True, **choices)
     try:
-        return WorkflowOptions(installed_requirement(), sarif=upload)
+        return WorkflowOptions(installed_requirement(), **choices)
     except NoRequirement:
         if current is None:
             raise
-        return WorkflowOptions(current.requirement, sarif=upload)
+        return WorkflowOptions(current.requirement, **choices)
 
 
-def install_workflow(
-    root: Path, force: bool, *, install: str | None = None, sarif: bool | None = None
+def install_workflow(  # noqa: PLR0913  # each option of `cagr init --ci github`
+    root: Path,
+    force: bool,
+    *,
+    install: str | None = None,
+    sarif: bool | None = None,
+    comment: bool | None = None,
+    pull_requests: bool | None = None,
 ) -> InstallResult:
     """Write `.github/workflows/cagr.yml` under `root` unless a user's edited copy is there;
     NoRequirement when the install line can be neither derived nor kept."""
@@ -216,7 +274,9 @@ def install_workflow(
             f"{WORKFLOW_PATH} has been edited (or was not written by cagr), so it was left"
             " alone. Keep it, or rerun with --force to replace it with cagr's workflow.",
         )
-    options = choose_options(read_options(current or ""), install, sarif)
+    options = choose_options(
+        read_options(current or ""), install, sarif, comment=comment, pull_requests=pull_requests
+    )
     wanted = workflow_text(options)
     if current == wanted:
         return InstallResult(path, "unchanged", f"{WORKFLOW_PATH} is already up to date.", options)

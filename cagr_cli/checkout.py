@@ -6,9 +6,8 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
-from cagr_core.config import ConfigIssue
+from cagr_core.errors import ConfigIssue
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.revision_syntax import syntax_problem
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
@@ -17,6 +16,8 @@ from .output import EXIT_INVALID, print_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from cagr_repo.judging_config import WorkingConfig
 
 
@@ -34,6 +35,8 @@ def fail(args: argparse.Namespace, message: str, program: str = "cagr") -> int:
 def root_of(start: str) -> Path:
     """The work tree `start` is in, or `start` itself outside any repository (rules can be
     tested and explained without git)."""
+    from pathlib import Path  # noqa: PLC0415  # a check on a checkout has no need of it
+
     try:
         checkout = find_checkout(start)
     except NotARepository:
@@ -51,7 +54,7 @@ def not_on_disk(start: str) -> tuple[str, ...]:
         return ()
     from cagr_repo.judging_config import committed_not_on_disk  # noqa: PLC0415  # reads objects
 
-    return committed_not_on_disk(checkout, Path(checkout.root))
+    return committed_not_on_disk(checkout, checkout.root)
 
 
 def target_problem(base: str | None) -> str | None:
@@ -84,7 +87,7 @@ def checkout_and_config(args: argparse.Namespace) -> tuple[Checkout, WorkingConf
         )
     from cagr_repo.judging_config import read_working_config  # noqa: PLC0415  # reads objects
 
-    return checkout, read_working_config(Path(checkout.root))
+    return checkout, read_working_config(checkout.root, checkout.gitdir)
 
 
 def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int:
@@ -99,7 +102,7 @@ def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int
     return checkout, config
 
 
-def load(args: argparse.Namespace, root: Path) -> RepoConfig | int:
+def load(args: argparse.Namespace, root: str | os.PathLike[str]) -> RepoConfig | int:
     """The configuration at `root`, or the exit code after printing every config problem."""
     try:
         return load_config(root)

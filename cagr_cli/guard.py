@@ -11,10 +11,12 @@ import argparse
 import importlib
 import os
 import sys
-import traceback
-from types import TracebackType
 
 from .output import EXIT_INVALID, EXIT_UNCHECKED, print_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import TracebackType
 
 # Commands that check a change: a failure inside the check leaves it unchecked.
 CHECKS = frozenset({"rules_check", "changes", "ci", "hook"})
@@ -67,6 +69,8 @@ def _report(args: argparse.Namespace, error: Exception) -> int:
     what = f"{type(error).__name__}: {error}".splitlines()[0][:300]
     message = f"an unexpected error in the {stage} stage ({what}); {outcome}."
     if os.environ.get("CAGR_DEBUG"):
+        import traceback  # noqa: PLC0415  # only when asked for
+
         traceback.print_exception(error, file=sys.stderr)
     else:
         message += " Set CAGR_DEBUG=1 to see where, and please report it."

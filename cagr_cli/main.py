@@ -1,7 +1,9 @@
 """`cagr` entry point: argument parsing and dispatch. Commands live one per module.
 
 `cagr hook` is dispatched before anything else is imported: it runs on every shell command an
-agent makes, and argparse alone would cost it more than its whole budget allows.
+agent makes, and argparse alone would cost it more than its whole budget allows. Other commands
+build only their own parser when the command line names one: building every command's costs a
+call about as much as a bare Python start.
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Sequence
 
+    Commands = argparse._SubParsersAction[argparse.ArgumentParser]
 
-def _parser() -> argparse.ArgumentParser:
+
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: with `only`, the one command's parser alone."""
     import argparse  # noqa: PLC0415
 
     from cagr_core.version import VERSION  # noqa: PLC0415
-    from cagr_hooks.protocols import AGENTS  # noqa: PLC0415
 
     from .output import format_option  # noqa: PLC0415
 
@@ -31,7 +35,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--repo", metavar="DIR", default=".", help="the repository (default: .)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     fmt = format_option()
+    for name, add in _COMMANDS.items():
+        if only in (None, name):
+            add(commands, fmt)
+    return parser
 
+
+def _rules(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     rules = commands.add_parser("rules", help="test or check change rules")
     rules_commands = rules.add_subparsers(dest="rules_command", metavar="COMMAND", required=True)
     test = rules_commands.add_parser(
@@ -49,48 +59,32 @@ def _parser() -> argparse.ArgumentParser:
     )
     rules_check_parser.set_defaults(command_module="rules_check", command_parser=rules_check_parser)
 
+
+def _changes(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     changes_parser = commands.add_parser(
         "changes", parents=[fmt], help="show the change cagr sees, entry by entry"
     )
     _range_options(changes_parser)
     changes_parser.set_defaults(command_module="changes", command_parser=changes_parser)
 
+
+def _explain(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     explain_parser = commands.add_parser("explain", parents=[fmt], help="show what a rule checks")
     explain_parser.add_argument(
         "id", nargs="?", help="the rule id (without one: every rule's id and kind)"
     )
     explain_parser.set_defaults(command_module="explain", command_parser=explain_parser)
 
+
+def _ci(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     ci_parser = commands.add_parser(
         "ci", parents=[fmt], help="the CI check: the event's committed change and PR description"
     )
-    ci_parser.add_argument(
-        "--base",
-        metavar="REF",
-        help="the target (default: the CI event's, then [git].protected_branch, origin/HEAD, main)",
-    )
-    ci_parser.add_argument(
-        "--body-file",
-        metavar="FILE",
-        help="the PR description to check, for CI systems that do not provide one (`-`: read it"
-        " from standard input)",
-    )
-    ci_parser.add_argument(
-        "--labels",
-        metavar="A,B",
-        help="the pull request's labels, for CI systems whose event does not carry them (a"
-        " rule's waive_label among them waives its findings)",
-    )
-    ci_parser.add_argument(
-        "--sarif", metavar="FILE", help="also write a SARIF 2.1.0 log of the findings to FILE"
-    )
-    ci_parser.add_argument(
-        "--codequality",
-        metavar="FILE",
-        help="also write GitLab's code quality report (artifacts: reports: codequality) to FILE",
-    )
+    _ci_options(ci_parser)
     ci_parser.set_defaults(command_module="ci", command_parser=ci_parser)
 
+
+def _schema(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     schema_parser = commands.add_parser(
         "schema", parents=[fmt], help="print, write or check the editor schema"
     )
@@ -114,10 +108,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     schema_parser.set_defaults(command_module="schema", command_parser=schema_parser)
 
+
+def _doctor(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     doctor_parser = commands.add_parser(
         "doctor", parents=[fmt], help="diagnose config, range, gate record and agent hooks"
     )
     doctor_parser.set_defaults(command_module="doctor", command_parser=doctor_parser)
+
+
+def _init(commands: Commands, _: argparse.ArgumentParser) -> None:
+    import argparse  # noqa: PLC0415
+
+    from cagr_hooks.protocols import AGENTS  # noqa: PLC0415
 
     init_parser = commands.add_parser(
         "init", help="set cagr up: suggested rules (the default), agent hooks, CI"
@@ -158,12 +160,23 @@ def _parser() -> argparse.ArgumentParser:
         " keep the choice)",
     )
     init_parser.add_argument(
+        "--comment",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --ci github: keep one comment with the report on each pull request (later"
+        " runs keep the choice)",
+    )
+    init_parser.add_argument(
         "--hook-command",
         metavar="CMD",
         help="how the agent runs cagr's hook (default: what the settings file already uses,"
         ' else `cagr hook`; e.g. `"$CLAUDE_PROJECT_DIR"/.venv/bin/cagr hook`)',
     )
     init_parser.set_defaults(command_module="init", command_parser=init_parser)
+
+
+def _hook(commands: Commands, _: argparse.ArgumentParser) -> None:
+    from cagr_hooks.protocols import AGENTS  # noqa: PLC0415
 
     hook_parser = commands.add_parser(
         "hook", help="an agent hook call: the agent's JSON on stdin, its answer on stdout"
@@ -173,7 +186,66 @@ def _parser() -> argparse.ArgumentParser:
         "--deadline", metavar="SECONDS", help="the whole hook's time (default: 60)"
     )
     hook_parser.set_defaults(command_module="hook", command_parser=hook_parser)
-    return parser
+
+
+_COMMANDS: dict[str, Callable[[Commands, argparse.ArgumentParser], None]] = {
+    "rules": _rules,
+    "changes": _changes,
+    "explain": _explain,
+    "ci": _ci,
+    "schema": _schema,
+    "doctor": _doctor,
+    "init": _init,
+    "hook": _hook,
+}
+
+
+def _named_command(argv: list[str]) -> str | None:
+    """The command the arguments name, when nothing before it needs the others (`--help`,
+    `--version`, an unknown word): None otherwise."""
+    args = iter(argv)
+    for arg in args:
+        if arg == "--repo":
+            next(args, None)
+        elif not arg.startswith("--repo="):
+            return arg if arg in _COMMANDS else None
+    return None
+
+
+def _ci_options(parser: argparse.ArgumentParser) -> None:
+    """`cagr ci`'s own options."""
+    parser.add_argument(
+        "--base",
+        metavar="REF",
+        help="the target (default: the CI event's, then [git].protected_branch, origin/HEAD, main)",
+    )
+    parser.add_argument(
+        "--body-file",
+        metavar="FILE",
+        help="the PR description to check, for CI systems that do not provide one (`-`: read it"
+        " from standard input)",
+    )
+    parser.add_argument(
+        "--labels",
+        metavar="A,B",
+        help="the pull request's labels, for CI systems whose event does not carry them (a"
+        " rule's waive_label among them waives its findings)",
+    )
+    parser.add_argument(
+        "--sarif", metavar="FILE", help="also write a SARIF 2.1.0 log of the findings to FILE"
+    )
+    parser.add_argument(
+        "--codequality",
+        metavar="FILE",
+        help="also write GitLab's code quality report (artifacts: reports: codequality) to FILE",
+    )
+    parser.add_argument(
+        "--comment",
+        action="store_true",
+        help="keep one comment on the pull (merge) request current with the report (GitHub:"
+        " GITHUB_TOKEN with pull-requests: write; GitLab: CAGR_GITLAB_TOKEN); a comment that"
+        " cannot be written is a notice, never a failure",
+    )
 
 
 def _range_options(parser: argparse.ArgumentParser) -> None:
@@ -209,7 +281,7 @@ def _run(argv: list[str]) -> int:
     from .output import EXIT_INVALID, terminal_safe_streams  # noqa: PLC0415
 
     with terminal_safe_streams():  # file names must never drive the terminal
-        parser = _parser()
+        parser = _parser(_named_command(argv))
         try:
             args, unknown = parser.parse_known_args(argv)
         except SystemExit as exit_:  # argparse exits 2 on usage errors, 0 on --help / --version

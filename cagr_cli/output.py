@@ -7,11 +7,13 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, TextIO
 
 from cagr_core.safe_text import terminal_safe
 
+TYPE_CHECKING = False  # not typing's: importing it costs every command
 if TYPE_CHECKING:
+    from typing import Any, TextIO
+
     from cagr_core.report import Report
 
 EXIT_OK = 0

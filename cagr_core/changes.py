@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import enum
 from itertools import pairwise
-from typing import Literal
-
-from attrs import field, frozen
 
 from .severity import Severity
+from .values import field, frozen
 
 
 class Kind(enum.Enum):
@@ -88,7 +86,7 @@ class Change:
     old: Side | None
     new: Side | None
 
-    def __attrs_post_init__(self) -> None:
+    def __post_init__(self) -> None:
         if not self.path or self.path.startswith("/") or self.path.endswith("/"):
             raise ValueError(f"not a repo-relative path: {self.path!r}")
         if self.old is None and self.new is None:
@@ -118,7 +116,13 @@ class Change:
         return self.new is not None and self.new.kind.is_file
 
 
-Result = Literal["working-tree", "committed"]
+TYPE_CHECKING = False  # not typing's: a check need not import it
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Result = Literal["working-tree", "committed"]
+else:
+    Result = str  # what a Result is at run time
 
 
 @frozen

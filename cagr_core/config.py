@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from attrs import field, frozen
 
+from .errors import ConfigIssue
 from .field_docs import doc
 from .rules import Rule
 
@@ -72,19 +73,6 @@ class Config:
     git: GitConfig = field(factory=GitConfig, metadata=doc("Git settings."))
     review: ReviewConfig = field(factory=ReviewConfig, metadata=doc("PR description checks."))
     stack: StackConfig = field(factory=StackConfig, metadata=doc("Check commands."))
-
-
-@frozen
-class ConfigIssue:
-    """One thing wrong with the configuration: where (file and key path) and what to do."""
-
-    source: str
-    where: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f" {self.where}:" if self.where else ""
-        return f"{self.source}:{where} {self.message}"
 
 
 @frozen

@@ -1,6 +1,22 @@
-"""The core's exceptions: each carries the text it was given and where in it the problem is."""
+"""The core's exceptions, each carrying the text it was given and where in it the problem is,
+and ConfigIssue, one problem of the configuration as reported (errors become issues)."""
 
 from __future__ import annotations
+
+from .values import frozen
+
+
+@frozen
+class ConfigIssue:
+    """One thing wrong with the configuration: where (file and key path) and what to do."""
+
+    source: str
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f" {self.where}:" if self.where else ""
+        return f"{self.source}:{where} {self.message}"
 
 
 class CagrError(Exception):

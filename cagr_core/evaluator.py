@@ -13,9 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import chain
-from typing import Any, Protocol
-
-from attrs import define, evolve, field, frozen
 
 from .changes import Change, ChangeSet, Stage, Status, Unchecked
 from .globs import PathMatcher, is_literal
@@ -23,19 +20,12 @@ from .manifests import FORMATS, Addition, Additions, Format, ManifestError, adde
 from .pull_request import MAX_BODY_BYTES, Phase, PrBody
 from .report import AddedDependency, Deferred, Finding, Report
 from .rule_index import Matches, RuleIndex
-from .rules import (
-    AddOnlyRule,
-    PrBodyRule,
-    RequiresRule,
-    SiblingRule,
-    When,
-    describe_requirement,
-    require_glob,
-)
 from .ruleset import CompiledRule, RuleSet
 from .sections import Body, Found, Section, check_section, describe_problem
 from .severity import Severity
 from .templates import RenderError
+from .values import define, evolve, field, frozen
+from .when import When
 
 
 @frozen
@@ -81,16 +71,20 @@ class _Clock:
             self.check()
 
 
-class _Paths(Protocol):
-    """What the rules look at among the changes and the paths whose change is unknown."""
+TYPE_CHECKING = False  # not typing's: a check need not import it
+if TYPE_CHECKING:
+    from typing import Any, Protocol
 
-    def changes_matching(self, matcher: PathMatcher) -> list[Change]:
-        """The changes whose path the matcher matches, in path order."""
-        ...
+    class _Paths(Protocol):
+        """What the rules look at among the changes and the paths whose change is unknown."""
 
-    def first_unknown(self, compiled: CompiledRule) -> str | None:
-        """The first unknown path (in sorted order) the rule selects or requires, if any."""
-        ...
+        def changes_matching(self, matcher: PathMatcher) -> list[Change]:
+            """The changes whose path the matcher matches, in path order."""
+            ...
+
+        def first_unknown(self, compiled: CompiledRule) -> str | None:
+            """The first unknown path (in sorted order) the rule selects or requires, if any."""
+            ...
 
 
 @frozen
@@ -205,7 +199,7 @@ class _Context:
     deferred: list[Deferred] = field(init=False, factory=list)
     added_as: dict[str, str] = field(init=False, factory=dict)  # object id -> first added path
 
-    def __attrs_post_init__(self) -> None:
+    def __post_init__(self) -> None:
         self.by_path = {change.path: change for change in self.changes.changes}
         for change in self.changes.changes:
             if change.old is None and change.new is not None and change.new.kind.is_file:
@@ -232,19 +226,26 @@ class _Context:
     def find(self, compiled: CompiledRule, message: str, paths: list[str], **details: Any) -> None:
         """Record a finding; `details` are the Finding's optional fields (requires, target,
         dependencies)."""
-        rule = compiled.rule
         self.findings.append(
             Finding(
-                rule.id,
-                rule.kind,
+                compiled.id,
+                compiled.kind,
                 message,
-                rule.reason,
+                compiled.reason,
                 tuple(paths),
-                severity=rule.severity,
-                waive_label=rule.waive_label,
+                severity=compiled.severity,
+                waive_label=compiled.waive_label,
                 **details,
             )
         )
+
+    def satisfied(self, matcher: PathMatcher, added_only: bool) -> bool:
+        """Whether a change the `require` matcher matches counts (see _satisfies)."""
+        for change in self.paths.changes_matching(matcher):
+            self.clock.tick()
+            if _satisfies(change, added_only):
+                return True
+        return False
 
     def selected(self, compiled: CompiledRule) -> list[Change]:
         """The changes the rule's selector picks (its paths minus its ignores), in path order."""
@@ -283,8 +284,7 @@ class _Context:
                 problems.append(_unnamed_problem(change.path, additions.unnamed))
             if additions.added:
                 triggers.append(_Trigger(change, additions.added))
-        rule = compiled.rule.id
-        return triggers, [Unchecked(rule, Stage.SELECTOR, problem) for problem in problems]
+        return triggers, [Unchecked(compiled.id, Stage.SELECTOR, text) for text in problems]
 
     def _added(self, change: Change, manifest: Format) -> Additions:
         contents: list[bytes | None] = []
@@ -359,14 +359,12 @@ def _satisfies(change: Change, added_only: bool) -> bool:
 
 
 def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
-    rule = compiled.rule
-    assert isinstance(rule, RequiresRule)
     missing = [
-        (entry, matcher, added_only)
-        for entry, matcher, added_only in zip(
-            rule.require, compiled.require, compiled.require_added, strict=True
+        (index, matcher, added_only)
+        for index, (matcher, added_only) in enumerate(
+            zip(compiled.require, compiled.require_added, strict=True)
         )
-        if not any(_satisfies(c, added_only) for c in ctx.paths.changes_matching(matcher))
+        if not ctx.satisfied(matcher, added_only)
     ]
     if not missing:
         return
@@ -374,22 +372,22 @@ def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
     ctx.unchecked.extend(problems)
     if not triggers:
         return
+    # Near misses: the first change each missing entry matches, which does not count.
+    nearest = [next(iter(ctx.paths.changes_matching(matcher)), None) for _, matcher, _ in missing]
     gaps = "; ".join(
-        _missing_companion(require_glob(entry), matcher, added_only, ctx)
-        for entry, matcher, added_only in missing
+        _missing_companion(compiled.require_globs[index], near, added_only, ctx)
+        for (index, _, added_only), near in zip(missing, nearest, strict=True)
     )
     paths = [t.change.path for t in triggers]
-    for _, matcher, _ in missing:  # near misses: a companion that changed but does not count
-        near = next((c.path for c in ctx.changes.changes if matcher.matches(c.path)), None)
-        if near is not None and near not in paths:
-            paths.append(near)
-    requires = tuple(describe_requirement(entry) for entry, _, _ in missing)
+    for near in nearest:
+        if near is not None and near.path not in paths:
+            paths.append(near.path)
+    requires = tuple(compiled.requirement(index) for index, _, _ in missing)
     ctx.find(compiled, f"{_describe_all(triggers)}; {gaps}.", paths, requires=requires)
 
 
-def _missing_companion(pattern: str, matcher: PathMatcher, added_only: bool, ctx: _Context) -> str:
-    """Why nothing satisfied one `require` entry, naming a near miss when there is one."""
-    near = next(iter(ctx.paths.changes_matching(matcher)), None)
+def _missing_companion(pattern: str, near: Change | None, added_only: bool, ctx: _Context) -> str:
+    """Why nothing satisfied one `require` entry, naming its near miss when there is one."""
     shown = pattern.removeprefix("/")
     if near is None:
         if added_only:
@@ -431,8 +429,6 @@ def _check_add_only(compiled: CompiledRule, ctx: _Context) -> None:
 
 
 def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
-    rule = compiled.rule
-    assert isinstance(rule, SiblingRule)
     for change in ctx.selected(compiled):
         ctx.clock.tick()
         if change.status is not Status.ADDED:
@@ -453,7 +449,7 @@ def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
         if any(_is_file(ctx.by_path.get(target)) for target in targets):
             continue
         if problems:  # a target that could not be rendered might be the one the author meant
-            ctx.unchecked.extend(Unchecked(rule.id, Stage.TEMPLATE, text) for text in problems)
+            ctx.unchecked.extend(Unchecked(compiled.id, Stage.TEMPLATE, t) for t in problems)
             continue
         paths = [change.path]
         notes = []
@@ -489,28 +485,28 @@ def _is_file(change: Change | None) -> bool:
 
 
 def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
-    rule = compiled.rule
-    assert isinstance(rule, PrBodyRule)
+    assert compiled.section is not None
     triggers, problems = ctx.triggers(compiled)
     if not triggers and not problems:
         return
-    need = f"`{rule.contains}` and an explanation" if rule.contains else "an explanation"
+    need = f"`{compiled.contains}` and an explanation" if compiled.contains else "an explanation"
     if ctx.phase is Phase.TURN:
         if triggers:
             message = (
-                f"{_describe_all(triggers)}; the PR body's {rule.section} section will need {need}."
+                f"{_describe_all(triggers)}; the PR body's {compiled.section} section will"
+                f" need {need}."
             )
             ctx.deferred.append(
                 Deferred(
-                    rule.id,
-                    rule.section,
-                    rule.contains,
+                    compiled.id,
+                    compiled.section,
+                    compiled.contains,
                     message,
-                    rule.reason,
+                    compiled.reason,
                     trigger=_describe_all(triggers),
                     dependencies=_dependencies(triggers),
-                    severity=rule.severity,
-                    waive_label=rule.waive_label,
+                    severity=compiled.severity,
+                    waive_label=compiled.waive_label,
                 )
             )
         ctx.unchecked.extend(problems)
@@ -524,27 +520,28 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
         )
         ctx.unchecked.append(
             Unchecked(
-                rule.id,
+                compiled.id,
                 Stage.BODY,
-                f"this rule needs the PR body's {rule.section} section, but {why}."
+                f"this rule needs the PR body's {compiled.section} section, but {why}."
                 " Run the check where the PR description is known (a pull request's CI, or with"
                 " the body given explicitly).",
             )
         )
         ctx.unchecked.extend(problems)
         return
-    section = ctx.parsed_body().section(rule.section)
+    section = ctx.parsed_body().section(compiled.section)
     if ctx.body.truncated and not section.decided_by_cut_text():
-        ctx.unchecked.append(Unchecked(rule.id, Stage.BODY, _cut_section_message(section)))
+        ctx.unchecked.append(Unchecked(compiled.id, Stage.BODY, _cut_section_message(section)))
         ctx.unchecked.extend(problems)
         return
-    problem = check_section(section, rule.contains)
+    problem = check_section(section, compiled.contains)
     if problem is None:
         return
     ctx.unchecked.extend(problems)
     if not triggers:
         return
-    gap = describe_problem(problem, rule.section, rule.contains, empty_body=not text.strip())
+    empty = not text.strip()
+    gap = describe_problem(problem, compiled.section, compiled.contains, empty_body=empty)
     ctx.find(
         compiled,
         f"{_describe_all(triggers)}; {gap}.",
@@ -567,11 +564,11 @@ def _cut_section_message(section: Section) -> str:
     )
 
 
-_CHECKS: dict[type, Callable[[CompiledRule, _Context], None]] = {
-    RequiresRule: _check_requires,
-    AddOnlyRule: _check_add_only,
-    SiblingRule: _check_sibling,
-    PrBodyRule: _check_pr_body,
+_CHECKS: dict[str, Callable[[CompiledRule, _Context], None]] = {
+    "requires": _check_requires,
+    "add_only": _check_add_only,
+    "sibling": _check_sibling,
+    "pr_body": _check_pr_body,
 }
 
 
@@ -641,17 +638,17 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
             blocked = _unknown_input(compiled, unknown, ctx) if unknown else None
             if blocked is not None:
                 message = f"{unknown[blocked]} This rule looks at that path, so it was not decided."
-                ctx.unchecked.append(Unchecked(compiled.rule.id, Stage.COLLECT, message, blocked))
+                ctx.unchecked.append(Unchecked(compiled.id, Stage.COLLECT, message, blocked))
             else:
-                _CHECKS[type(compiled.rule)](compiled, ctx)
+                _CHECKS[compiled.kind](compiled, ctx)
             decided += 1
     except _OutOfTime:
         # What the interrupted rule already found stands (each finding is complete on its
         # own); the rule itself, and every one after it, is undecided.
         ctx.unchecked.extend(
-            Unchecked(c.rule.id, Stage.DEADLINE, _OUT_OF_TIME) for c in rules.rules[decided:]
+            Unchecked(c.id, Stage.DEADLINE, _OUT_OF_TIME) for c in rules.rules[decided:]
         )
-    severities = {c.rule.id: c.severity for c in rules.rules}
+    severities = {c.id: c.severity for c in rules.rules}
     return evolve(
         report,
         findings=tuple(sorted(ctx.findings, key=lambda f: (f.rule, f.paths, f.message))),

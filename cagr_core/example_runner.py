@@ -6,6 +6,7 @@ obligation counts); a valid one must produce neither. Unchecked fails both: it i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 from attrs import frozen
@@ -13,7 +14,8 @@ from attrs import frozen
 from .evaluator import evaluate
 from .examples import Example, FixtureError, fixture_changeset
 from .render import render_details
-from .ruleset import CompiledRule, RuleSet
+from .rules import Rule
+from .ruleset import RuleSet, compile_rule
 
 Label = Literal["valid", "invalid"]
 
@@ -34,15 +36,14 @@ class ExampleResult:
         return f"{self.label}[{self.index}]"
 
 
-def _run(compiled: CompiledRule, label: Label, index: int, example: Example) -> ExampleResult:
-    rule = compiled.rule
+def _run(rule: Rule, ruleset: RuleSet, label: Label, index: int, example: Example) -> ExampleResult:
     try:
         changes = fixture_changeset(example)
     except FixtureError as error:
         return ExampleResult(
             rule.id, rule.kind, label, index, False, f"impossible example: {error}"
         )
-    report = evaluate(RuleSet((compiled,)), changes, example.body, example.phase)
+    report = evaluate(ruleset, changes, example.body, example.phase)
     fired = any(f.rule == rule.id for f in report.findings) or any(
         d.rule == rule.id for d in report.deferred
     )
@@ -58,12 +59,13 @@ def _run(compiled: CompiledRule, label: Label, index: int, example: Example) -> 
     return ExampleResult(rule.id, rule.kind, label, index, ok, said)
 
 
-def run_examples(rules: RuleSet) -> list[ExampleResult]:
+def run_examples(rules: Iterable[Rule]) -> list[ExampleResult]:
     """Every example of every rule, in rule-id order, valid before invalid."""
     results = []
-    for compiled in rules.rules:
-        examples = compiled.rule.examples
+    for rule in sorted(rules, key=lambda rule: rule.id):
+        ruleset = RuleSet((compile_rule(rule),))
+        examples = rule.examples
         for label, group in (("valid", examples.valid), ("invalid", examples.invalid)):
             for index, example in enumerate(group):
-                results.append(_run(compiled, label, index, example))  # type: ignore[arg-type]
+                results.append(_run(rule, ruleset, label, index, example))  # type: ignore[arg-type]
     return results

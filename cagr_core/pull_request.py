@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-from attrs import frozen
+from .values import frozen
 
 MAX_BODY_BYTES = 256 * 1024  # the most of a description cagr reads (Limits.max_body_bytes)
 

@@ -4,11 +4,14 @@ JSON-ready data."""
 from __future__ import annotations
 
 from itertools import groupby
-from typing import Any
 
 from .changes import Range, Unchecked
 from .report import AddedDependency, ConfigChanges, Finding, Report, UncommittedConfig
 from .severity import Severity
+
+TYPE_CHECKING = False  # not typing's: a check need not import it
+if TYPE_CHECKING:
+    from typing import Any
 
 _OUTCOME = {
     "pass": "passed",

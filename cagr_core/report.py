@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
-from attrs import evolve, frozen
-
 from .changes import Range, Unchecked
 from .severity import Severity
+from .values import evolve, frozen
 
 __all__ = [
     "AddedDependency",
@@ -23,7 +20,13 @@ __all__ = [
     "waive",
 ]
 
-Verdict = Literal["pass", "fail", "unchecked", "waived"]
+TYPE_CHECKING = False  # not typing's: a check need not import it
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Verdict = Literal["pass", "fail", "unchecked", "waived"]
+else:
+    Verdict = str  # what a Verdict is at run time
 
 
 @frozen

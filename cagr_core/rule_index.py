@@ -11,21 +11,16 @@ each pattern under a literal part that every path it matches must have:
 
 A pattern filed nowhere (`*`, `src*/**`, an escape, a brace form wcmatch reads differently) is
 tried on every path. A lookup only proposes candidates; each is decided by the matcher itself
-(wcmatch, through PathMatcher), so a pattern filed too broadly costs time, never exactness.
+(PathMatcher), so a pattern filed too broadly costs time, never exactness. Where each pattern
+files is worked out when it is compiled (cagr_core.glob_compile) and kept with the matcher.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import pairwise, takewhile
 
-from attrs import frozen
-from wcmatch import glob
-
-from .globs import _ANCHORED, _FREE, PathMatcher
-
-_MAGIC = frozenset("*?[]{}\\")
-_MAX_EXPANSIONS = 1000  # wcmatch's own pattern limit; a PathMatcher never compiles more
+from .globs import PathMatcher
+from .values import frozen
 
 
 def _nothing() -> None:
@@ -67,7 +62,7 @@ class RuleIndex:
         }
         everywhere = []
         for patterns, n in ids.items():
-            places = [place for pattern in patterns for place in _places(pattern)]
+            places = distinct[patterns].places
             if None in places:
                 everywhere.append(n)
                 continue
@@ -133,97 +128,3 @@ class RuleIndex:
             below.extend(self._folders.get("/".join(parts[:depth]), ()))
             below.extend(self._parts.get(part, ()))
         return tuple(below)
-
-
-def _places(pattern: str) -> list[tuple[str, str] | None]:
-    """Where a configured pattern files: one place per brace alternative (None: nowhere)."""
-    anchored = pattern.startswith("/")
-    body = pattern[1:] if anchored else pattern
-    alternatives = _alternatives(body, _ANCHORED if anchored else _FREE)
-    if alternatives is None:
-        return [None]
-    return [_place(alternative, free=not anchored) for alternative in alternatives]
-
-
-def _place(pattern: str, free: bool) -> tuple[str, str] | None:
-    """The literal part every path matching this brace-free pattern has, if it can tell.
-
-    Each pattern component other than `**` matches exactly one path component (`*`, `?` and
-    classes never match `/`), a free pattern without a slash matches basenames, and matching is
-    case-sensitive: so literal leading components are the path's leading folders, literal
-    characters ending the pattern end the path, and any literal component is one of the path's.
-    """
-    parts = pattern.split("/")
-    if "\\" in pattern or any(part in ("", ".", "..") for part in parts):
-        return None  # escapes and odd components: left to the matcher
-    if free and len(parts) == 1:
-        return ("name", pattern) if _literal(pattern) else _end(pattern)
-    leading = list(takewhile(_literal, parts))
-    if len(leading) == len(parts):
-        return ("path", pattern)
-    if leading:
-        return ("folder", "/".join(leading))
-    inner = [part for part in parts[:-1] if _literal(part)]
-    return _end(parts[-1]) or (("part", inner[-1]) if inner else None)
-
-
-def _literal(part: str) -> bool:
-    return not _MAGIC.intersection(part)
-
-
-def _end(part: str) -> tuple[str, str] | None:
-    """The literal characters after the component's last glob character, if any."""
-    last = max(part.rfind(char) for char in _MAGIC)
-    return ("end", part[last + 1 :]) if last + 1 < len(part) else None
-
-
-def _alternatives(pattern: str, flags: int) -> list[str] | None:
-    """The pattern's brace alternatives, or None when they may differ from wcmatch's own.
-
-    The expansion here is deliberately simple (comma lists, nested); it is accepted only when
-    wcmatch translates the alternatives to exactly the regular expressions of the pattern.
-    """
-    if "{" not in pattern:
-        return [pattern]
-    done: list[str] = []
-    pending = [pattern]
-    while pending:
-        current = pending.pop()
-        expanded = _expand_first(current)
-        if expanded is None:
-            done.append(current)
-        else:
-            pending.extend(expanded)
-        if len(done) + len(pending) > _MAX_EXPANSIONS:
-            return None
-    try:
-        ours = [glob.translate(one, flags=flags)[0] for one in done]
-        theirs = set(glob.translate(pattern, flags=flags)[0])
-    except ValueError:  # wcmatch rejects an alternative, or the pattern has too many
-        return None
-    # Each alternative must be one of wcmatch's own (it expands none further), and together
-    # they must be all of them.
-    if any(len(regexes) != 1 for regexes in ours) or {regexes[0] for regexes in ours} != theirs:
-        return None
-    return sorted(set(done))
-
-
-def _expand_first(pattern: str) -> list[str] | None:
-    """The first `{...}` holding a top-level comma, expanded one level; None when there is none."""
-    depth = 0
-    start = 0
-    commas: list[int] = []
-    for index, char in enumerate(pattern):
-        if char == "{":
-            if depth == 0:
-                start, commas = index, []
-            depth += 1
-        elif char == "," and depth == 1:
-            commas.append(index)
-        elif char == "}" and depth:
-            depth -= 1
-            if depth == 0 and commas:
-                cuts = [start, *commas, index]
-                head, tail = pattern[:start], pattern[index + 1 :]
-                return [head + pattern[a + 1 : b] + tail for a, b in pairwise(cuts)]
-    return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -11,14 +10,7 @@ from attrs import field, frozen
 from .examples import Examples
 from .field_docs import doc
 from .severity import Severity
-
-
-class When(enum.Enum):
-    """What fires a `requires` or `pr_body` rule."""
-
-    CHANGED = "changed"
-    DEPENDENCY_ADDED = "dependency_added"
-
+from .when import When
 
 _KIND = {**doc("The rule kind."), "required": True}
 

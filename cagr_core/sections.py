@@ -14,13 +14,14 @@ mistune is imported only when a body is actually parsed.
 from __future__ import annotations
 
 import enum
-import html
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
 
-from attrs import frozen
+from .values import frozen
+
+TYPE_CHECKING = False  # not typing's: a check need not import it
+if TYPE_CHECKING:
+    from typing import Any
 
 PLACEHOLDER_WORDS = frozenset({"todo", "tbd", "tba", "n/a", "na", "none", "fixme", "xxx", "wip"})
 _PLACEHOLDERS = frozenset(word.replace("/", "") for word in PLACEHOLDER_WORDS)
@@ -83,6 +84,8 @@ def visible_text(text: str) -> str:
     text = _CONTROL.sub("", _IGNORABLE.sub("", text))
     if text.isascii():
         return text
+    import unicodedata  # noqa: PLC0415  # only for text beyond ASCII
+
     return "".join(c for c in text if unicodedata.category(c) != "Cf")
 
 
@@ -103,6 +106,12 @@ def is_placeholder(line: str) -> bool:
     return not words or words in _PLACEHOLDERS
 
 
+def _unescape(text: str) -> str:
+    import html  # noqa: PLC0415  # only for a parsed body: its entity table is large
+
+    return html.unescape(text)
+
+
 def _inline_text(tokens: Iterable[Mapping[str, Any]]) -> str:
     out: list[str] = []
     unseen = ""  # inside an inline <script> or <style>: its closing tag
@@ -117,7 +126,7 @@ def _inline_text(tokens: Iterable[Mapping[str, Any]]) -> str:
         elif unseen:
             continue
         elif kind in ("text", "codespan"):
-            out.append(html.unescape(token["raw"]) if kind == "text" else token["raw"])
+            out.append(_unescape(token["raw"]) if kind == "text" else token["raw"])
         elif kind in ("softbreak", "linebreak"):
             out.append("\n")
         elif "children" in token:
@@ -134,7 +143,7 @@ def _block_lines(token: Mapping[str, Any]) -> Iterator[str]:
         return
     if kind == "block_html":
         visible = _TAG.sub(" ", _UNSEEN.sub("", _COMMENT.sub("", token["raw"])))
-        yield from html.unescape(visible).splitlines()
+        yield from _unescape(visible).splitlines()
     elif kind == "block_code":
         yield from token["raw"].splitlines()
     elif kind in ("paragraph", "block_text", "table_cell"):

@@ -10,10 +10,9 @@ from __future__ import annotations
 import posixpath
 import re
 
-from attrs import frozen
-
 from .errors import CagrError, TemplateError
 from .globs import GLOB_CHARS
+from .values import frozen
 
 FIELDS = ("dir", "name", "ext")
 _TOKEN = re.compile(r"\{([^{}/]*)\}")

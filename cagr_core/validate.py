@@ -17,10 +17,10 @@ import cattrs
 from cattrs.errors import ForbiddenExtraKeysError, IterableValidationError, IterableValidationNote
 
 from .changes import ChangeSet, Status
-from .config import Config, ConfigIssue, StackCommand
-from .errors import PatternError, RuleError, TemplateError
+from .config import Config, StackCommand
+from .errors import ConfigIssue, PatternError, RuleError, TemplateError
 from .examples import Example, FixtureError, fixture_changeset
-from .globs import check_pattern
+from .glob_compile import check_pattern
 from .manifests import FORMATS, could_be_read
 from .pull_request import Phase
 from .rules import (

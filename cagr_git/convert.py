@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from attrs import frozen
-
 from cagr_core.errors import CagrError
+from cagr_core.values import frozen
 
 from .attributes import AttributeRules, Value
 from .config import GitConfig, parse_boolean

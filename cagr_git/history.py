@@ -13,10 +13,10 @@ done again from the objects, never half from each.
 from __future__ import annotations
 
 import heapq
+import os
 import struct
 from binascii import unhexlify
 from collections.abc import Callable
-from pathlib import Path
 
 from .objects import DamagedObject
 
@@ -33,6 +33,11 @@ _OFFSET = struct.Struct(">L")
 
 Node = int | bytes  # a commit: its global position in the commit-graph, or its raw 20-byte id
 ReadCommit = Callable[[bytes], bytes]  # raw id -> the raw commit object; KeyError when missing
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
 class GraphDamaged(Exception):
@@ -128,21 +133,23 @@ class CommitGraph:
         )
 
     @classmethod
-    def load(cls, objects: Path, corrected_dates: bool = True) -> CommitGraph | None:
+    def load(
+        cls, objects: str | os.PathLike[str], corrected_dates: bool = True
+    ) -> CommitGraph | None:
         """None when there is no usable graph: absent, unreadable, or damaged at its base."""
-        info = objects / "info"
+        info = os.path.join(objects, "info")
         layers: list[GraphLayer] = []
         try:
-            layers.append(GraphLayer((info / "commit-graph").read_bytes(), 0, []))
+            layers.append(GraphLayer(_read(os.path.join(info, "commit-graph")), 0, []))
         except (OSError, ValueError, KeyError, struct.error, IndexError):
-            layers = cls._chain(info / "commit-graphs")
+            layers = cls._chain(os.path.join(info, "commit-graphs"))
         return cls(layers, corrected_dates) if layers else None
 
     @staticmethod
-    def _chain(folder: Path) -> list[GraphLayer]:
+    def _chain(folder: str) -> list[GraphLayer]:
         """The layers of a split chain, bottom first, up to the first that cannot be read."""
         try:
-            names = (folder / "commit-graph-chain").read_text("ascii").split()
+            names = _read(os.path.join(folder, "commit-graph-chain")).decode("ascii").split()
         except (OSError, UnicodeDecodeError):
             return []
         layers: list[GraphLayer] = []
@@ -153,7 +160,7 @@ class CommitGraph:
                 raw = bytes.fromhex(name)
                 if len(raw) != 20:
                     break
-                data = (folder / f"graph-{name}.graph").read_bytes()
+                data = _read(os.path.join(folder, f"graph-{name}.graph"))
                 layer = GraphLayer(data, offset, list(bases))
             except (OSError, ValueError, KeyError, struct.error, IndexError):
                 break

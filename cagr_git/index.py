@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import NamedTuple
-
-from attrs import frozen
+from collections import namedtuple
 
 from cagr_core.errors import CagrError
+from cagr_core.values import frozen
 
 from .files import read_regular
 
@@ -32,7 +31,14 @@ class UnreadableIndex(CagrError):
     """The index cannot be read exactly (unknown version, split or sparse index, damage)."""
 
 
-class IndexEntry(NamedTuple):
+TYPE_CHECKING = False  # not typing's: collection need not import it
+if TYPE_CHECKING:
+    from typing import NamedTuple as _Tuple
+else:
+    _Tuple = object
+
+
+class IndexEntry(_Tuple):
     """One index entry, with its stat data as git recorded it."""
 
     path: bytes
@@ -46,6 +52,10 @@ class IndexEntry(NamedTuple):
     assume_valid: bool  # assume-unchanged: git uses the entry as it is
     intent_to_add: bool
     skip_worktree: bool  # git uses the entry as it is, unless a sparse checkout clears the bit
+
+
+if not TYPE_CHECKING:  # the same fields as a plain named tuple, without importing typing
+    IndexEntry = namedtuple("IndexEntry", IndexEntry.__annotations__)
 
 
 @frozen

@@ -11,7 +11,6 @@ import contextlib
 import functools
 import os
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 
 from cagr_core.errors import CagrError
 
@@ -158,7 +157,8 @@ class Repository:
             version = int(self.config.get("commitGraph", "generationVersion") or "2")
         except ValueError:
             version = 2
-        return CommitGraph.load(Path(self.commondir) / "objects", corrected_dates=version >= 2)
+        objects = os.path.join(self.commondir, "objects")
+        return CommitGraph.load(objects, corrected_dates=version >= 2)
 
     def ref(self, name: str) -> str | None:
         """The object id a ref (or HEAD, or a `*_HEAD` file) names; None when it names none."""

@@ -14,9 +14,8 @@ import difflib
 import os
 import re
 
-from attrs import frozen
-
 from cagr_core.errors import ErrorWithFix
+from cagr_core.values import frozen
 
 from .files import read_regular
 from .history import GraphDamaged

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import operator
 import os
-from pathlib import Path
-
-from attrs import frozen
 
 from cagr_core.errors import CagrError
+from cagr_core.values import frozen
 
 from .attributes import AttributeFileProblem, AttributeRules
 from .convert import Checkin
@@ -150,10 +148,10 @@ class _IndexBlobs:
 
 def _read_index(repo: Repository) -> tuple[tuple[IndexEntry, ...], int]:
     """The index entries and the index file's mtime (none: an empty index)."""
-    index_path = Path(repo.index_path)
     try:
-        data = index_path.read_bytes()
-        mtime_ns = index_path.stat().st_mtime_ns
+        with open(repo.index_path, "rb") as handle:
+            data = handle.read()
+            mtime_ns = os.fstat(handle.fileno()).st_mtime_ns
     except FileNotFoundError:
         return (), 0
     except OSError as error:

@@ -14,9 +14,8 @@ import os
 import stat
 from collections.abc import Callable, Container, Iterable
 
-from attrs import define, field
-
 from cagr_core.errors import CagrError
+from cagr_core.values import define, field
 
 from .attributes import AttributeFileProblem
 from .convert import Checkin, Unconvertible, looks_binary, to_git

@@ -76,21 +76,19 @@ def refresh(cwd: str, deadline: float) -> tuple[str | None, dict[str, float]]:
     if checkout is None:
         return None, stages
     assert checkout.root is not None
-    from pathlib import Path  # noqa: PLC0415  # not on the fast path
-
     from cagr_repo.judging_config import (  # noqa: PLC0415
         committed_not_on_disk,
         read_working_config,
     )
 
-    root = Path(checkout.root)
+    root = checkout.root
     if not find_config_files(checkout.root).configure_cagr() and not committed_not_on_disk(
         checkout, root
     ):
         _write_stamp(checkout, None)
         return checkout.gitdir, stages
     # The record is judged by HEAD's configuration: the working tree's may be broken or gone.
-    config = read_working_config(root)
+    config = read_working_config(root, checkout.gitdir)
     if refresh_record(config, checkout, deadline, stages):
         record = read_gate_record(checkout.gitdir)
         _write_stamp(checkout, record.target_ref if record is not None else None)

@@ -6,8 +6,6 @@ half) and saying how many were left out.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from cagr_core.rules import (
     AddOnlyRule,
     PrBodyRule,
@@ -59,7 +57,7 @@ def obligation(rule: Rule) -> str:
 def brief(checkout: Checkout) -> Decision:
     assert checkout.root is not None
     try:
-        config = load_config(Path(checkout.root))
+        config = load_config(checkout.root, checkout.gitdir)
     except ConfigErrors as errors:
         return Decision(
             "context",
@@ -67,7 +65,7 @@ def brief(checkout: Checkout) -> Decision:
             " problem(s)), so no rule will be checked until it is fixed; `cagr rules test`"
             " lists them.",
         )
-    rules = [compiled.rule for compiled in config.rules.rules]
+    rules = sorted(config.config.changes.rules, key=lambda rule: rule.id)
     missing = committed_not_on_disk(checkout, config.root)
     if not rules and not missing:
         return NONE

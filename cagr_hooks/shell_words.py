@@ -91,6 +91,8 @@ def _heredoc_text(heredoc: re.Match[str]) -> str | None:
     text = "\n".join(lines)
     if not heredoc.group("q") and any(c in text for c in "$`\\"):
         return None  # an unquoted delimiter: the shell expands the text
+    if "\x01" in text or "\x7f" in text:
+        return None  # bash's own quoting bytes (CTLESC, CTLNUL): it rewrites them in "$(...)"
     return text.rstrip("\n")  # as `$(...)` drops trailing newlines
 
 

@@ -13,23 +13,24 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from pathlib import Path
-
-from attrs import evolve
 
 from cagr_core.changes import ChangeSet
 from cagr_core.render import render_details
 from cagr_core.report import Report
+from cagr_core.values import evolve
 from cagr_git.discover import Checkout
 from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, load_config
 from cagr_repo.judging_config import committed_otherwise_on_disk
-from cagr_repo.stack import StackOutcome, run_stack
 
 from . import turn_state
 from .protocols import NONE, NOTICE_LIMIT, Decision
 from .refresh import refresh_record
 from .worker import DeadlinePassed, within
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from cagr_repo.stack import StackOutcome
 
 _RESERVE = 2.0  # seconds kept for rendering, state and output after the last stage
 _TEXT_LIMIT = NOTICE_LIMIT - 1_000  # room for the lines around the report
@@ -44,7 +45,7 @@ def decide(
     # The last stage must end this much before the deadline: rendering, state and output.
     end = deadline - min(_RESERVE, max(0.0, deadline - time.monotonic()) / 4)
     try:
-        config = load_config(Path(checkout.root))
+        config = load_config(checkout.root, checkout.gitdir)
     except ConfigErrors as errors:
         listed = "\n".join(f"  {issue}" for issue in errors.issues[:20])
         return _unchecked(
@@ -53,7 +54,7 @@ def decide(
         ), stages
     if (
         not config.rules.rules
-        and not config.config.stack.on_turn_end
+        and not config.settings.on_turn_end
         and not committed_otherwise_on_disk(checkout, config.root)
     ):
         return NONE, stages
@@ -70,13 +71,16 @@ def decide(
     stages["collect"] = result.report.timings.collect_ms or 0.0
     stages["evaluate"] = result.report.timings.evaluate_ms or 0.0
     started = time.monotonic()
-    stack = run_stack(
-        config.config.stack.on_turn_end,
-        Path(checkout.root),
-        (change.path for change in result.changes.changes),
-        end,
-    )
-    if stack:
+    stack: list[StackOutcome] = []
+    if config.settings.on_turn_end:
+        from cagr_repo.stack import run_stack  # noqa: PLC0415  # subprocess: only when needed
+
+        stack = run_stack(
+            config.settings.on_turn_end,
+            checkout.root,
+            (change.path for change in result.changes.changes),
+            end,
+        )
         stages["stack"] = (time.monotonic() - started) * 1000
     fingerprint = _fingerprint(result.changes, result.report, stack)
     decision = _decision(result.report, stack, checkout, session, fingerprint)

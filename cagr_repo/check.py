@@ -9,13 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from attrs import evolve, frozen
-
 from cagr_core.changes import ChangeSet, Unchecked
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.render import render_details, report_data
-from cagr_core.report import Report, Timings, UncommittedConfig
+from cagr_core.report import Deferred, Report, Timings, UncommittedConfig
+from cagr_core.values import evolve, frozen
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
 from cagr_git.refs import branch_ref, read_ref
@@ -39,7 +38,11 @@ RECORD_TEXT_LIMIT = 8_000  # the gate shows it to an agent, whose messages hold 
 
 @frozen
 class CheckResult:
-    """One check: its report, the change set it judged, and the gate record it wrote, if any."""
+    """One check: its report, the change set it judged, and the gate record it wrote, if any.
+
+    `obligations`: the PR-body obligations the change fires, as a turn end defers them (with
+    what fired each), whether or not a body was given.
+    """
 
     report: Report
     changes: ChangeSet
@@ -48,6 +51,7 @@ class CheckResult:
     record_note: str | None = None  # what became of the gate record, when it was not written
     config_from_head: bool = False  # a committed check judged by HEAD's (different) config
     config: RepoConfig | None = None  # the configuration that judged (None: none could)
+    obligations: tuple[Deferred, ...] = ()
 
 
 def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a default
@@ -65,6 +69,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     expired: Callable[[], bool] | None = None,
     write_record: bool = True,
     judged_by: CommittedConfig | None = None,
+    head: str | None = None,
 ) -> CheckResult:
     """Collect merge base -> working tree (or HEAD, `committed`) and evaluate the rules.
 
@@ -84,7 +89,8 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     differs from HEAD (about the cost of a working-tree check), so a person is told what the
     verdict left out; a clean checkout, as in CI, has nothing to count. `expired` is the
     caller's deadline: rules not decided when it says yes are unchecked. `write_record=False`: a
-    committed check that writes no gate record (CI, which never reads one).
+    committed check that writes no gate record (CI, which never reads one). `head`: a committed
+    check of that commit instead of HEAD (judged by HEAD's configuration; no gate record).
     """
     differs: UncommittedConfig | Unchecked | None = None
     if committed:
@@ -104,7 +110,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     # The gate compares the record with the working tree's configuration, the one it can read
     # without git objects: HEAD's config follows from HEAD, which the record holds as well.
     seen_digest = config.raw_digest
-    protected = rules_config.config.git.protected_branch
+    protected = rules_config.settings.protected_branch
     target = choose_target(checkout, base, protected, base_chosen_by)
     default = choose_target(checkout, None, protected)
     refuse = committed if refuse_own_branch is None else refuse_own_branch
@@ -112,10 +118,19 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     own = own_branch(checkout, head_branch) if guessed and refuse else None
     with open_repo(checkout) as repo:
         started = time.perf_counter()
-        collect = collect_committed if committed else collect_working_tree
-        changes = collect(
-            repo, target.name, rules_config.rules, chosen_by=target.chosen_by, own_branch=own
-        )
+        if committed:
+            changes = collect_committed(
+                repo,
+                target.name,
+                rules_config.rules,
+                chosen_by=target.chosen_by,
+                own_branch=own,
+                head=head,
+            )
+        else:
+            changes = collect_working_tree(
+                repo, target.name, rules_config.rules, chosen_by=target.chosen_by, own_branch=own
+            )
         collected = time.perf_counter()
         deferred = evaluate(
             rules_config.rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired
@@ -142,8 +157,9 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     if differs is not None:
         report = _with_config_note(report, differs)
         deferred = _with_config_note(deferred, differs)
-    if not committed or not write_record:
-        return CheckResult(report, changes, config=rules_config)
+    obligations = deferred.deferred
+    if not committed or not write_record or head is not None:
+        return CheckResult(report, changes, config=rules_config, obligations=obligations)
     from_head = judged_by is not None and judged_by.from_head
     if changes.range is None or changes.range.head is None:
         left = discard_gate_record(checkout.gitdir)  # an older record must not stand in
@@ -153,6 +169,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
             config_from_head=from_head,
             record_note=_no_record(left),
             config=rules_config,
+            obligations=obligations,
         )
     repository, worktree = identity(checkout)
     record = GateRecord(
@@ -170,13 +187,22 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         config_digest=seen_digest,
         rules_digest=rules_config.rules_digest,
         text=render_details(deferred, limit=RECORD_TEXT_LIMIT),
-        pr_sections=list(rules_config.config.review.pr_sections),
+        pr_sections=list(rules_config.settings.pr_sections),
         report=report_data(
             evolve(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)
         ),
     )
     note = write_gate_record(checkout.gitdir, record)
-    return CheckResult(report, changes, record, note is None, note, from_head, config=rules_config)
+    return CheckResult(
+        report,
+        changes,
+        record,
+        note is None,
+        note,
+        from_head,
+        config=rules_config,
+        obligations=obligations,
+    )
 
 
 def _no_record(left: str | None) -> str | None:

@@ -9,11 +9,10 @@ into a pass.
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from cagr_core.changes import Change, ChangeSet, Range, Side, Stage, Unchecked
 from cagr_core.errors import CagrError
 from cagr_core.ruleset import RuleSet
+from cagr_core.values import evolve
 from cagr_git.config import GitConfigError
 from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
 from cagr_git.repository import Repository
@@ -62,10 +61,16 @@ def _missing_object(error: KeyError) -> ChangeSet:
     )
 
 
-def _resolve(
-    repo: Repository, name: str, committed: bool, chosen_by: str | None, own_branch: str | None
+def _resolve(  # noqa: PLR0913  # the range's parts, each as the caller gave it
+    repo: Repository,
+    name: str,
+    committed: bool,
+    chosen_by: str | None,
+    own_branch: str | None,
+    *,
+    head: str | None = None,
 ) -> Range:
-    head = head_commit(repo)
+    head = head or head_commit(repo)
     try:
         target = resolve_target(repo, name)
     except RangeProblem as problem:
@@ -91,13 +96,15 @@ def collect_committed(  # noqa: PLR0913  # keyword-only options, each with a def
     *,
     chosen_by: str | None = None,
     own_branch: str | None = None,
+    head: str | None = None,
 ) -> ChangeSet:
-    """Merge base -> HEAD, tree to tree. `chosen_by` says which rule chose the target `name`;
-    a target that resolves to the branch `own_branch` (local or origin's) is unchecked."""
+    """Merge base -> HEAD (or the commit `head`), tree to tree. `chosen_by` says which rule
+    chose the target `name`; a target that resolves to the branch `own_branch` (local or
+    origin's) is unchecked."""
     if repo.problem is not None:
         return _incomplete(None, Stage.RANGE, repo.problem)
     try:
-        range_ = _resolve(repo, name, True, chosen_by, own_branch)
+        range_ = _resolve(repo, name, True, chosen_by, own_branch, head=head)
     except RangeProblem as problem:
         return _problem_set(problem)
     assert range_.head is not None

@@ -1,27 +1,32 @@
 """Read a checkout's configuration files, validate and combine them, and compile the rules.
 
 Which files are sources, and reading their bytes, is `config_files`; this module parses the TOML
-and hands the data to the core's validator.
+and hands the data to the core's validator. What a check reads of the result (compiled rules,
+settings, digests) is kept between calls by `config_cache`, so a check whose configuration did
+not change reads no TOML and loads neither the config model nor wcmatch; the model itself is
+read again from the same bytes when a command asks for it.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import tomllib
-from pathlib import Path
-from typing import Any
 
-from attrs import frozen
-
-from cagr_core.config import Config, ConfigIssue, LoadedConfig, combine
-from cagr_core.errors import CagrError, RuleError
+from cagr_core.errors import CagrError, ConfigIssue, RuleError
 from cagr_core.ruleset import RuleSet
-from cagr_core.validate import rules_digest, structure_config
+from cagr_core.values import field, frozen
 from cagr_git.files import read_regular
 from cagr_git.revision_syntax import syntax_problem
 
+from .config_cache import Compiled, cached_config, keep_config
 from .config_files import MAX_CONFIG_BYTES, PYPROJECT, ConfigFiles, find_config_files
+from .settings import Settings, StackRun
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from cagr_core.config import Config, LoadedConfig
 
 
 class ConfigErrors(CagrError):
@@ -34,13 +39,29 @@ class ConfigErrors(CagrError):
 
 @frozen
 class RepoConfig:
-    """The combined, validated configuration of one checkout, compiled and digested."""
+    """The combined, validated configuration of one checkout, compiled and digested.
 
-    root: Path
-    loaded: LoadedConfig
+    `rules` and `settings` are what a check reads; `loaded` (the config model, with each rule's
+    source file) is structured from `files` on first use when it was not already.
+    """
+
+    root: str
+    files: ConfigFiles = field(eq=False, repr=False)
     rules: RuleSet
+    settings: Settings
     raw_digest: str  # of the config files' bytes: cheap, for invalidating gate records
     rules_digest: str  # of the effective change rules: stable across formatting and order
+    rule_sources: tuple[tuple[str, str], ...]  # (rule id, the file it is declared in)
+    _loaded: list[LoadedConfig] = field(factory=list, eq=False, repr=False)  # once read
+
+    @property
+    def loaded(self) -> LoadedConfig:
+        if not self._loaded:
+            loaded, issues = combine_sources(self.files.read, self.files.problems)
+            if issues:  # the same bytes were valid when this was compiled
+                raise ConfigErrors(issues)
+            self._loaded.append(loaded)
+        return self._loaded[0]
 
     @property
     def config(self) -> Config:
@@ -51,6 +72,8 @@ _BOM = b"\xef\xbb\xbf"
 
 
 def _parse(name: str, data: bytes) -> tuple[dict[str, Any] | None, ConfigIssue | None]:
+    import tomllib  # noqa: PLC0415  # only a configuration read afresh is parsed
+
     if data.startswith(_BOM):
         return None, ConfigIssue(
             name, "", "starts with a byte-order mark, which TOML does not allow; remove it"
@@ -94,6 +117,9 @@ def combine_sources(
     read: list[tuple[str, bytes]], problems: list[tuple[str, str]]
 ) -> tuple[LoadedConfig, list[ConfigIssue]]:
     """Parse, validate and combine sources given as (name, bytes), in source order."""
+    from cagr_core.config import combine  # noqa: PLC0415  # the config model: attrs, cattrs
+    from cagr_core.validate import structure_config  # noqa: PLC0415
+
     issues = [ConfigIssue(name, "", problem) for name, problem in problems]
     parts = []
     for name, data in read:
@@ -112,13 +138,30 @@ def combine_sources(
     return loaded, issues
 
 
-def load_config(root: Path) -> RepoConfig:
-    """Read, validate, combine and compile every source; ConfigErrors lists every problem."""
-    return config_from(root, find_config_files(str(root)))
+def load_config(root: str | os.PathLike[str], gitdir: str | None = None) -> RepoConfig:
+    """Read, validate, combine and compile every source; ConfigErrors lists every problem.
+
+    With the checkout's git directory, the compiled configuration kept there from an earlier
+    call is used when the sources' bytes (and cagr) are the same, and kept for the next.
+    """
+    root = os.fspath(root)
+    files = find_config_files(root)
+    if gitdir is None:
+        return config_from(root, files)
+    kept = cached_config(gitdir, files)
+    if kept is not None:
+        digest = files.digest()
+        return RepoConfig(root, files, kept.rules, kept.settings, digest, kept.digest, kept.sources)
+    config = config_from(root, files)
+    compiled = Compiled(config.rules, config.settings, config.rules_digest, config.rule_sources)
+    keep_config(gitdir, files, compiled)
+    return config
 
 
-def config_from(root: Path, files: ConfigFiles) -> RepoConfig:
+def config_from(root: str, files: ConfigFiles) -> RepoConfig:
     """The configuration these sources make (read from disk, or from a commit's tree)."""
+    from cagr_core.validate import rules_digest  # noqa: PLC0415  # cattrs
+
     loaded, issues = combine_sources(files.read, files.problems)
     if issues:
         raise ConfigErrors(issues)
@@ -128,9 +171,16 @@ def config_from(root: Path, files: ConfigFiles) -> RepoConfig:
         raise ConfigErrors(
             [ConfigIssue(loaded.source_of(error.rule_id), error.key, error.message)]
         ) from error
-    return RepoConfig(
-        root, loaded, rules, files.digest(), rules_digest(loaded.config.changes.rules)
+    config = loaded.config
+    settings = Settings(
+        config.git.protected_branch,
+        config.review.pr_sections,
+        tuple(StackRun(c.run, c.paths) for c in config.stack.on_turn_end),
+        tuple(StackRun(c.run, c.paths) for c in config.stack.ci),
     )
+    digest = rules_digest(config.changes.rules)
+    sources = loaded.rule_sources
+    return RepoConfig(root, files, rules, settings, files.digest(), digest, sources, [loaded])
 
 
 def declaration(config: RepoConfig, rule: str) -> tuple[str, int] | None:
@@ -143,7 +193,7 @@ def declaration(config: RepoConfig, rule: str) -> tuple[str, int] | None:
         source = _sections_source(config.root)
         key = re.compile(r"^\s*(?:[\w.]+\.)?pr_sections\s*=")
     else:
-        source = dict(config.loaded.rule_sources).get(rule)
+        source = dict(config.rule_sources).get(rule)
         quoted = re.escape(rule)
         key = re.compile(rf"""^\s*id\s*=\s*(?:"{quoted}"|'{quoted}')\s*(?:#.*)?$""")
     if source is None:
@@ -153,9 +203,9 @@ def declaration(config: RepoConfig, rule: str) -> tuple[str, int] | None:
     return source, next((n for n, line in enumerate(lines, 1) if key.match(line)), 1)
 
 
-def _sections_source(root: Path) -> str | None:
+def _sections_source(root: str) -> str | None:
     """The source that sets `[review].pr_sections` (a valid config sets it in one only)."""
-    for name, data in find_config_files(str(root)).read:
+    for name, data in find_config_files(root).read:
         table, _ = _table(name, data)
         review = table.get("review") if table is not None else None
         if isinstance(review, dict) and review.get("pr_sections"):

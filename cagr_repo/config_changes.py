@@ -13,10 +13,7 @@ import json
 from collections.abc import Sequence
 
 from cagr_core.changes import ChangeSet, Range
-from cagr_core.config import Config
 from cagr_core.report import ConfigChanges, UncommittedConfig
-from cagr_core.rules import Rule
-from cagr_core.validate import unstructure_rule
 from cagr_git.discover import Checkout
 from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
 from cagr_git.refs import head_ref
@@ -33,6 +30,11 @@ from .config_files import (
     fragment_order,
     is_config_source,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from cagr_core.config import Config
+    from cagr_core.rules import Rule
 
 REGULAR_MODES = (0o100644, 0o100755)
 _SETTINGS = ("git.protected_branch", "review.pr_sections", "stack.on_turn_end", "stack.ci")
@@ -84,6 +86,8 @@ def uncommitted_config(head: RepoConfig, working: RepoConfig) -> UncommittedConf
 
 
 def _digests(rules: Sequence[Rule]) -> dict[str, str]:
+    from cagr_core.validate import unstructure_rule  # noqa: PLC0415  # only when configs differ
+
     return {
         rule.id: hashlib.sha256(
             json.dumps(unstructure_rule(rule), sort_keys=True, ensure_ascii=True).encode()

@@ -8,8 +8,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Sequence
 
-from cagr_core.globs import PathMatcher
-from cagr_core.rules import SiblingRule
+from cagr_core.glob_compile import compile_matcher
 from cagr_core.ruleset import RuleSet
 from cagr_core.templates import RenderError
 
@@ -20,18 +19,18 @@ def advice(rules: RuleSet, tracked: Sequence[str]) -> list[str]:
     notes = []
     folders = {posixpath.dirname(path) for path in tracked}
     for compiled in rules.rules:
-        rule = compiled.rule
+        rule = compiled.id
         selected = [path for path in tracked if compiled.selector.selects(path)]
         if not any(compiled.selector.paths.matches(path) for path in tracked):
             notes.append(
-                f"{rule.id}: its paths ({', '.join(rule.paths)}) match no tracked file; fine if"
-                " it is meant for files to come, otherwise check the globs (`cagr explain"
-                f" {rule.id}`)."
+                f"{rule}: its paths ({', '.join(compiled.selector.paths.patterns)}) match no"
+                " tracked file; fine if it is meant for files to come, otherwise check the globs"
+                f" (`cagr explain {rule}`)."
             )
-        for pattern in rule.ignores:
-            if not any(PathMatcher.compile([pattern]).matches(path) for path in tracked):
-                notes.append(f"{rule.id}: ignore {pattern} matches no tracked file.")
-        if not isinstance(rule, SiblingRule) or not selected:
+        for pattern in compiled.selector.ignores.patterns:
+            if not any(compile_matcher([pattern]).matches(path) for path in tracked):
+                notes.append(f"{rule}: ignore {pattern} matches no tracked file.")
+        if not compiled.targets or not selected:
             continue
         for template in compiled.targets:
             targets = set()
@@ -43,7 +42,7 @@ def advice(rules: RuleSet, tracked: Sequence[str]) -> list[str]:
             if targets and not targets & folders:
                 shown = ", ".join(sorted(t or "(the root)" for t in targets)[:3])
                 notes.append(
-                    f"{rule.id}: its target {template.source} points into {shown}, where no"
+                    f"{rule}: its target {template.source} points into {shown}, where no"
                     " tracked file is yet; check the template."
                 )
     return notes

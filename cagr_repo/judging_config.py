@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
-from typing import TypeVar
-
-from attrs import evolve, frozen
 
 from cagr_core.changes import ChangeSet, Stage, Unchecked
-from cagr_core.config import ConfigIssue
+from cagr_core.errors import ConfigIssue
 from cagr_core.report import UncommittedConfig
+from cagr_core.values import evolve, frozen
 from cagr_git.discover import Checkout
 from cagr_git.objects import DamagedObject
 from cagr_git.refs import read_ref
@@ -33,8 +30,13 @@ from .config import ConfigErrors, RepoConfig, config_from, load_config
 from .config_changes import REGULAR_MODES, config_entries_at, config_files_at, uncommitted_config
 from .config_files import ConfigFiles, find_config_files, is_config_source
 
+TYPE_CHECKING = False  # not typing's: a check need not import it
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    _T = TypeVar("_T")
+
 _LISTED = 5  # problems or files named in one message
-_T = TypeVar("_T")
 
 
 @frozen
@@ -42,7 +44,7 @@ class InvalidConfig:
     """A working tree's configuration that cannot be used: its files' digest (which the PR
     gate compares, and which needs no parsing) and every problem."""
 
-    root: Path
+    root: str
     raw_digest: str
     issues: tuple[ConfigIssue, ...]
 
@@ -57,12 +59,13 @@ class InvalidConfig:
 WorkingConfig = RepoConfig | InvalidConfig
 
 
-def read_working_config(root: Path) -> WorkingConfig:
-    """The configuration on disk at `root`, or why it cannot be used."""
+def read_working_config(root: str, gitdir: str | None = None) -> WorkingConfig:
+    """The configuration on disk at `root`, or why it cannot be used (with the checkout's git
+    directory, read through the compiled configuration kept there; see load_config)."""
     try:
-        return load_config(root)
+        return load_config(root, gitdir)
     except ConfigErrors as errors:
-        return InvalidConfig(root, find_config_files(str(root)).digest(), tuple(errors.issues))
+        return InvalidConfig(root, find_config_files(root).digest(), tuple(errors.issues))
 
 
 @frozen
@@ -108,7 +111,7 @@ def committed_config(working: WorkingConfig, checkout: Checkout) -> CommittedCon
     return CommittedConfig(head, seen, True, _differs(head, working, not_on_disk))
 
 
-def _no_rules(root: Path) -> RepoConfig:
+def _no_rules(root: str) -> RepoConfig:
     return config_from(root, ConfigFiles())
 
 
@@ -136,7 +139,7 @@ def _differs(
             )
         return UncommittedConfig(note="; ".join(n for n in (invalid, missing) if n))
     if not head.rules.rules and working.rules.rules:
-        ids = [compiled.rule.id for compiled in working.rules.rules]
+        ids = [compiled.id for compiled in working.rules.rules]
         shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
         return Unchecked(
             None,
@@ -188,7 +191,7 @@ class UnlikeGit:
         )
 
 
-def config_unlike_git(repo: Repository, changes: ChangeSet, root: Path) -> UnlikeGit:
+def config_unlike_git(repo: Repository, changes: ChangeSet, root: str) -> UnlikeGit:
     """Compare the config files on disk with git's view of them in the working tree: the merge
     base's, unless the change set changes them. Costs a few tree reads and the hashing of the
     config files, not another pass over the index."""
@@ -205,7 +208,7 @@ def config_unlike_git(repo: Repository, changes: ChangeSet, root: Path) -> Unlik
             in_git.pop(change.path, None)
         else:
             in_git[change.path] = (change.new.mode, bytes.fromhex(change.new.oid))
-    on_disk = dict(find_config_files(str(root)).read)
+    on_disk = dict(find_config_files(root).read)
     absent = tuple(sorted(name for name in in_git if _absent(root, name)))
     differs = tuple(
         sorted(
@@ -225,7 +228,7 @@ def _same_blob(data: bytes, oid: bytes) -> bool:
     )
 
 
-def committed_not_on_disk(checkout: Checkout, root: Path) -> tuple[str, ...]:
+def committed_not_on_disk(checkout: Checkout, root: str) -> tuple[str, ...]:
     """The config files HEAD holds that the disk lacks (a few tree reads), whether the working
     tree deletes them or git keeps them without a file: rules that what reads the disk misses."""
     return tuple(
@@ -233,10 +236,10 @@ def committed_not_on_disk(checkout: Checkout, root: Path) -> tuple[str, ...]:
     )
 
 
-def committed_otherwise_on_disk(checkout: Checkout, root: Path) -> tuple[str, ...]:
+def committed_otherwise_on_disk(checkout: Checkout, root: str) -> tuple[str, ...]:
     """The config files HEAD holds that the disk lacks or holds otherwise: where a working tree
     without rules on disk may still have rules in force, which only a check can tell."""
-    on_disk = dict(find_config_files(str(root)).read)
+    on_disk = dict(find_config_files(root).read)
     return tuple(
         name
         for name, (_, oid) in _at_head(checkout, config_entries_at) or ()
@@ -272,5 +275,5 @@ def _is(names: tuple[str, ...]) -> str:
     return "is" if len(names) == 1 else "are"
 
 
-def _absent(root: Path, name: str) -> bool:
+def _absent(root: str, name: str) -> bool:
     return not os.path.lexists(os.path.join(root, name))

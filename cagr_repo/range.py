@@ -7,9 +7,8 @@ with an instruction, never as a fallback range.
 
 from __future__ import annotations
 
-from attrs import frozen
-
 from cagr_core.errors import ErrorWithFix
+from cagr_core.values import frozen
 from cagr_git.history import History, merge_bases
 from cagr_git.object_ids import is_sha
 from cagr_git.objects import COMMIT, DamagedObject, read_raw

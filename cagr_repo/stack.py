@@ -14,14 +14,12 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
-from attrs import frozen
+from cagr_core.values import frozen
 
-from cagr_core.config import StackCommand
-from cagr_core.globs import PathMatcher
+from .settings import StackRun
 
 StackStatus = Literal["passed", "failed", "timed_out", "skipped", "error"]
 TAIL_CHARS = 2_000
@@ -49,29 +47,36 @@ class StackOutcome:
 
 
 def run_stack(
-    commands: Sequence[StackCommand],
-    root: Path,
+    commands: Sequence[StackRun],
+    root: str,
     changed_paths: Iterable[str],
     deadline: float | None,
+    *,
+    env: Mapping[str, str] | None = None,
 ) -> list[StackOutcome]:
     """Run each command that applies, in order, until `deadline` (a time.monotonic() value;
-    None: no limit). Every command gets an outcome, in the order given."""
+    None: no limit), in the environment `env` (None: this process's). Every command gets an
+    outcome, in the order given."""
     changed = tuple(changed_paths)
     outcomes = []
     for command in commands:
         if command.paths and not _touches(command.paths, changed):
             outcomes.append(StackOutcome(command.run, "skipped", None, "", 0.0))
             continue
-        outcomes.append(_run_one(command.run, root, deadline))
+        outcomes.append(_run_one(command.run, root, deadline, env))
     return outcomes
 
 
 def _touches(patterns: tuple[str, ...], changed: tuple[str, ...]) -> bool:
-    matcher = PathMatcher.compile(patterns)
+    from cagr_core.glob_compile import compile_matcher  # noqa: PLC0415  # wcmatch
+
+    matcher = compile_matcher(patterns)
     return any(matcher.matches(path) for path in changed)
 
 
-def _run_one(command: str, root: Path, deadline: float | None) -> StackOutcome:
+def _run_one(
+    command: str, root: str, deadline: float | None, env: Mapping[str, str] | None
+) -> StackOutcome:
     started = time.monotonic()
     if deadline is not None and deadline <= started:
         return StackOutcome(command, "timed_out", None, "not started: no time was left", 0.0)
@@ -80,6 +85,7 @@ def _run_one(command: str, root: Path, deadline: float | None) -> StackOutcome:
             command,
             shell=True,
             cwd=root,
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

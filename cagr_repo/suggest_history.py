@@ -19,7 +19,7 @@ from typing import Any
 
 from attrs import frozen
 
-from cagr_core.globs import PathMatcher
+from cagr_core.glob_compile import compile_matcher
 from cagr_core.manifests import Format, ManifestError, added_dependencies, format_of
 from cagr_git.log import first_parent_log
 from cagr_git.objects import BLOB, DamagedObject, read_raw
@@ -152,13 +152,13 @@ def _enough(fired: int, met: int) -> bool:
 
 def _changes(globs: list[str]) -> Callable[[Commit], bool]:
     """Whether a commit changed a path the globs match."""
-    matcher = PathMatcher.compile(globs)
+    matcher = compile_matcher(globs)
     return lambda commit: any(matcher.matches(p) for p in commit.changed)
 
 
 def _adds(globs: list[str]) -> Callable[[Commit], bool]:
     """Whether a commit added a path the globs match."""
-    matcher = PathMatcher.compile(globs)
+    matcher = compile_matcher(globs)
     return lambda commit: any(matcher.matches(p) for p in commit.added)
 
 

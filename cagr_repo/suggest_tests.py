@@ -17,7 +17,7 @@ import posixpath
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from cagr_core.globs import PathMatcher
+from cagr_core.glob_compile import compile_matcher
 
 from .suggestion import Suggestion, example, examples, slug
 
@@ -105,7 +105,7 @@ def _own_tests_folders(folder: str, tests: dict[str, set[str]]) -> list[str]:
 def _ignores(patterns: Sequence[str], files: Iterable[str]) -> dict[str, list[str]]:
     """A rule's `ignores`: the patterns that match one of the folders' `files` (a pattern that
     matches nothing is noise `cagr doctor` would point out); none at all when none does."""
-    present = [i for i in patterns if any(PathMatcher.compile([i]).matches(f) for f in files)]
+    present = [i for i in patterns if any(compile_matcher([i]).matches(f) for f in files)]
     return {"ignores": present} if present else {}
 
 
@@ -162,7 +162,7 @@ def _python(paths: Sequence[str]) -> list[Suggestion]:
 def _scripts(paths: Sequence[str]) -> list[Suggestion]:
     """One rule for the folders whose script modules mostly have a test beside them (or in
     `__tests__/`), with a target per layout those folders use."""
-    ignored = PathMatcher.compile(_SCRIPT_IGNORES)
+    ignored = compile_matcher(_SCRIPT_IGNORES)
     modules: dict[str, dict[str, str]] = {}  # folder -> module name -> extension
     tests: list[tuple[str, str, str, str]] = []  # (source folder, name, marker, layout)
     for path in paths:

@@ -7,11 +7,10 @@ import json
 import sys
 from typing import Any
 
-from attrs import evolve
-
 from cagr_core.changes import Change, ChangeSet, Side, Stage, Unchecked
 from cagr_core.render import range_data, unchecked_data
 from cagr_core.ruleset import RuleSet
+from cagr_core.values import evolve
 from cagr_git.discover import Checkout
 from cagr_git.repository import open_repo
 from cagr_repo.collect import BareRepository, collect_committed, collect_working_tree
@@ -73,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     checkout, working = opened
     config, unknown = _judging(working, checkout, args.committed)
     rules = config.rules if config is not None else RuleSet.compile([])
-    protected = config.config.git.protected_branch if config is not None else None
+    protected = config.settings.protected_branch if config is not None else None
     try:
         with open_repo(checkout) as repo:
             target = choose_target(checkout, args.base, protected)

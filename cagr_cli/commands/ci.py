@@ -1,10 +1,12 @@
-"""`cagr ci [--base REF] [--body-file FILE|-] [--labels A,B] [--sarif FILE] [--codequality FILE]`.
+"""`cagr ci [--base REF] [--body-file FILE|-] [--labels A,B] [--sarif FILE] [--codequality FILE]
+[--comment]`.
 
 A thin translation of cagr_ci: read the CI system's event from the environment, check it, then
 print the report (text or JSON), GitHub annotations, job summary and step outputs when on GitHub
-Actions, and the SARIF log and GitLab's code quality report when asked. Exit codes as
-everywhere: 0 pass, 1 a finding or a problem with the job, 2 invalid config or usage (or a
-checkout or event cagr cannot use), 3 something unchecked.
+Actions, the SARIF log and GitLab's code quality report when asked, and last the pull request's
+comment (`--comment`), which never changes the exit code. Exit codes as everywhere: 0 pass, 1 a
+finding or a problem with the job, 2 invalid config or usage (or a checkout or event cagr
+cannot use), 3 something unchecked.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import time
 
 from cagr_ci.annotations import annotation_lines, command, guarded
 from cagr_ci.codequality import codequality_report
-from cagr_ci.event import EventError
+from cagr_ci.event import CiEvent, EventError
 from cagr_ci.integrity import CheckoutError
 from cagr_ci.outputs import output_text, step_outputs
 from cagr_ci.providers import read_event
@@ -46,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(opened, int):
         if on_github:
             _annotate_failure(args, f"cagr ci could not open this checkout; {_SEE_LOG}")
+        if args.comment:
+            _comment_error(args, "cagr ci could not open this checkout.", on_github)
         return opened
     checkout, config = opened
     try:  # refused before anything is checked: a usage error, nothing half-written
@@ -56,23 +60,15 @@ def run(args: argparse.Namespace) -> int:
                 output_path(path, checkout.root)
     except UnsafeOutput as error:
         return fail(args, str(error), "cagr ci")
+    event = None
     try:
         stdin = sys.stdin.fileno() if sys.stdin is not None else None
         event = read_event(
             os.environ, base=args.base, body_file=args.body_file, labels=args.labels, stdin=stdin
         )
         result = run_ci(config, checkout, event, started=started)
-    except (EventError, CheckoutError) as error:
-        return _fail(args, on_github, error.message, error.fix)
-    except ConfigErrors as errors:  # HEAD's configuration: the log lists every problem
-        code = config_errors(args, errors.issues, "the configuration committed at HEAD")
-        if on_github:
-            _annotate_failure(
-                args, f"cagr ci could not read the configuration committed at HEAD; {_SEE_LOG}"
-            )
-        return code
-    except BodyFileError as error:
-        return _fail(args, on_github, str(error), "")
+    except (EventError, CheckoutError, BodyFileError, ConfigErrors) as error:
+        return _could_not_check(args, on_github, error, event)
     _print(args, result, on_github)
     if on_github:
         summary = step_summary(result, result.config, limit=max(0, SUMMARY_LIMIT - _used()))
@@ -91,7 +87,61 @@ def run(args: argparse.Namespace) -> int:
             code = EXIT_INVALID
     if on_github:
         _append_outputs(step_outputs(result, written), checkout.root)
+    if args.comment:
+        from cagr_ci.comment import comment_body, run_link  # noqa: PLC0415  # only with --comment
+
+        _comment(args, event, comment_body(result, run_link(os.environ)), on_github)
     return code
+
+
+def _could_not_check(
+    args: argparse.Namespace,
+    on_github: bool,
+    error: EventError | CheckoutError | BodyFileError | ConfigErrors,
+    event: CiEvent | None,
+) -> int:
+    """Say why nothing was checked (and in the comment too, with --comment); exit 2."""
+    if isinstance(error, ConfigErrors):  # HEAD's configuration: the log lists every problem
+        code = config_errors(args, error.issues, "the configuration committed at HEAD")
+        said = "cagr ci could not read the configuration committed at HEAD"
+        if on_github:
+            _annotate_failure(args, f"{said}; {_SEE_LOG}")
+        said += "."
+    else:
+        message, fix = (
+            (str(error), "") if isinstance(error, BodyFileError) else (error.message, error.fix)
+        )
+        code = _fail(args, on_github, message, fix)
+        said = f"{message} {fix}".strip()
+    if args.comment:
+        _comment_error(args, said, on_github, event)
+    return code
+
+
+def _comment(args: argparse.Namespace, event: CiEvent, body: str, on_github: bool) -> None:
+    """Keep the pull request's comment; say what became of it (never an exit code)."""
+    from cagr_ci.comment import keep_comment  # noqa: PLC0415  # HTTP only with --comment
+
+    outcome = keep_comment(event, body)
+    to = sys.stderr if args.format == "json" else sys.stdout
+    if on_github and outcome.done == "skipped":
+        print(command("notice", outcome.message, title="cagr ci --comment"), file=to)
+    else:
+        print(f"cagr ci: {outcome.message}", file=to)
+
+
+def _comment_error(
+    args: argparse.Namespace, text: str, on_github: bool, event: CiEvent | None = None
+) -> None:
+    """The comment of a run that could not check anything, when its event can be read."""
+    from cagr_ci.comment import error_body, run_link  # noqa: PLC0415  # only with --comment
+
+    if event is None:
+        try:
+            event = read_event(os.environ, base=None, body_file=None)
+        except (EventError, BodyFileError):
+            return  # no event, no pull request to comment on; the log says why
+    _comment(args, event, error_body(text, run_link(os.environ)), on_github)
 
 
 def _write(path: str, data: str, root: str | None, what: str) -> bool:

@@ -37,13 +37,13 @@ MAX_ADVICE_WORK = 20_000_000  # rule x tracked-file matches doctor does for advi
 def _config(root: Path) -> tuple[dict[str, Any], WorkingConfig]:
     files = find_config_files(str(root))
     section: dict[str, Any] = {"sources": [name for name, _ in files.read], "problems": []}
-    config = read_working_config(root)
+    config = read_working_config(str(root))
     if isinstance(config, InvalidConfig):
         section["problems"] = [str(issue) for issue in config.issues]
         return section, config
-    kinds: Counter[str] = Counter(c.rule.kind for c in config.rules.rules)
+    kinds: Counter[str] = Counter(c.kind for c in config.rules.rules)
     section["rules"] = {kind: kinds[kind] for kind in RULE_KINDS}
-    results = run_examples(config.rules)
+    results = run_examples(config.config.changes.rules)
     section["examples"] = {
         "run": len(results),
         "failing": [f"{r.rule} examples.{r.name}" for r in results if not r.ok],

@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     config = load(args, root_of(args.repo))
     if isinstance(config, int):
         return config
-    by_id = {c.rule.id: c.rule for c in config.rules.rules}
+    by_id = {rule.id: rule for rule in config.config.changes.rules}
     if args.id is None:
         return _list(config.loaded.source_of, [by_id[i] for i in sorted(by_id)], args.format)
     rule = by_id.get(args.id)

@@ -13,13 +13,14 @@ import sys
 from pathlib import Path
 
 from cagr_ci.requirement import NoRequirement
-from cagr_ci.workflow import install_workflow
+from cagr_ci.workflow import install_workflow, reads_pull_requests
 from cagr_core.errors import CagrError
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_git.repository import open_repo
 from cagr_hooks.install import NOTES, InstallError, behind_others, install, machine_path
 from cagr_hooks.status import resolve
+from cagr_repo.config import ConfigErrors, load_config
 from cagr_repo.files import UnsafeOutput, output_path, write_atomically
 from cagr_repo.schema_file import DEFAULT_SCHEMA_FILE as SCHEMA_FILE
 from cagr_repo.suggest import History, render, suggest
@@ -126,8 +127,25 @@ def _hooks(root: Path, agents: list[str], command: str | None) -> int:
 
 
 def _ci(root: Path, args: argparse.Namespace) -> int:
+    try:  # whether merge queue runs need the queued pull request's description or labels
+        pull_requests: bool | None = reads_pull_requests(load_config(root))
+    except ConfigErrors:
+        pull_requests = None
+        print(
+            "cagr init: the configuration is invalid (`cagr doctor` lists why), so whether the"
+            " rules need pull-request metadata is unknown: the workflow keeps its permissions."
+            " Rerun `cagr init --ci github` once it is valid.",
+            file=sys.stderr,
+        )
     try:
-        result = install_workflow(root, args.force, install=args.install, sarif=args.sarif)
+        result = install_workflow(
+            root,
+            args.force,
+            install=args.install,
+            sarif=args.sarif,
+            comment=args.comment,
+            pull_requests=pull_requests,
+        )
     except NoRequirement as error:
         print(f"cagr init: {error.message} {error.fix}", file=sys.stderr)
         return EXIT_INVALID  # nothing was written
@@ -143,12 +161,24 @@ def _ci(root: Path, args: argparse.Namespace) -> int:
                 "  The job uploads a SARIF log to code scanning (it needs code scanning enabled"
                 " for the repository; pull requests from forks cannot upload)."
             )
+        if result.options.pull_requests:
+            print(
+                "  Merge queue runs read the queued pull request's description and labels from"
+                " GitHub's API (the job's token gets `pull-requests: read`)."
+            )
+        if result.options.comment:
+            print(
+                "  The job keeps one comment with the report on each pull request (its token"
+                " gets `pull-requests: write`; pull requests from forks go without)."
+            )
     return EXIT_OK
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.ci is None and (args.install is not None or args.sarif is not None):
-        print("cagr init: --install and --sarif go with --ci github.", file=sys.stderr)
+    if args.ci is None and (
+        args.install is not None or args.sarif is not None or args.comment is not None
+    ):
+        print("cagr init: --install, --sarif and --comment go with --ci github.", file=sys.stderr)
         return EXIT_INVALID
     try:
         checkout = find_checkout(args.repo)

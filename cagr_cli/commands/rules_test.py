@@ -17,8 +17,8 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(config, int):
         return config
     missing = not_on_disk(args.repo)  # rules HEAD has that these files cannot test
-    results = run_examples(config.rules)
-    rules: Counter[str] = Counter(c.rule.kind for c in config.rules.rules)
+    results = run_examples(config.config.changes.rules)
+    rules: Counter[str] = Counter(c.kind for c in config.rules.rules)
     examples: Counter[str] = Counter(r.kind for r in results)
     failed: Counter[str] = Counter(r.kind for r in results if not r.ok)
     failures = [r for r in results if not r.ok]

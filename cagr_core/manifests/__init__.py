@@ -14,9 +14,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from attrs import frozen
-
 from ..errors import CagrError
+from ..values import frozen
 from ._reading import Declared, Malformed, decode, shown
 from .formats import FORMATS, Format, could_be_read, format_of
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
-from attrs import field, frozen
+from ..values import field, frozen
+
+TYPE_CHECKING = False  # not typing's: a check need not import it
+if TYPE_CHECKING:
+    from typing import Any
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
 

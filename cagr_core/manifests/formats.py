@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 
-from ..globs import GLOB_CHARS, PathMatcher, expand
+from ..globs import GLOB_CHARS
 
 
 class Format(enum.Enum):
@@ -70,13 +70,17 @@ _PROBES = (
 def could_be_read(pattern: str) -> bool:
     """Whether a (valid) glob can match a path whose name says it is a manifest: tried on
     manifest names and on the pattern's own names with its wildcards filled in."""
-    matcher = PathMatcher.compile([pattern])
+    from ..glob_compile import compile_matcher  # noqa: PLC0415  # config validation only
+
+    matcher = compile_matcher([pattern])
     return any(
         matcher.matches(path) and format_of(path) is not None for path in _candidates(pattern)
     )
 
 
 def _candidates(pattern: str) -> Iterator[str]:
+    from ..glob_compile import expand  # noqa: PLC0415
+
     for alternative in expand(pattern.removeprefix("/")):
         *folders, last = alternative.split("/")
         # A wildcard folder may be a requirements/ folder; a literal one is what it says.

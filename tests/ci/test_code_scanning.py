@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-from attrs import evolve
 from jsonschema import Draft4Validator
 
 from cagr_ci.event import CiEvent
@@ -13,6 +12,7 @@ from cagr_ci.run import run_ci
 from cagr_ci.sarif import LEFT_OUT, MAX_RESULTS, sarif_log
 from cagr_core.pull_request import PrBody
 from cagr_core.report import Finding
+from cagr_core.values import evolve
 from cagr_git.discover import find_checkout
 from cagr_repo.config import load_config
 

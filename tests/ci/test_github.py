@@ -213,7 +213,8 @@ class TestWithoutPullRequestMetadata:
 
 
 class TestMergeQueue:
-    """merge_group: file rules for base_sha -> head_sha; PR-body obligations fail explicitly."""
+    """merge_group: file rules for base_sha -> head_sha; without GitHub's API (no token here),
+    PR-body obligations fail explicitly (test_merge_queue.py has the runs that read it)."""
 
     def queue(self, project: Project, files: dict[str, str]) -> tuple[Path, str, str]:
         head = project.work(files)
@@ -242,8 +243,8 @@ class TestMergeQueue:
         result = cagr_ci(checkout, env)
         assert result.returncode == 3
         assert "Unchecked (body): change rule dependency-reason" in result.stdout
-        assert "merge_group event carries no pull-request descriptions" in result.stdout
-        assert "without the merge queue" in result.stdout
+        assert "GITHUB_TOKEN is not set, so cagr cannot read pull request #7" in result.stdout
+        assert "`permissions: pull-requests: read`" in result.stdout
 
     def test_a_batch_that_fires_no_body_rule_passes(self, project: Project) -> None:
         checkout, group, base = self.queue(project, {"src/schema.py": "v2", "schema.json": "{}\n"})

@@ -27,6 +27,7 @@ from cagr_ci.workflow import (
 from cagr_cli.main import main
 
 from ..conftest import GIT_ENV
+from ..repo.configs import TWO_RULES
 from ..repo.gitutil import commit, git, write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,6 +50,13 @@ def run_tool(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 SPEC = "cagr @ git+https://github.com/octo-org/cagr@0123456789abcdef0123456789abcdef01234567"
 GIVEN = WorkflowOptions(SPEC, given=True)
+# Each way the workflow can be written, for the tools that validate it.
+VARIANTS = {
+    "plain": {},
+    "sarif": {"sarif": True},
+    "queue": {"pull_requests": True},
+    "all": {"sarif": True, "comment": True, "pull_requests": True},
+}
 
 
 def init_ci(repo: Path, *args: str) -> int:
@@ -116,6 +124,46 @@ class TestInitCiGithub:
         assert "upload-sarif" not in (repo / WORKFLOW_PATH).read_text()
         assert SPEC in (repo / WORKFLOW_PATH).read_text()
 
+    def test_the_token_gets_pull_requests_only_as_the_rules_need(
+        self, repo: Path, capsys: Capture
+    ) -> None:
+        yaml = pytest.importorskip("yaml", reason="PyYAML comes with pre-commit (`test` extra)")
+        path = repo / WORKFLOW_PATH
+        assert init_ci(repo, "--install", SPEC) == 0
+        job = yaml.safe_load(path.read_text())["jobs"]["change-rules"]
+        assert "permissions" not in job  # the workflow's own: contents: read
+        assert "env" not in job["steps"][3]
+        write(repo, "cagr.toml", TWO_RULES)
+        assert init_ci(repo) == 0
+        assert "(the job's token gets `pull-requests: read`)" in capsys.readouterr().out
+        job = yaml.safe_load(path.read_text())["jobs"]["change-rules"]
+        assert job["permissions"] == {"contents": "read", "pull-requests": "read"}
+        assert job["steps"][3]["env"] == {"GITHUB_TOKEN": "${{ github.token }}"}
+        assert job["steps"][3]["run"] == "cagr ci"
+        assert init_ci(repo, "--comment") == 0
+        job = yaml.safe_load(path.read_text())["jobs"]["change-rules"]
+        assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
+        assert job["steps"][3]["run"] == "cagr ci --comment"
+        write(repo, "cagr.toml", "")  # no rule needs a pull request any more; --comment stays
+        assert init_ci(repo) == 0
+        text = path.read_text()
+        assert "cagr ci --comment" in text
+        assert "the queued pull request" not in text
+        assert init_ci(repo, "--no-comment") == 0
+        job = yaml.safe_load(path.read_text())["jobs"]["change-rules"]
+        assert "permissions" not in job
+        assert "env" not in job["steps"][3]
+
+    def test_an_invalid_configuration_keeps_the_permission(
+        self, repo: Path, capsys: Capture
+    ) -> None:
+        write(repo, "cagr.toml", TWO_RULES)
+        assert init_ci(repo, "--install", SPEC) == 0
+        write(repo, "cagr.toml", "[[changes.rules]]\nid = 1\n")
+        assert init_ci(repo) == 0
+        assert "the workflow keeps its permissions" in capsys.readouterr().err
+        assert "pull-requests: read" in (repo / WORKFLOW_PATH).read_text()
+
     def test_an_editable_install_cannot_be_installed_in_ci_so_init_asks(
         self, repo: Path, capsys: Capture
     ) -> None:
@@ -156,7 +204,7 @@ class TestInitCiGithub:
 
     def test_install_and_sarif_need_ci(self, repo: Path, capsys: Capture) -> None:
         assert main(["--repo", str(repo), "init", "--install", SPEC]) == 2
-        assert "--install and --sarif go with --ci github" in capsys.readouterr().err
+        assert "--install, --sarif and --comment go with --ci github" in capsys.readouterr().err
 
     def test_an_edited_workflow_is_never_overwritten_silently(
         self, repo: Path, capsys: Capture
@@ -207,10 +255,10 @@ class TestInitCiGithub:
         assert not (repo / ".cagr" / "changes.toml").exists()  # no suggested rules unasked
         assert main(["--repo", str(repo), "init", "--ci", "gitlab"]) == 2
 
-    @pytest.mark.parametrize("sarif", [False, True])
-    def test_actionlint_accepts_the_workflow(self, repo: Path, sarif: bool) -> None:
+    @pytest.mark.parametrize("variant", VARIANTS)
+    def test_actionlint_accepts_the_workflow(self, repo: Path, variant: str) -> None:
         actionlint = tool("actionlint")
-        install_workflow(repo, force=False, install=SPEC, sarif=sarif)
+        install_workflow(repo, force=False, install=SPEC, **VARIANTS[variant])
         result = run_tool(actionlint, "-no-color", WORKFLOW_PATH, cwd=repo)
         assert result.returncode == 0, result.stdout + result.stderr
 
@@ -224,10 +272,12 @@ class TestInitCiGithub:
         assert result.returncode == 1
         assert 'property "cagrr" is not defined' in result.stdout
 
-    @pytest.mark.parametrize("sarif", [False, True])
-    def test_the_github_workflow_schema_accepts_the_workflow(self, repo: Path, sarif: bool) -> None:
+    @pytest.mark.parametrize("variant", VARIANTS)
+    def test_the_github_workflow_schema_accepts_the_workflow(
+        self, repo: Path, variant: str
+    ) -> None:
         check = tool("check-jsonschema")
-        install_workflow(repo, force=False, install=SPEC, sarif=sarif)
+        install_workflow(repo, force=False, install=SPEC, **VARIANTS[variant])
         result = run_tool(
             check, "--builtin-schema", "vendor.github-workflows", WORKFLOW_PATH, cwd=repo
         )
@@ -238,10 +288,10 @@ class TestPinnedActions:
     """Every action cagr writes or ships is pinned by commit id, its version in a comment
     (zizmor's `unpinned-uses`), and the shipped action uses the same pins."""
 
-    @pytest.mark.parametrize("sarif", [False, True])
-    def test_zizmor_finds_nothing_in_the_workflow(self, repo: Path, sarif: bool) -> None:
+    @pytest.mark.parametrize("variant", VARIANTS)
+    def test_zizmor_finds_nothing_in_the_workflow(self, repo: Path, variant: str) -> None:
         zizmor = tool("zizmor")
-        install_workflow(repo, force=False, install=SPEC, sarif=sarif)
+        install_workflow(repo, force=False, install=SPEC, **VARIANTS[variant])
         result = run_tool(zizmor, "--offline", "--no-progress", WORKFLOW_PATH, cwd=repo)
         assert result.returncode == 0, result.stdout + result.stderr
 

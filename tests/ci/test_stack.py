@@ -135,3 +135,23 @@ def test_pull_request_target_never_runs_the_pull_requests_commands(
     plain = cagr_ci(project.clone(head), pr(project, head))
     assert plain.returncode == 0, plain.stdout  # the same commands run on pull_request
     assert marker.exists()
+
+
+def test_commands_never_get_the_tokens_cagr_holds_for_the_forge(project: Project) -> None:
+    head = project.work(
+        {
+            "cagr.toml": with_stack(
+                'test -z "${GITHUB_TOKEN-}" && test -z "${CAGR_GITLAB_TOKEN-}"',
+                'test "$OTHER" = kept',
+            )
+        }
+    )
+    env = {
+        **pr(project, head),
+        "GITHUB_TOKEN": "t0ken",
+        "CAGR_GITLAB_TOKEN": "t0ken",
+        "OTHER": "kept",
+    }
+    result = cagr_ci(project.clone(head), env, "--format", "json")
+    assert result.returncode == 0, result.stdout
+    assert [o["status"] for o in json.loads(result.stdout)["stack"]] == ["passed", "passed"]

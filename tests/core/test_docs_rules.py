@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from cagr_core.example_runner import run_examples
-from cagr_core.ruleset import RuleSet
 from cagr_core.validate import structure_config
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
@@ -26,6 +25,6 @@ def test_each_worked_example_passes_its_examples(block: str) -> None:
     config, issues = structure_config(tomllib.loads(block), "docs/rules.md")
     assert issues == []
     assert config is not None
-    results = run_examples(RuleSet.compile(config.changes.rules))
+    results = run_examples(config.changes.rules)
     assert results
     assert all(result.ok for result in results), [r.said for r in results if not r.ok]

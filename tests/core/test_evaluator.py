@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
-from cagr_core import AddOnlyRule, ChangeSet, Limits, Phase, PrBody, RuleSet, evaluate
+from unittest import mock
 
-from .build import RANGE, modified
+from cagr_core import (
+    AddOnlyRule,
+    ChangeSet,
+    Limits,
+    Phase,
+    PrBody,
+    RequiresRule,
+    RuleSet,
+    evaluate,
+)
+from cagr_core.evaluator import _evaluate_naive
+from cagr_core.globs import PathMatcher
+
+from .build import RANGE, deleted, modified
 from .rules import GUARDS, MIGRATIONS, SCHEMA
 
 
@@ -39,3 +52,36 @@ def test_rule_order_never_changes_the_report() -> None:
     assert len(reports) == 1
     (report,) = reports
     assert [f.rule for f in report.findings] == ["immutable-migrations", "schema-companion"]
+
+
+def test_failing_requires_rules_take_their_near_misses_from_the_index() -> None:
+    """Each failing rule names the first change its missing entry matches (a near miss); that
+    comes from the one walk over the paths, not from trying the entry on every change."""
+    rules = [
+        RequiresRule(
+            id=f"r{n:03}", paths=[f"p{n:03}/src/**"], require=[f"p{n:03}/NEWS.md"], reason="x"
+        )
+        for n in range(100)
+    ]
+    changes = [modified(f"p{n:03}/src/f{i}.py") for n in range(100) for i in range(20)]
+    changes.append(deleted("p007/NEWS.md"))  # one near miss, which does not count
+    tried = 0
+    real = PathMatcher.matches
+
+    def counted(self: PathMatcher, path: str) -> bool:
+        nonlocal tried
+        tried += 1
+        return real(self, path)
+
+    ruleset = RuleSet.compile(rules)
+    with mock.patch.object(PathMatcher, "matches", counted):
+        report = evaluate(ruleset, ChangeSet(tuple(changes), RANGE), PrBody(None), Phase.CI)
+    assert len(report.findings) == 100
+    near = next(f for f in report.findings if f.rule == "r007")
+    assert near.paths[-1] == "p007/NEWS.md"
+    assert "p007/NEWS.md was deleted, which does not count" in near.message
+    # Each path is tried by the few matchers the index proposes for it (its package's trigger),
+    # never by all 100 missing entries: the scan this replaced made 100 x 2,001 tries.
+    assert tried <= 2 * len(changes)
+    assert report == _evaluate_naive(ruleset, ChangeSet(tuple(changes), RANGE), PrBody(None),
+                                     Phase.CI)  # fmt: skip

@@ -9,7 +9,6 @@ from cagr_core import Phase, Status
 from cagr_core.example_runner import run_examples
 from cagr_core.examples import Example, Examples, FixtureChange
 from cagr_core.rules import Rule
-from cagr_core.ruleset import RuleSet
 
 from .rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, SCHEMA
 
@@ -62,11 +61,11 @@ ALL = [SCHEMA, GUARDS, MIGRATIONS, DEPENDENCY]
 
 
 def failures(*rules: Rule) -> list[str]:
-    return [f"{r.rule} {r.name}" for r in run_examples(RuleSet.compile(rules)) if not r.ok]
+    return [f"{r.rule} {r.name}" for r in run_examples(rules) if not r.ok]
 
 
 def test_correct_rules_pass_their_examples() -> None:
-    results = run_examples(RuleSet.compile(ALL))
+    results = run_examples(ALL)
     assert len(results) == 9
     assert all(r.ok for r in results), [r.said for r in results if not r.ok]
 
@@ -98,7 +97,7 @@ def test_unchecked_fails_both_valid_and_invalid() -> None:
             invalid=[ex(("package.json", "M"), **ADDS_X)],
         ),
     )
-    results = run_examples(RuleSet.compile([rule]))
+    results = run_examples([rule])
     assert [r.ok for r in results] == [False, False]
     assert all(r.said.startswith("unchecked") for r in results)
 
@@ -116,7 +115,7 @@ def test_turn_phase_invalid_example_means_deferred() -> None:
 
 def test_failure_says_what_the_evaluator_said() -> None:
     broken = attrs.evolve(SCHEMA, require=("schema/*.yaml",))
-    (result,) = [r for r in run_examples(RuleSet.compile([broken])) if not r.ok]
+    (result,) = [r for r in run_examples([broken]) if not r.ok]
     assert result.said.startswith(
         "expected this rule to pass, but:\nChange rule schema-companion failed."
     )

@@ -2,12 +2,11 @@
 
 import json
 
-from attrs import evolve
-
 from cagr_core import AddOnlyRule, Phase, RequiresRule, SiblingRule, render_text, report_data
 from cagr_core.changes import Range
 from cagr_core.render import render_details, render_summary
 from cagr_core.report import Finding, Report
+from cagr_core.values import evolve
 
 from .build import RANGE, added, check, deleted, modified
 from .rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, SCHEMA, bump, manifest

@@ -4,8 +4,8 @@ import itertools
 
 import pytest
 
-from cagr_core.globs import _ANCHORED, _FREE, PathMatcher
-from cagr_core.rule_index import RuleIndex, _alternatives, _places
+from cagr_core.glob_compile import ANCHORED, FREE, _alternatives, compile_matcher, places_of
+from cagr_core.rule_index import RuleIndex
 
 
 class TestPlaces:
@@ -36,13 +36,13 @@ class TestPlaces:
         ],
     )
     def test_place(self, pattern: str, places: list[tuple[str, str] | None]) -> None:
-        assert sorted(_places(pattern), key=str) == sorted(places, key=str)
+        assert sorted(places_of(pattern), key=str) == sorted(places, key=str)
 
     def test_alternatives_are_accepted_only_when_wcmatch_agrees(self) -> None:
-        assert _alternatives("{a,{b,c}}/x", _ANCHORED) == ["a/x", "b/x", "c/x"]
-        assert _alternatives("{a..c}", _FREE) is None
-        assert _alternatives("a{1..3}", _FREE) is None
-        assert _alternatives("x\\{a,b}", _FREE) is None
+        assert _alternatives("{a,{b,c}}/x", ANCHORED) == ["a/x", "b/x", "c/x"]
+        assert _alternatives("{a..c}", FREE) is None
+        assert _alternatives("a{1..3}", FREE) is None
+        assert _alternatives("x\\{a,b}", FREE) is None
 
 
 # Paths git never produces, but a Change or an unreadable path may name: wcmatch matches
@@ -53,7 +53,7 @@ PATTERNS = ["a/b", "/a/b", "b", "x.ts", "{x,y}.ts", "*.ts", "a/**", "**/b", "a/*
 
 @pytest.mark.parametrize("path", ODD_PATHS)
 def test_odd_paths_are_left_to_the_matchers(path: str) -> None:
-    matchers = [PathMatcher.compile([pattern]) for pattern in PATTERNS]
+    matchers = [compile_matcher([pattern]) for pattern in PATTERNS]
     found = RuleIndex.build(matchers).match([path])
     for matcher in matchers:
         assert found.positions(matcher) == ([0] if matcher.matches(path) else [])
@@ -62,7 +62,7 @@ def test_odd_paths_are_left_to_the_matchers(path: str) -> None:
 def test_every_pattern_against_every_path() -> None:
     paths = ["a/b", "b", "a/x.ts", "x.ts", "a/a/b", "y.ts", "c/b", ".a/b", "CHANGELOG.md"]
     groups = [p for n in (1, 2) for p in itertools.combinations(PATTERNS, n)]
-    matchers = [PathMatcher.compile(group) for group in groups]
+    matchers = [compile_matcher(group) for group in groups]
     found = RuleIndex.build(matchers).match(paths)
     for matcher in matchers:
         expected = [n for n, path in enumerate(paths) if matcher.matches(path)]
@@ -72,7 +72,7 @@ def test_every_pattern_against_every_path() -> None:
 def test_a_pathological_pattern_is_not_tried_on_a_path_it_cannot_match() -> None:
     # wcmatch takes about a minute on this pair; the path does not end in b, so the index
     # never asks it. (A regression here shows as a very slow test, not a failure.)
-    matcher = PathMatcher.compile(["**/a*/**/a*/**/a*/**/a*/**/a*/**/b"])
+    matcher = compile_matcher(["**/a*/**/a*/**/a*/**/a*/**/a*/**/b"])
     deep = "/".join(["a"] * 80 + ["c"])
     shallow = "a/a/a/a/a/b"
     assert matcher.matches(shallow)

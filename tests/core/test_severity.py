@@ -7,7 +7,7 @@ import tomllib
 
 from attrs import evolve
 
-from cagr_core import RequiresRule, RuleSet
+from cagr_core import RequiresRule
 from cagr_core.example_runner import run_examples
 from cagr_core.render import render_summary, render_text, report_data
 from cagr_core.rules import Severity
@@ -45,7 +45,7 @@ class TestSeverity:
             ' status = "M" }] }]\n'
             'examples.valid = [{ changes = [{ path = "a", status = "M" }] }]\n'
         )
-        results = run_examples(RuleSet.compile(text.changes.rules))
+        results = run_examples(text.changes.rules)
         assert [r.ok for r in results] == [False, False]
 
 

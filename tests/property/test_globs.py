@@ -5,7 +5,8 @@ from hypothesis import strategies as st
 from wcmatch import glob
 from wcmatch.glob import escape
 
-from cagr_core.globs import PathMatcher, matches
+from cagr_core.errors import PatternError
+from cagr_core.glob_compile import check_pattern, compile_matcher, matches
 
 from .strategies import component, folder, plain_component, repo_path
 
@@ -63,7 +64,7 @@ class TestMatcherSet:
         repo_path,
     )
     def test_set_is_any(self, patterns: list[str], path: str) -> None:
-        compiled = PathMatcher.compile(patterns)
+        compiled = compile_matcher(patterns)
         assert compiled.matches(path) == any(matches(p, path) for p in patterns)
 
     @given(st.text(alphabet="abcxyz", min_size=1, max_size=8))
@@ -90,7 +91,7 @@ class TestDeepGlobstars:
     def test_a_long_chain_on_a_deep_path_is_decided(self) -> None:
         pattern = "**/a*/**/a*/**/a*/**/a*/**/a*/**/b"
         deep = "/".join(["a"] * 80)
-        matcher = PathMatcher.compile([pattern])
+        matcher = compile_matcher([pattern])
         assert not matcher.matches(deep + "/c")
         assert matcher.matches(deep + "/b")
 
@@ -100,14 +101,47 @@ class TestBeneathAFolder:
 
     @given(glob_patterns, deep_paths, deep_paths)
     def test_never_a_false_no(self, pattern: str, folder: list[str], below: list[str]) -> None:
-        matcher = PathMatcher.compile([pattern])
+        matcher = compile_matcher([pattern])
         if matcher.matches("/".join(folder + below)):
             assert matcher.could_match_below("/".join(folder) + "/")
 
     def test_unrelated_folders_are_ruled_out(self) -> None:
-        matcher = PathMatcher.compile(["src/**", "/docs/*.md"])
+        matcher = compile_matcher(["src/**", "/docs/*.md"])
         assert matcher.could_match_below("src/gen/")
         assert matcher.could_match_below("docs/")
         assert not matcher.could_match_below("docs/deep/")
         assert not matcher.could_match_below("lib/")
-        assert PathMatcher.compile(["*.ts"]).could_match_below("anything/")
+        assert compile_matcher(["*.ts"]).could_match_below("anything/")
+
+
+_rich_parts = st.one_of(
+    _name_parts,
+    st.just("**"),
+    component.map(escape),
+    st.sampled_from(["x{1..3}", "[!a]*", "?b", "*.{ts,tsx}", "\\*", "a b", "{,c}"]),
+)
+rich_patterns = st.tuples(
+    st.sampled_from(["", "/"]), st.lists(_rich_parts, min_size=1, max_size=5).map("/".join)
+).map("".join)
+odd_paths = st.lists(
+    st.sampled_from(["a", "b", "ab", ".a", "c", "x1", "x.ts", "a b", "*", "\\"]),
+    min_size=1,
+    max_size=7,
+).map("/".join)
+
+
+class TestRegularExpressions:
+    """A matcher made once (wcmatch translating) and matched with `re` alone answers as
+    wcmatch's own matcher does, for every pattern cagr accepts."""
+
+    @given(rich_patterns, st.one_of(odd_paths, repo_path))
+    def test_same_answer_as_wcmatch(self, pattern: str, path: str) -> None:
+        try:
+            check_pattern(pattern)
+        except PatternError:
+            assume(False)
+        anchored = pattern.startswith("/")
+        flags = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.FORCEUNIX | glob.CASE
+        flags |= 0 if anchored else glob.MATCHBASE
+        expected = glob.globmatch(path, pattern.removeprefix("/"), flags=flags, limit=0)
+        assert compile_matcher([pattern]).matches(path) == expected

@@ -30,7 +30,7 @@ from cagr_core import (
 )
 from cagr_core.errors import PatternError
 from cagr_core.evaluator import _evaluate_naive
-from cagr_core.globs import PathMatcher, check_pattern
+from cagr_core.glob_compile import check_pattern, compile_matcher
 from cagr_core.rule_index import RuleIndex
 from cagr_core.templates import RenderError, Template
 
@@ -128,7 +128,7 @@ def pattern_and_path(draw: st.DrawFn) -> tuple[str, str]:
 def _valid(pattern: str) -> bool:
     try:
         check_pattern(pattern)
-        PathMatcher.compile([pattern])
+        compile_matcher([pattern])
     except (PatternError, ValueError):
         return False
     return True
@@ -235,7 +235,7 @@ class TestIndex:
         self, groups: list[list[tuple[str, str]]], others: list[str]
     ) -> None:
         valid = [[p for p, _ in group if _valid(p)] for group in groups]
-        matchers = [PathMatcher.compile(group) for group in valid if group]
+        matchers = [compile_matcher(group) for group in valid if group]
         items = [path for group in groups for _, path in group] + others
         found = RuleIndex.build(matchers).match(items)
         for matcher in matchers:
@@ -282,7 +282,7 @@ class TestDeadline:
         if not change_set.complete:
             assert cut == full
             return
-        ids = [c.rule.id for c in ruleset.rules]
+        ids = [c.id for c in ruleset.rules]
         undecided = {u.rule for u in cut.unchecked if u.stage is Stage.DEADLINE}
         # Rules run in id order: once one is undecided, so is every later one.
         assert undecided == set(ids[len(ids) - len(undecided) :])

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from cagr_core.example_runner import run_examples
-from cagr_core.ruleset import RuleSet
 from cagr_core.validate import structure_config
 from cagr_repo.suggest import suggest
 from cagr_repo.suggest_history import Commit, History
@@ -102,7 +101,7 @@ def test_every_suggestion_is_a_valid_rule_whose_examples_pass(name: str) -> None
     config, issues = structure_config({"changes": {"rules": rules}}, "changes.toml")
     assert issues == []
     assert config is not None
-    results = run_examples(RuleSet.compile(config.changes.rules))
+    results = run_examples(config.changes.rules)
     assert [r.said for r in results if not r.ok] == []
 
 

@@ -1,0 +1,160 @@
+"""What each warm path imports: a check whose configuration did not change reads the compiled form
+cagr kept, so neither the config model nor the pattern compiler may load again; nothing parses
+Markdown but a check that has a body; hooks never load argparse.
+
+Each path runs once to warm (the kept configuration, the gate record), then again to be
+looked at, as a fresh process the console script's way (`from cagr_cli.main import main`).
+The sets are what is tested, never times: benchmarks/floor.py measures those.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# What compiling a configuration needs: a warm check never loads it.
+COMPILING = (
+    "attr", "attrs", "cattrs", "wcmatch", "bracex", "tomllib", "tomlkit", "packaging",
+    "cagr_core.config", "cagr_core.rules", "cagr_core.validate", "cagr_core.examples",
+    "cagr_core.example_runner", "cagr_core.glob_compile", "cagr_core.schema",
+    "cagr_core.field_docs", "cagr_repo.suggest", "cagr_hooks.install",
+)  # fmt: skip
+MARKDOWN = ("mistune",)  # only a body to read needs it
+HOOK_ONLY_NEVER = ("argparse", "subprocess", "importlib.metadata")
+# Third-party packages a warm check may load, besides cagr's own: none.
+THIRD_PARTY: set[str] = set()
+CAGR = ("cagr", "cagr_core", "cagr_git", "cagr_repo", "cagr_hooks", "cagr_ci", "cagr_cli")
+
+CONFIG = """
+[[changes.rules]]
+id = "changelog"
+kind = "requires"
+paths = ["src/**"]
+require = ["CHANGES.md"]
+reason = "Say what changed."
+examples.invalid = [{ changes = [{ path = "src/a.py", status = "M" }] }]
+examples.valid = [{ changes = [{ path = "src/a.py", status = "M" }, { path = "CHANGES.md", status = "M" }] }]
+
+[[changes.rules]]
+id = "migrations"
+kind = "add_only"
+paths = ["migrations/**"]
+reason = "Add a new migration."
+examples.invalid = [{ changes = [{ path = "migrations/1.sql", status = "M" }] }]
+examples.valid = [{ changes = [{ path = "migrations/2.sql", status = "A" }] }]
+
+[[changes.rules]]
+id = "tests"
+kind = "sibling"
+paths = ["src/*.py"]
+target = "tests/test_{name}.py"
+reason = "Add its test."
+examples.invalid = [{ changes = [{ path = "src/n.py", status = "A" }] }]
+examples.valid = [{ changes = [{ path = "src/n.py", status = "A" }, { path = "tests/test_n.py", status = "A" }] }]
+
+[[changes.rules]]
+id = "risk"
+kind = "pr_body"
+paths = ["src/**"]
+section = "Risk"
+reason = "Say what could break."
+examples.invalid = [{ pr_body = "", changes = [{ path = "src/a.py", status = "M" }] }]
+examples.valid = [{ pr_body = "## Risk\\nLow.", changes = [{ path = "src/a.py", status = "M" }] }]
+"""
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A branch whose change passes and owes the PR a Risk section, its record written."""
+    root = tmp_path_factory.mktemp("warm") / "repo"
+    root.mkdir()
+    _git(root, "init", "-q", "-b", "main")
+    for path, text in (("cagr.toml", CONFIG), ("src/a.py", "a\n"), ("CHANGES.md", "x\n")):
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "base")
+    _git(root, "checkout", "-q", "-b", "work")
+    (root / "src" / "a.py").write_text("b\n")
+    (root / "CHANGES.md").write_text("y\n")
+    _git(root, "commit", "-qam", "change")
+    (root / "src" / "a.py").write_text("c\n")  # and one edit not committed yet
+    return root
+
+
+def _hook(root: Path, event: str, **extra: object) -> tuple[list[str], str]:
+    payload = {"session_id": "s", "cwd": str(root), "hook_event_name": event, **extra}
+    return ["hook"], json.dumps(payload)
+
+
+def _bash(root: Path, command: str) -> tuple[list[str], str]:
+    return _hook(root, "PreToolUse", tool_name="Bash", tool_input={"command": command})
+
+
+def _loaded(root: Path, argv: list[str], stdin: str) -> set[str]:
+    """The modules one call loads beyond what the interpreter's start loaded."""
+    code = (
+        "import sys, io, contextlib; before = set(sys.modules); "
+        "from cagr_cli.main import main; out = io.StringIO(); "
+        f"contextlib.redirect_stdout(out).__enter__(); main({argv!r}); "
+        "print(' '.join(sorted(set(sys.modules) - before)), file=sys.stderr)"
+    )
+    for _ in range(2):  # the first call warms what is kept between calls
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            input=stdin,
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    return set(done.stderr.strip().splitlines()[-1].split())
+
+
+def _within(loaded: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in loaded if any(m == n or m.startswith(n + ".") for n in names))
+
+
+def _third_party(loaded: set[str]) -> set[str]:
+    stdlib = sys.stdlib_module_names
+    tops = {name.partition(".")[0] for name in loaded}
+    return {top for top in tops if top not in stdlib and top not in CAGR and top != "__main__"}
+
+
+PATHS = {
+    "turn end": (lambda root: _hook(root, "Stop", stop_hook_active=False),
+                 COMPILING + MARKDOWN + HOOK_ONLY_NEVER),
+    "rules check": (lambda _: (["rules", "check"], ""), COMPILING + MARKDOWN + ("subprocess",)),
+    "rules check --committed": (lambda _: (["rules", "check", "--committed"], ""),
+                                COMPILING + MARKDOWN + ("subprocess",)),
+    "changes": (lambda _: (["changes"], ""), COMPILING + MARKDOWN + ("subprocess",)),
+    "ci without a body": (lambda _: (["ci", "--base", "main"], ""), COMPILING + MARKDOWN),
+    "the PR gate reading a body": (
+        lambda root: _bash(root, 'gh pr create -t T -b "## Risk\nLow: a comment."'),
+        (*COMPILING, *HOOK_ONLY_NEVER, "dulwich", "cagr_repo.config", "cagr_repo.collect"),
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_warm_path_loads_none_of_what_it_does_not_use(checkout: Path, path: str) -> None:
+    call, never = PATHS[path]
+    argv, stdin = call(checkout)
+    loaded = _loaded(checkout, argv, stdin)
+    assert _within(loaded, never) == []
+    body = {"mistune"} if "body" in path else set()
+    assert _third_party(loaded) <= THIRD_PARTY | body
+
+
+def test_reading_a_body_is_what_loads_markdown(checkout: Path) -> None:
+    loaded = _loaded(checkout, *_bash(checkout, 'gh pr create -t T -b "## Risk\nLow."'))
+    assert _within(loaded, ("mistune",)) != []  # so the sets above are not empty by accident
