@@ -66,7 +66,16 @@ def check_pattern(pattern: str) -> None:
     problem = _brace_problem(bare)
     if problem is not None:
         raise PatternError(pattern, problem[0], problem[0] + 1, problem[1])
-    expand(pattern)
+    for alternative in expand(body):
+        if "" in alternative.split("/"):
+            brace = bare.find("{")
+            raise PatternError(
+                pattern,
+                brace,
+                brace + 1,
+                f"the brace alternative {alternative!r} has an empty path component; put the /"
+                " inside the braces, as in src/{,generated/}*.py",
+            )
     try:
         glob.translate([body], flags=ANCHORED)
     except ValueError as error:  # wcmatch's own complaint, e.g. a pattern it cannot translate

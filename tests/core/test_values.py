@@ -107,6 +107,8 @@ class TestPatternErrors:
             ("migrations/", " " * 10 + "^", "trailing /"),
             ("src/../x", " " * 4 + "^^", "no .. components"),
             ("src//x", " " * 4 + "^", "empty path component"),
+            ("**/{,c}/**", " " * 3 + "^", "alternative '**//**' has an empty path component"),
+            ("a/{b,}", " " * 2 + "^", "alternative 'a/' has an empty path component"),
             ("{/a,b}", " ^", "anchors only at the start"),
             ("src/{a,b", " " * 4 + "^", "unclosed {"),
             ("  ", "^^", "blank pattern"),
@@ -120,7 +122,16 @@ class TestPatternErrors:
         assert lines[2] == "  " + caret
 
     @pytest.mark.parametrize(
-        "pattern", ["\\!literal", "**", "/package.json", "src/**/*.{ts,tsx}", "[{]x", "a,/b"]
+        "pattern",
+        [
+            "\\!literal",
+            "**",
+            "/package.json",
+            "src/**/*.{ts,tsx}",
+            "[{]x",
+            "a,/b",
+            "src/{,generated/}*.py",
+        ],
     )
     def test_accepted(self, pattern: str) -> None:
         check_pattern(pattern)
