@@ -291,7 +291,7 @@ def _run(argv: list[str]) -> int:
         if not hasattr(args, "command_module"):
             parser.print_help()
             return EXIT_INVALID
-        # Commands are imported when run: `cagr --version` and `rules test` never load dulwich.
+        # Commands are imported when run: `cagr --version` and `rules test` never read git.
         return _run_until_the_reader_leaves(run_command, args)
 
 

@@ -1,106 +1,335 @@
-"""Which working-tree files git would not hash byte for byte (content filters and line endings).
+"""The attributes git gives a work tree's paths, read and resolved as git's attr.c does when
+content goes in (`git add`, `git diff`).
 
-cagr hashes working-tree files itself and runs no filter programs (an LFS clean filter, for one,
-writes into `.git`). So for a file whose content had to be read, it asks: would git transform it
-on the way in? If so, and the bytes are such that the transform could change them, that path is
-unchecked rather than guessed.
+Sources, strongest first: `$GIT_COMMON_DIR/info/attributes`, the `.gitattributes` of the path's
+folder, of each folder above it up to the top, then the user's file (`core.attributesFile`, else
+`$XDG_CONFIG_HOME/git/attributes`), the system file (`/etc/gitattributes`, unless
+`GIT_ATTR_NOSYSTEM`), and git's built-in `[attr]binary -diff -merge -text`. A folder's
+`.gitattributes` is the work tree's file, tracked or not (never through a symlink), else the
+index's version. In one file the last matching line decides; an attribute decided by a
+stronger source stays decided. Macros (`[attr]name ...`, allowed only at the top, in the user's
+and system files and `info/attributes`) expand where a line sets them. Quoted patterns are
+unquoted as git unquotes them; `core.ignoreCase` folds ASCII case.
+
+In a cone-mode sparse checkout git may skip the index's version of a `.gitattributes` that is
+outside the cone; a folder whose file would come from the index there is *uncertain*, and the
+caller decides both ways. Standard library only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
+import os
+import stat
+from collections.abc import Callable, Mapping
 
-from dulwich.attrs import Pattern, parse_git_attributes
+from cagr_core.errors import CagrError
 
-_EOL_ATTRIBUTES = (b"text", b"eol", b"crlf")
-_FILTER_ATTRIBUTES = (b"filter", b"ident", b"working-tree-encoding")
-_WANTED = frozenset((*_EOL_ATTRIBUTES, *_FILTER_ATTRIBUTES, b"binary"))
+from .config import GitConfig, parse_boolean
+from .ignore import user_file
+from .patterns import NEGATIVE, Pattern, PatternTooDeep
 
+Value = bool | bytes | None  # set, unset (`-a`), a value (`a=v`); None: unspecified (`!a`)
+State = tuple[bytes, Value]
+IndexBlob = Callable[[bytes], bytes | None]  # a tracked file's content from the index
 
-class Attributes:
-    """The .gitattributes rules of a work tree that can change content on its way into git."""
-
-    def __init__(
-        self, root: Path, attribute_files: list[bytes], info: Path, autocrlf: bool
-    ) -> None:
-        self.autocrlf = autocrlf
-        self.rules: list[tuple[bytes, Pattern, dict[bytes, bytes | bool | None]]] = []
-        # Later rules win: shallower .gitattributes first, deeper ones, then info/attributes.
-        sources = [
-            (name[: -len(b".gitattributes")], root / name.decode("utf-8", "surrogateescape"))
-            for name in sorted(attribute_files, key=lambda n: n.count(b"/"))
-        ]
-        sources.append((b"", info))
-        for prefix, path in sources:
-            try:
-                with path.open("rb") as handle:
-                    for pattern, values in parse_git_attributes(handle):
-                        wanted = {k: v for k, v in values.items() if k in _WANTED}
-                        if wanted:
-                            self.rules.append((prefix, Pattern(pattern), wanted))
-            except OSError:
-                continue
-
-    @property
-    def active(self) -> bool:
-        return self.autocrlf or bool(self.rules)
-
-    def problem(self, path: bytes, has_crlf: bool, binary: Callable[[], bool]) -> str | None:
-        """Why git's hash of this file's content may differ from its raw hash; None if it cannot.
-
-        `binary` is asked only when it decides: whether git would call the content binary.
-        """
-        state: dict[bytes, bytes | bool | None] = {}
-        for prefix, pattern, values in self.rules:
-            if path.startswith(prefix) and pattern.match(path[len(prefix) :]):
-                if values.get(b"binary"):
-                    state[b"text"] = False
-                state.update({k: v for k, v in values.items() if k != b"binary"})
-        for name in _FILTER_ATTRIBUTES:
-            value = state.get(name)
-            if isinstance(value, bytes):
-                return f"git applies `{name.decode()}={value.decode()}` to it; cagr runs no filters"
-            if value is True:
-                return f"git applies `{name.decode()}` to it; cagr runs no filters"
-        if not has_crlf:
-            return None  # line-ending conversion on the way in only ever rewrites CRLF
-        conversion = _eol_conversion(state, self.autocrlf)
-        if conversion is None or (conversion == "auto" and binary()):
-            return None  # automatic conversion leaves what git calls binary as it is
-        return "it has CRLF line endings that git's line-ending conversion may change"
+MAX_LINE_BYTES = 2048  # git ignores longer lines
+MAX_FILE_BYTES = 100 * 1024 * 1024  # and larger files
+_BLANK = b" \t\r\n"
+_BOM = b"\xef\xbb\xbf"
+_MACRO = b"[attr]"
+_NAME_BYTES = frozenset(b"-._0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ESCAPES = {ord("a"): 7, ord("b"): 8, ord("f"): 12, ord("n"): 10, ord("r"): 13, ord("t"): 9}
+_ESCAPES.update({ord("v"): 11, ord("\\"): ord("\\"), ord('"'): ord('"')})
+_BUILTIN = [b"[attr]binary -diff -merge -text"]
 
 
-def _eol_conversion(state: dict[bytes, bytes | bool | None], autocrlf: bool) -> str | None:
-    """How git converts line endings on the way in: "text" (always), "auto" (only what it does
-    not call binary) or None (never), from `text` (or the older `crlf`), `eol` and autocrlf."""
-    text = state.get(b"text")
-    if text is None:
-        crlf = state.get(b"crlf")
-        text = True if crlf is True or crlf == b"input" else (False if crlf is False else None)
-    if text is False:
-        return None
-    auto = text == b"auto"
-    if state.get(b"eol") in (b"lf", b"crlf") or text is True or text == b"input":
-        return "auto" if auto else "text"
-    if auto or (text is None and autocrlf):
-        return "auto"
+class AttributeFileProblem(CagrError):
+    """An attributes file git would hang on, or a pattern cagr cannot follow."""
+
+
+class Line:
+    """One attributes line: a pattern (or a macro's name) and the states it sets, in order."""
+
+    __slots__ = ("macro", "pattern", "states")
+
+    def __init__(self, pattern: Pattern | None, macro: bytes | None, states: list[State]) -> None:
+        self.pattern = pattern
+        self.macro = macro
+        self.states = states
+
+
+def _span(data: bytes, start: int, chars: bytes, inside: bool) -> int:
+    """The index of the first byte from `start` that is (not `inside`: is not) in `chars`."""
+    index = start
+    while index < len(data) and (data[index] in chars) == inside:
+        index += 1
+    return index
+
+
+def valid_name(name: bytes) -> bool:
+    """git's attr_name_valid(): letters, digits, `-`, `.`, `_`, not starting with `-`."""
+    return bool(name) and not name.startswith(b"-") and all(b in _NAME_BYTES for b in name)
+
+
+def unquote(text: bytes) -> tuple[bytes, int] | None:
+    """git's unquote_c_style() of `text` (which starts with `"`): the bytes and the index after
+    the closing quote, or None when it is no well-formed C-style string."""
+    out = bytearray()
+    index = 1
+    while index < len(text):
+        byte = text[index]
+        index += 1
+        if byte == ord('"'):
+            return bytes(out), index
+        if byte != ord("\\"):
+            out.append(byte)
+            continue
+        if index >= len(text):
+            return None
+        byte = text[index]
+        index += 1
+        if byte in _ESCAPES:
+            out.append(_ESCAPES[byte])
+        elif ord("0") <= byte <= ord("3"):
+            digits = text[index : index + 2]
+            if len(digits) < 2 or not all(ord("0") <= d <= ord("7") for d in digits):
+                return None
+            out.append(((byte - 48) << 6) | ((digits[0] - 48) << 3) | (digits[1] - 48))
+            index += 2
+        else:
+            return None
     return None
 
 
-_NONPRINTABLE = bytes([*range(1, 8), 11, *range(14, 27), *range(28, 32), 127])
+def _states(text: bytes) -> list[State] | None:
+    """The states after a pattern (`a`, `-a`, `!a`, `a=v`), or None when one has no valid name."""
+    states: list[State] = []
+    index = _span(text, 0, _BLANK, True)
+    while index < len(text):
+        end = _span(text, index, _BLANK, False)
+        equals = text.find(b"=", index)
+        if equals == -1 or equals > end:
+            equals = -1
+        name = text[index : equals if equals != -1 else end]
+        value: Value = True
+        if name[:1] in (b"-", b"!"):
+            value = False if name[:1] == b"-" else None
+            name = name[1:]
+        elif equals != -1:
+            value = text[equals + 1 : end]
+        if not valid_name(name):
+            return None
+        states.append((name, value))
+        index = _span(text, end, _BLANK, True)
+    return states
 
 
-def looks_binary(data: bytes) -> bool:
-    """git's own test for automatic line-ending conversion: a NUL, a lone CR, or fewer than 128
-    printable bytes per unprintable one make content binary."""
-    if b"\0" in data:
-        return True
-    crlf = data.count(b"\r\n")
-    if data.count(b"\r") > crlf:
-        return True
-    nonprintable = len(data) - len(data.translate(None, _NONPRINTABLE))
-    printable = len(data) - crlf - data.count(b"\n") - nonprintable  # a CRLF is one line end
-    if data.endswith(b"\x1a"):
-        nonprintable -= 1  # a trailing end-of-file mark does not count
-    return (printable >> 7) < nonprintable
+def parse_line(line: bytes, base: bytes, macro_ok: bool) -> Line | None:
+    """One line as git's parse_attr_line() reads it (`base`: the file's folder), or None for a
+    blank line, a comment, or a line git rejects (too long, a bad name, a negative pattern, a
+    macro outside the files that may define one)."""
+    line = line.partition(b"\0")[0]
+    start = _span(line, 0, _BLANK, True)
+    if start == len(line) or line[start] == ord("#"):
+        return None
+    if len(line) >= MAX_LINE_BYTES:
+        return None
+    quoted = unquote(line[start:]) if line[start] == ord('"') else None
+    if quoted is not None:
+        name, after = quoted[0], start + quoted[1]
+    else:
+        after = _span(line, start, _BLANK, False)
+        name = line[start:after]
+    macro = None
+    if len(name) > len(_MACRO) and name.startswith(_MACRO):
+        if not macro_ok:
+            return None
+        rest = name[len(_MACRO) :]
+        rest = rest[_span(rest, 0, _BLANK, True) :]
+        macro = rest[: _span(rest, 0, _BLANK, False)]
+        if not valid_name(macro):
+            return None
+    states = _states(line[after:])
+    if states is None:
+        return None
+    if macro is not None:
+        return Line(None, macro, states)
+    pattern = Pattern(name.partition(b"\0")[0], base)
+    if pattern.flags & NEGATIVE:
+        return None  # git warns: negative patterns are ignored in attributes
+    return Line(pattern, None, states)
+
+
+def parse_attributes(data: bytes, base: bytes, macro_ok: bool, from_index: bool) -> list[Line]:
+    """The lines of one attributes file: read from disk (lines end at LF, a CR before it
+    dropped, a byte order mark skipped) or from the index (the blob ends at its first NUL)."""
+    if from_index:
+        texts = data.partition(b"\0")[0].split(b"\n")
+    else:
+        if data.startswith(_BOM):
+            data = data[3:]
+        texts = data.split(b"\n")
+        if texts[-1] == b"":
+            texts.pop()
+        texts = [t[:-1] if t.endswith(b"\r") else t for t in texts]
+    lines = []
+    for text in texts:
+        line = parse_line(text, base, macro_ok)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def _read_file(path: bytes, follow: bool) -> bytes | None:
+    """An attributes file's bytes as git's read_attr_from_file() gets them: None when git reads
+    none (cannot open it, a symlink not followed, too large); b"" for a folder, which git opens
+    but reads nothing from. AttributeFileProblem where git would wait forever (a FIFO, a
+    device that never ends)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    name = path.decode("utf-8", "surrogateescape")
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            return b""
+        if stat.S_ISFIFO(st.st_mode):
+            raise AttributeFileProblem(f"{name} is a FIFO, which git would wait on forever")
+        if st.st_size >= MAX_FILE_BYTES:
+            return None
+        chunks = []
+        size = 0
+        while chunk := os.read(fd, 1 << 20):  # a device such as /dev/null ends at once
+            chunks.append(chunk)
+            size += len(chunk)
+            if size >= MAX_FILE_BYTES:
+                raise AttributeFileProblem(f"{name} does not end")
+        return b"".join(chunks)
+    except OSError as error:
+        raise AttributeFileProblem(f"{name} cannot be read ({error.strerror})") from None
+    finally:
+        os.close(fd)
+
+
+class Frame:
+    """The lines of one source, and the folder its patterns are relative to (b"": the top)."""
+
+    __slots__ = ("base", "lines", "uncertain")
+
+    def __init__(self, base: bytes, lines: list[Line], uncertain: bool = False) -> None:
+        self.base = base
+        self.lines = lines
+        self.uncertain = uncertain  # read from the index, which git may skip (sparse cone)
+
+
+class AttributeRules:
+    """The attributes of one work tree's paths; folders' files are read when first needed."""
+
+    def __init__(  # noqa: PLR0913  # where the sources are, and how to read the index's
+        self,
+        root: str,
+        commondir: str,
+        config: GitConfig,
+        environ: Mapping[str, str],
+        *,
+        index_blob: IndexBlob,
+        sparse_cone: bool,
+    ) -> None:
+        self.root = os.fsencode(root)
+        self.fold = config.boolean("core", "ignoreCase", False)
+        # Newer gits can read attributes from a tree instead (`GIT_ATTR_SOURCE`, `attr.tree`).
+        source = environ.get("GIT_ATTR_SOURCE") or config.get("attr", "tree")
+        self.elsewhere = f"a tree (`{source}`)" if source else None
+        self.index_blob = index_blob
+        self.sparse_cone = sparse_cone
+        self.folders: dict[bytes, Frame] = {}
+        top = [Frame(b"", parse_attributes(b"\n".join(_BUILTIN), b"", True, True))]
+        if parse_boolean(environ.get("GIT_ATTR_NOSYSTEM", "false")) is not True:
+            top.append(self._shared(b"/etc/gitattributes"))
+        user = _user_file(config, environ, root)
+        if user is not None:
+            top.append(self._shared(os.fsencode(user)))
+        self.bottom = [frame for frame in reversed(top) if frame.lines]  # strongest first
+        self.info = self._shared(os.fsencode(os.path.join(commondir, "info", "attributes")))
+        self.top = self._folder(b"")
+        self.macros: dict[bytes, list[State]] = {}
+        for frame in (self.info, self.top, *self.bottom):  # the first definition found wins
+            for line in reversed(frame.lines):
+                if line.macro is not None and line.macro not in self.macros:
+                    self.macros[line.macro] = line.states
+
+    def _shared(self, path: bytes) -> Frame:
+        data = _read_file(path, follow=True)
+        return Frame(b"", parse_attributes(data or b"", b"", True, False))
+
+    def _folder(self, folder: bytes) -> Frame:
+        """A folder's `.gitattributes`: the work tree's, else the index's."""
+        frame = self.folders.get(folder)
+        if frame is not None:
+            return frame
+        relative = folder + b"/.gitattributes" if folder else b".gitattributes"
+        macro_ok = not folder
+        data = _read_file(self.root + b"/" + relative, follow=False)
+        if data is not None:
+            frame = Frame(folder, parse_attributes(data, folder, macro_ok, False))
+        else:
+            blob = self.index_blob(relative)
+            if blob is None or len(blob) >= MAX_FILE_BYTES:
+                frame = Frame(folder, [])
+            else:
+                lines = parse_attributes(blob, folder, macro_ok, True)
+                frame = Frame(folder, lines, uncertain=self.sparse_cone and bool(folder))
+        self.folders[folder] = frame
+        return frame
+
+    def frames(self, path: bytes) -> list[Frame]:
+        """The sources that speak for `path`, strongest first."""
+        folder = path.rpartition(b"/")[0]
+        chain = []
+        while folder:
+            chain.append(self._folder(folder))
+            folder = folder.rpartition(b"/")[0]
+        return [self.info, *chain, self.top, *self.bottom]
+
+    def attributes(self, path: bytes, skip_uncertain: bool = False) -> dict[bytes, Value]:
+        """Every attribute git decides for `path` (a file), by name. AttributeFileProblem when
+        a source cannot be read as git would or a pattern cannot be followed."""
+        if self.elsewhere is not None:
+            raise AttributeFileProblem(
+                f"git may read its attributes from {self.elsewhere}, which cagr does not read"
+            )
+        basename = path.rpartition(b"/")[2]
+        values: dict[bytes, Value] = {}
+        fold = self.fold
+        try:
+            for frame in self.frames(path):
+                if skip_uncertain and frame.uncertain:
+                    continue
+                for line in reversed(frame.lines):
+                    pattern = line.pattern
+                    if pattern is not None and pattern.matches(path, basename, False, fold):
+                        self._fill(values, line.states)
+        except PatternTooDeep as error:
+            raise AttributeFileProblem(
+                f"an attributes pattern nests too many `*` ({error})"
+            ) from None
+        return values
+
+    def uncertain(self, path: bytes) -> bool:
+        """Whether a source git may or may not read (sparse cone) speaks for `path`."""
+        return self.sparse_cone and any(frame.uncertain for frame in self.frames(path))
+
+    def _fill(self, values: dict[bytes, Value], states: list[State]) -> None:
+        """git's fill_one(): the line's states from the last, each only if still undecided; a
+        macro set to true expands in place."""
+        for name, value in reversed(states):
+            if name not in values:
+                values[name] = value
+                if value is True and name in self.macros:
+                    self._fill(values, self.macros[name])
+
+
+def _user_file(config: GitConfig, environ: Mapping[str, str], root: str) -> str | None:
+    return user_file(config.get("core", "attributesFile"), "attributes", environ, root)

@@ -49,8 +49,9 @@ class IndexEntry(_Tuple):
     mtime_ns: int
     ctime_ns: int
     ino: int
-    trust_index: bool  # skip-worktree or assume-unchanged: git uses the entry as it is
+    assume_valid: bool  # assume-unchanged: git uses the entry as it is
     intent_to_add: bool
+    skip_worktree: bool  # git uses the entry as it is, unless a sparse checkout clears the bit
 
 
 if not TYPE_CHECKING:  # the same fields as a plain named tuple, without importing typing
@@ -124,14 +125,15 @@ def read_index(data: bytes) -> Index:
             if flags & 0x4FFF >= special:
                 path, extended, offset = _path(data, offset, version, flags, previous)
                 previous = path
-                trust = flags >= _ASSUME_VALID or extended & _SKIP_WORKTREE != 0
+                valid = flags >= _ASSUME_VALID
                 intent_to_add = extended & _INTENT_TO_ADD != 0
+                skip = extended & _SKIP_WORKTREE != 0
             else:  # the usual entry, kept inline: this loop runs once per tracked file
                 length = flags & 0x0FFF
                 path = data[offset + 62 : offset + 62 + length]
                 offset += (70 + length) & ~7  # 1-8 NULs pad the entry to a multiple of 8
-                trust = flags >= 0x8000  # assume-valid
-                intent_to_add = False
+                valid = flags >= 0x8000  # assume-valid
+                intent_to_add = skip = False
             append(
                 new(
                     IndexEntry,
@@ -144,8 +146,9 @@ def read_index(data: bytes) -> Index:
                         ms * ns + mns,
                         cs * ns + cns,
                         ino,
-                        trust,
+                        valid,
                         intent_to_add,
+                        skip,
                     ),
                 )
             )

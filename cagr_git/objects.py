@@ -33,6 +33,9 @@ _CACHE_BYTES = 64 << 20  # resolved objects kept for later deltas
 _MAX_DEPTH = 10_000  # git writes chains of at most 4,095; a longer one is a loop
 _MAX_HOPS = 64  # packs one chain may pass through (a loop across packs otherwise)
 _MAX_LOOSE_BYTES = 1 << 40
+# The empty tree: git knows it without storing it (a commit of nothing may name it while no
+# pack or loose object holds it).
+EMPTY_TREE = bytes.fromhex("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
 _HEX_DIGITS = frozenset("0123456789abcdef")
 
 
@@ -192,6 +195,8 @@ class ObjectReader:
         found = self.recent.get(oid)
         if found is not None:
             return found
+        if oid == EMPTY_TREE:  # git looks among the objects it knows by heart first
+            return TREE, b""
         if self.packs is None:
             self.packs = self._load_packs()
         found = self._read_packed(oid) or self._read_loose(oid)

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import operator
 import os
-from pathlib import Path
 
 from cagr_core.errors import CagrError
 from cagr_core.values import frozen
 
-from .attributes import Attributes
-from .config import GitConfig
-from .ignore import ignore_rules
+from .attributes import AttributeFileProblem, AttributeRules
+from .convert import Checkin
+from .ignore import IgnoreFileProblem, ignore_rules
 from .index import IndexEntry, UnreadableIndex, read_index
-from .objects import TREE, commit_tree, read_raw
+from .objects import BLOB, TREE, commit_tree, read_raw
 from .refs import ref_text
 from .repository import Repository
 from .trees import IndexTree, TreeEntry, diff_trees, index_tree
@@ -64,13 +63,20 @@ def working_tree_status(repo: Repository, base_tree: bytes) -> Status:
     """
     entries, index_mtime_ns = _read_index(repo)
     _refuse_conflicts(entries)
+    entries = _present_outside_sparse_checkout(repo, entries)
     index = index_tree(entries)
-    tree = _work_tree(repo, index)
+    blobs = _IndexBlobs(repo, entries, index)
+    assert repo.root is not None
+    try:
+        tree = _work_tree(repo, blobs)
+        ignores = ignore_rules(
+            repo.root, repo.commondir, repo.config, repo.environ, blobs.skip_worktree_file
+        )
+    except (AttributeFileProblem, IgnoreFileProblem) as error:
+        raise StatusProblem(f"{error}. Repair it, then check again.") from error
     differs = _base_against_index(repo, base_tree, index)
     head_tree = _head_tree(repo)
     staged = differs.keys() if head_tree == base_tree else _staged(repo, head_tree, index)
-    assert repo.root is not None
-    ignores = ignore_rules(repo.root, repo.commondir, repo.config, repo.environ)
     try:
         walk = tree.untracked(index, ignores)
     except Unreadable as error:
@@ -82,6 +88,62 @@ def working_tree_status(repo: Repository, base_tree: bytes) -> Status:
         walk.unreadable.extend(beneath.unreadable)
     raw = sorted(scan.changes + _untracked_changes(differs, index, walk.untracked))
     return Status(raw, scan.pending, [*scan.unreadable, *walk.unreadable], tree)
+
+
+def _present_outside_sparse_checkout(
+    repo: Repository, entries: tuple[IndexEntry, ...]
+) -> tuple[IndexEntry, ...]:
+    """The entries as git 2.37 and later reads them in a sparse checkout: a skip-worktree file
+    that is present on disk anyway is an ordinary tracked file again (unless
+    `sparse.expectFilesOutsideOfPatterns`). Outside a sparse checkout the bit holds."""
+    config = repo.config
+    if not config.boolean("core", "sparseCheckout", False):
+        return entries
+    if config.boolean("sparse", "expectFilesOutsideOfPatterns", False):
+        return entries
+    root = os.fsencode(repo.root or "") + b"/"
+    return tuple(
+        entry._replace(skip_worktree=False)
+        if entry.skip_worktree and os.path.lexists(root + entry.path)
+        else entry
+        for entry in entries
+    )
+
+
+class _IndexBlobs:
+    """Blobs the index names, read on demand: a `.gitattributes` missing from the work tree, a
+    skip-worktree `.gitignore`, the index's version of a file whose line endings may convert."""
+
+    def __init__(self, repo: Repository, entries: tuple[IndexEntry, ...], index: IndexTree) -> None:
+        self.repo = repo
+        self.entries = entries
+        self.index = index
+        self.by_path: dict[bytes, IndexEntry] | None = None
+
+    def blob(self, sha: bytes) -> bytes | None:
+        """A blob's content; None when the store lacks it (git then reads nothing too)."""
+        try:
+            return read_raw(self.repo.objects, sha, BLOB)
+        except KeyError:
+            return None
+
+    def _entry(self, path: bytes) -> IndexEntry | None:
+        if not self.index.tracks(path):
+            return None  # the usual answer, without indexing every entry by path
+        if self.by_path is None:
+            self.by_path = {entry.path: entry for entry in self.entries}
+        return self.by_path.get(path)
+
+    def tracked_file(self, path: bytes) -> bytes | None:
+        """The index's version of `path` (None: it has none)."""
+        entry = self._entry(path)
+        return None if entry is None else self.blob(entry.sha)
+
+    def skip_worktree_file(self, path: bytes) -> bytes | None:
+        """The index's version of `path` if it is skip-worktree (git reads a `.gitignore`
+        from the index only then)."""
+        entry = self._entry(path)
+        return self.blob(entry.sha) if entry is not None and entry.skip_worktree else None
 
 
 def _read_index(repo: Repository) -> tuple[tuple[IndexEntry, ...], int]:
@@ -110,28 +172,29 @@ def _refuse_conflicts(entries: tuple[IndexEntry, ...]) -> None:
     )
 
 
-def _work_tree(repo: Repository, index: IndexTree) -> WorkTree:
-    """The work tree, read with this repository's file-mode and line-ending settings."""
+def _work_tree(repo: Repository, blobs: _IndexBlobs) -> WorkTree:
+    """The work tree, read with this repository's attributes and settings (file modes,
+    symlinks, line endings, filters). GitConfigError for a setting git refuses."""
     config = repo.config
-    filemode = config.boolean("core", "fileMode", True)
-    autocrlf = _autocrlf(config)
-    attribute_files = sorted(
-        folder + b"/.gitattributes" if folder else b".gitattributes"
-        for folder, names in index.files.items()
-        if b".gitattributes" in names
-    )
     assert repo.root is not None
-    info = Path(repo.commondir) / "info" / "attributes"
-    attributes = Attributes(Path(repo.root), attribute_files, info, autocrlf)
-    return WorkTree(repo.root, attributes, filemode)
-
-
-def _autocrlf(config: GitConfig) -> bool:
-    """Whether `core.autocrlf` converts line endings on the way in (`true` or `input`)."""
-    value = config.get("core", "autocrlf")
-    if value is not None and value.lower() == "input":
-        return True
-    return config.boolean("core", "autocrlf", False)
+    sparse_cone = config.boolean("core", "sparseCheckout", False) and config.boolean(
+        "core", "sparseCheckoutCone", False
+    )
+    attributes = AttributeRules(
+        repo.root,
+        repo.commondir,
+        config,
+        repo.environ,
+        index_blob=blobs.tracked_file,
+        sparse_cone=sparse_cone,
+    )
+    return WorkTree(
+        repo.root,
+        Checkin(attributes, config),
+        filemode=config.boolean("core", "fileMode", True),
+        symlinks=config.boolean("core", "symlinks", True),
+        read_blob=blobs.blob,
+    )
 
 
 def _untracked_changes(

@@ -117,7 +117,7 @@ def index_tree(entries: Iterable[IndexEntry]) -> IndexTree:
         trees[oid] = raw
         stack[-1][1].append(b"40000 " + folder.rpartition(b"/")[2] + b"\0" + oid)
 
-    for path, _, mode, sha, _, _, _, _, _, intent_to_add in entries:  # once per tracked file
+    for path, _, mode, sha, _, _, _, _, _, intent_to_add, _ in entries:  # once per tracked file
         if intent_to_add:
             intended.append(path)
             continue

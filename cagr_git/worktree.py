@@ -12,20 +12,24 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Container, Iterable
-
-from dulwich.ignore import IgnoreFilterManager
+from collections.abc import Callable, Container, Iterable
 
 from cagr_core.errors import CagrError
 from cagr_core.values import define, field
 
-from .attributes import Attributes, looks_binary
+from .attributes import AttributeFileProblem
+from .convert import Checkin, Unconvertible, looks_binary, to_git
 from .discover import NotARepository, checkout_at, is_repository
+from .ignore import IgnoreFileProblem, IgnoreRules
 from .index import IndexEntry
 from .refs import read_ref
+from .repository import unsupported
 from .trees import GITLINK, IndexTree, TreeEntry, normal_mode
 
 _CHUNK = 1 << 20
+MAX_CONVERTED_BYTES = 512 * 1024 * 1024  # content held whole to convert its line endings
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)  # no wait, no link
+SYMLINK = 0o120000
 
 
 class Unreadable(CagrError):
@@ -42,14 +46,26 @@ def blob_id(data: bytes) -> bytes:
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).digest()
 
 
-def _mode_of(st: os.stat_result, filemode: bool, index_mode: int | None) -> int | None:
-    if stat.S_ISLNK(st.st_mode):
-        return 0o120000
-    if stat.S_ISREG(st.st_mode):
-        if not filemode and index_mode in (0o100644, 0o100755):
-            return index_mode
-        return 0o100755 if st.st_mode & stat.S_IXUSR else 0o100644
-    return None
+def mode_from_stat(
+    st_mode: int, index_mode: int | None, filemode: bool, symlinks: bool
+) -> int | None:
+    """The mode git records for what lstat found (read-cache.h's ce_mode_from_stat), given the
+    index's mode there (None: untracked); None for what git does not track (a FIFO, a device).
+
+    With `core.symlinks=false` a regular file at a tracked symlink is that symlink (its content
+    the target); with `core.fileMode=false` a regular file keeps the index's mode, else 100644.
+    """
+    if stat.S_ISLNK(st_mode):
+        return SYMLINK
+    if not stat.S_ISREG(st_mode):
+        return None
+    if not symlinks and index_mode == SYMLINK:
+        return SYMLINK
+    if not filemode:
+        if index_mode is not None and index_mode & 0o170000 == 0o100000:
+            return normal_mode(index_mode)
+        return 0o100644
+    return 0o100755 if st_mode & stat.S_IXUSR else 0o100644
 
 
 @define
@@ -82,13 +98,53 @@ def _beneath(path: bytes, folders: set[bytes]) -> bool:
     return False
 
 
+def _stream_hash(fd: int, size: int, path: bytes, watch: tuple[bytes, ...] = ()) -> bytes | None:
+    """The blob id of an opened file's `size` bytes, read in chunks; None when one of the
+    `watch` byte strings occurs in it (across chunk boundaries too)."""
+    digest = hashlib.sha1(b"blob %d\0" % size, usedforsecurity=False)
+    read = 0
+    tail = b""
+    found = False
+    while chunk := os.read(fd, _CHUNK):
+        digest.update(chunk)
+        read += len(chunk)
+        if watch and not found:
+            window = tail + chunk
+            found = any(needle in window for needle in watch)
+            tail = chunk[-3:]
+    if read != size:
+        raise Unreadable(path, "changed while cagr was reading it")
+    return None if found else digest.digest()
+
+
+def _read_whole(fd: int, size: int, path: bytes) -> bytes:
+    """An opened file's `size` bytes."""
+    chunks = []
+    read = 0
+    while chunk := os.read(fd, _CHUNK):
+        chunks.append(chunk)
+        read += len(chunk)
+    if read != size:
+        raise Unreadable(path, "changed while cagr was reading it")
+    return b"".join(chunks)
+
+
 class WorkTree:
     """Reads one work tree's files the way git would see them."""
 
-    def __init__(self, root: str, attributes: Attributes, filemode: bool) -> None:
+    def __init__(
+        self,
+        root: str,
+        checkin: Checkin,
+        filemode: bool,
+        symlinks: bool = True,
+        read_blob: Callable[[bytes], bytes | None] = lambda _: None,
+    ) -> None:
         self.root = os.fsencode(root)
-        self.attributes = attributes
+        self.checkin = checkin
         self.filemode = filemode
+        self.symlinks = symlinks
+        self.read_blob = read_blob  # an index blob's content (None: not in the store)
         self.hashed: dict[bytes, tuple[int, int, int]] = {}
         self.folders_for_files: list[bytes] = []  # tracked files that are folders on disk
 
@@ -106,65 +162,95 @@ class WorkTree:
     def _abs(self, path: bytes) -> bytes:
         return self.root + b"/" + path
 
-    def hash_path(self, path: bytes, st: os.stat_result, mode: int) -> TreeEntry:
-        """The entry git would record for this file or symlink right now."""
+    def hash_path(
+        self, path: bytes, st: os.stat_result, mode: int, index_sha: bytes | None = None
+    ) -> TreeEntry:
+        """The entry git would record for this file or symlink right now: its content as git
+        converts it on the way in (`index_sha`: the index's blob there, which automatic
+        line-ending conversion consults). Unreadable when that cannot be known exactly."""
         absolute = self._abs(path)
         self.hashed[path] = (st.st_size, st.st_mtime_ns, st.st_ino)
-        if mode == 0o120000:
+        if stat.S_ISLNK(st.st_mode):
             try:
                 return mode, blob_id(os.readlink(absolute))
             except OSError as error:
                 raise Unreadable(path, f"cannot be read ({error.strerror})") from error
-        digest = hashlib.sha1(b"blob %d\0" % st.st_size, usedforsecurity=False)
-        size = 0
-        check = self.attributes.active
-        tail = b""
-        found_crlf = False
         try:
-            with open(absolute, "rb") as handle:
-                while chunk := handle.read(_CHUNK):
-                    digest.update(chunk)
-                    size += len(chunk)
-                    if check and not found_crlf:
-                        found_crlf = b"\r\n" in tail + chunk[:1] or b"\r\n" in chunk
-                        tail = chunk[-1:]
+            conversion = self.checkin.conversion(path)
+        except (AttributeFileProblem, Unconvertible) as error:
+            raise Unreadable(path, str(error)) from error
+        if conversion.unreproduced is not None and st.st_size:
+            raise Unreadable(path, conversion.unreproduced)  # git would run what cagr does not
+        try:
+            fd = os.open(absolute, _OPEN_FLAGS)
         except OSError as error:
             raise Unreadable(path, f"cannot be read ({error.strerror})") from error
-        if size != st.st_size:
-            raise Unreadable(path, "changed while cagr was reading it")
-        if check:
-            problem = self.attributes.problem(
-                path, has_crlf=found_crlf, binary=lambda: self._binary(absolute)
-            )
-            if problem is not None:
-                raise Unreadable(path, problem)
-        return mode, digest.digest()
+        try:
+            opened = os.fstat(fd)
+            if not stat.S_ISREG(opened.st_mode) or opened.st_ino != st.st_ino:
+                raise Unreadable(path, "changed while cagr was reading it")
+            if conversion.plain:
+                digest = _stream_hash(fd, st.st_size, path)
+                assert digest is not None
+                return mode, digest
+            if st.st_size > MAX_CONVERTED_BYTES:
+                # Too large to hold whole: exact as long as nothing in it would convert.
+                digest = _stream_hash(fd, st.st_size, path, (b"\r\n", b"$Id"))
+                if digest is None:
+                    why = "is too large for cagr to convert its line endings as git does"
+                    raise Unreadable(path, why)
+                return mode, digest
+            data = _read_whole(fd, st.st_size, path)
+        except OSError as error:
+            raise Unreadable(path, f"cannot be read ({error.strerror})") from error
+        finally:
+            os.close(fd)
+        try:
+            return mode, blob_id(to_git(data, conversion, lambda: self._index_has_crlf(index_sha)))
+        except Unconvertible as error:
+            raise Unreadable(path, str(error)) from error
+
+    def _index_has_crlf(self, sha: bytes | None) -> bool:
+        """convert.c's has_crlf_in_index(): the index's version is text with a CRLF in it."""
+        blob = self.read_blob(sha) if sha is not None else None
+        return blob is not None and b"\r\n" in blob and not looks_binary(blob)
 
     def read(self, path: bytes, mode: int, limit: int) -> bytes | None:
         """Up to `limit` bytes of a file's content (None for a symlink or submodule, which are
-        never followed); OSError when it cannot be read."""
+        never followed); OSError when it cannot be read, or is no regular file any more."""
         if mode not in (0o100644, 0o100755):
             return None
-        with open(self._abs(path), "rb") as handle:
-            return handle.read(limit)
-
-    @staticmethod
-    def _binary(absolute: bytes) -> bool:
-        """Whether git would call the file binary (False when it cannot be read again)."""
+        fd = os.open(self._abs(path), _OPEN_FLAGS)
         try:
-            with open(absolute, "rb") as handle:
-                return looks_binary(handle.read())
-        except OSError:
-            return False
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(f"{os.fsdecode(path)} is no longer a regular file")
+            chunks = []
+            while limit > 0 and (chunk := os.read(fd, min(limit, _CHUNK))):
+                chunks.append(chunk)
+                limit -= len(chunk)
+            return b"".join(chunks)
+        finally:
+            os.close(fd)
 
     def submodule_head(self, path: bytes) -> bytes | None:
-        """The commit a submodule (or nested repository) has checked out; None if none."""
-        try:
-            checkout = checkout_at(os.fsdecode(self._abs(path)))
-        except NotARepository:
+        """The commit a submodule (or nested repository) has checked out: None when the folder
+        holds no repository (an unpopulated submodule). Unreadable when it holds one whose
+        checked-out commit cagr cannot read exactly (a broken `.git`, a repository format cagr
+        does not read, an unborn or unreadable HEAD)."""
+        folder = self._abs(path)
+        if not os.path.lexists(folder + b"/.git"):
             return None
+        try:
+            checkout = checkout_at(os.fsdecode(folder))
+        except NotARepository as error:
+            raise Unreadable(path, f"is a submodule cagr cannot open ({error})") from error
+        problem = unsupported(checkout)
+        if problem is not None:
+            raise Unreadable(path, f"is a submodule cagr cannot read: {problem}")
         head = read_ref(checkout, "HEAD")
-        return bytes.fromhex(head) if head is not None else None
+        if head is None:
+            raise Unreadable(path, "is a submodule whose checked-out commit cagr cannot read")
+        return bytes.fromhex(head)
 
     def scan(
         self,
@@ -192,8 +278,8 @@ class WorkTree:
         exec_bit = 0o100 if self.filemode else 0
         is_regular = stat.S_ISREG
         for entry in entries:
-            path, _, mode, sha, size, mtime_ns, ctime_ns, ino, trust, intent_to_add = entry
-            if trust:
+            path, _, mode, sha, size, mtime_ns, ctime_ns, ino, valid, intent_to_add, skip = entry
+            if valid or skip:  # assume-unchanged or skip-worktree: git uses the entry as it is
                 clean = True
             else:
                 st: os.stat_result | None = None
@@ -244,39 +330,42 @@ class WorkTree:
         if entry.mode == GITLINK and stat.S_ISDIR(st.st_mode):
             head = self.submodule_head(entry.path)
             return (GITLINK, head) if head is not None else (entry.mode, entry.sha)
-        mode = _mode_of(st, self.filemode, entry.mode)
-        if mode is None:
-            if stat.S_ISDIR(st.st_mode):
-                self.folders_for_files.append(entry.path)  # its files are untracked
-            return None  # a folder (or something git does not track) replaced the file
-        return self.hash_path(entry.path, st, mode)
+        mode = mode_from_stat(st.st_mode, entry.mode, self.filemode, self.symlinks)
+        if mode is not None:
+            sha = None if entry.intent_to_add else entry.sha
+            return self.hash_path(entry.path, st, mode, sha)
+        if stat.S_ISDIR(st.st_mode):
+            self.folders_for_files.append(entry.path)  # its files are untracked
+            return None  # a folder replaced the file
+        raise Unreadable(entry.path, "is no file, symlink or folder (a FIFO, socket or device)")
 
-    def _file_entry(
-        self, path: bytes, st: os.stat_result, index_mode: int | None
-    ) -> TreeEntry | None:
-        mode = _mode_of(st, self.filemode, index_mode)
-        return None if mode is None else self.hash_path(path, st, mode)
-
-    def untracked(
-        self, index: IndexTree, ignores: IgnoreFilterManager, start: Iterable[bytes] = (b"",)
+    def untracked(  # noqa: PLR0915  # one loop per name, kept inline: it runs for every file
+        self, index: IndexTree, ignores: IgnoreRules, start: Iterable[bytes] = (b"",)
     ) -> Walk:
         """Non-ignored files (and nested repositories) that the index does not track, walking
-        from the folders `start` (the root; later, tracked files that are folders on disk now).
+        from the folders `start` (the root; later, tracked files that are folders on disk now),
+        as `git ls-files -o --exclude-standard` finds them.
 
-        Only names the index does not know, and tracked folders (still folders?), are looked at
-        one by one (lstat, ignore rules).
+        Only names the index does not know, and tracked folders (still folders? ignored?), are
+        looked at one by one (lstat, ignore rules). An ignored folder is not entered, tracked
+        or not. With `core.ignoreCase` a name the index has in another case is tracked.
         """
         walk = Walk()
         no_names: set[bytes] = set()
-        stack: list[bytes] = []
+        # Folders to list, and whether their untracked names count: an ignored tracked folder
+        # is still walked for its tracked folders (a symlink there removes what the index has
+        # beneath it), but nothing untracked in it is listed.
+        stack: list[tuple[bytes, bool]] = []
+        fold = ignores.fold
+        folded = _CaseFolded(index)
         for folder in start:
             if folder:
                 self._folder(folder, ignores, walk, stack)
             else:
-                stack.append(folder)
+                stack.append((folder, True))
         lstat = os.lstat
         while stack:
-            directory = stack.pop()
+            directory, listing = stack.pop()
             prefix = directory + b"/" if directory else b""
             try:
                 names = os.listdir(self.root + b"/" + prefix if prefix else self.root)
@@ -290,6 +379,14 @@ class WorkTree:
             for name in names:
                 if name in files or name == b".git":
                     continue  # the common case: one set lookup per tracked file, nothing more
+                tracked_folder = name in folders
+                if fold:  # git compares whole paths without case: so does every lookup below
+                    if name.lower() == b".git":
+                        continue
+                    folded_files, folded_folders = folded.names(directory)
+                    tracked_folder = tracked_folder or name.lower() in folded_folders
+                if not (listing or tracked_folder):
+                    continue
                 path = prefix + name
                 try:
                     st = lstat(self.root + b"/" + path)
@@ -299,56 +396,89 @@ class WorkTree:
                     walk.unreadable.append(Unreadable(path, f"cannot be read ({error.strerror})"))
                     continue
                 is_dir = stat.S_ISDIR(st.st_mode)
-                if name in folders:
+                if fold and not is_dir and name.lower() in folded_files:
+                    continue  # tracked in another case
+                if tracked_folder:
                     if is_dir:
-                        stack.append(path)
+                        lists = listing and not self._ignored(ignores, directory, name, True, walk)
+                        stack.append((path, lists))
                         continue
                     walk.replaced.add(path)  # a symlink or file where the index has a folder
+                    if not listing:
+                        continue
                 if is_dir:
                     self._folder(path, ignores, walk, stack)
                 else:
                     self._file(path, st, ignores, walk)
         return walk
 
+    @staticmethod
+    def _ignored(
+        ignores: IgnoreRules, folder: bytes, name: bytes, is_dir: bool, walk: Walk
+    ) -> bool:
+        """Whether git ignores `name` in `folder`; a path whose rules cannot be read as git
+        reads them is unreadable (and so not listed)."""
+        try:
+            return ignores.excluded(folder, name, is_dir)
+        except IgnoreFileProblem as error:
+            path = folder + b"/" + name if folder else name
+            walk.unreadable.append(Unreadable(path + b"/" if is_dir else path, str(error)))
+            return True
+
     def _folder(
-        self, path: bytes, ignores: IgnoreFilterManager, walk: Walk, stack: list[bytes]
+        self, path: bytes, ignores: IgnoreRules, walk: Walk, stack: list[tuple[bytes, bool]]
     ) -> None:
         """An untracked folder: skipped when ignored, a gitlink when it is a repository."""
-        try:
-            # Not is_ignored("dir/"): `dir/*` matches that text, yet git enters the folder, and
-            # a later `!dir/keep` re-includes a file in it.
-            if ignores.may_prune_directory(os.fsdecode(path) + "/"):
-                return
-        except OSError as error:  # its .gitignore cannot be read
-            walk.unreadable.append(Unreadable(path + b"/", f"cannot be read ({error.strerror})"))
+        folder, _, name = path.rpartition(b"/")
+        if self._ignored(ignores, folder, name, True, walk):
             return
         dotgit = self._abs(path) + b"/.git"
-        if not os.path.lexists(dotgit):
-            stack.append(path)
+        if not os.path.lexists(dotgit) or not is_repository(os.fsdecode(dotgit)):
+            stack.append((path, True))  # no repository: git lists the folder as usual
             return
-        head = self.submodule_head(path)
+        try:
+            head = self.submodule_head(path)
+        except Unreadable as error:
+            why = f"is a nested repository whose checked-out commit cagr cannot read ({error.why})"
+            walk.unreadable.append(Unreadable(path, why))
+            return
         if head is not None:
             walk.untracked[path] = (GITLINK, head)
-        elif is_repository(os.fsdecode(dotgit)):
-            why = "is a nested repository with no commit checked out, which git cannot add"
-            walk.unreadable.append(Unreadable(path, why))
-        else:
-            stack.append(path)  # a `.git` that is no repository: git lists the folder as usual
 
-    def _file(
-        self, path: bytes, st: os.stat_result, ignores: IgnoreFilterManager, walk: Walk
-    ) -> None:
+    def _file(self, path: bytes, st: os.stat_result, ignores: IgnoreRules, walk: Walk) -> None:
         """An untracked file or symlink: its entry, unless it is ignored."""
-        try:
-            if ignores.is_ignored(os.fsdecode(path)):
-                return
-        except OSError as error:
-            walk.unreadable.append(Unreadable(path, f"cannot be read ({error.strerror})"))
+        folder, _, name = path.rpartition(b"/")
+        if self._ignored(ignores, folder, name, False, walk):
             return
+        mode = mode_from_stat(st.st_mode, None, self.filemode, self.symlinks)
+        if mode is None:
+            return  # a FIFO, socket or device: git does not list it
         try:
-            entry = self._file_entry(path, st, None)
+            walk.untracked[path] = self.hash_path(path, st, mode)
         except Unreadable as error:
             walk.unreadable.append(error)
-            return
-        if entry is not None:
-            walk.untracked[path] = entry
+
+
+class _CaseFolded:
+    """The index's names in lower case (ASCII), as git compares them under `core.ignoreCase`:
+    per folder, worked out the first time a name there is not found as it is."""
+
+    def __init__(self, index: IndexTree) -> None:
+        self.index = index
+        self.folders: dict[bytes, list[bytes]] | None = None  # lower case -> as indexed
+        self.found: dict[bytes, tuple[set[bytes], set[bytes]]] = {}
+
+    def names(self, directory: bytes) -> tuple[set[bytes], set[bytes]]:
+        """The tracked files and folders in `directory`, whatever its case, in lower case."""
+        key = directory.lower()
+        found = self.found.get(key)
+        if found is None:
+            if self.folders is None:
+                self.folders = {}
+                for folder in self.index.files:
+                    self.folders.setdefault(folder.lower(), []).append(folder)
+            same = self.folders.get(key, [])
+            files = {n.lower() for f in same for n in self.index.files.get(f, ())}
+            folders = {n.lower() for f in same for n in self.index.folders.get(f, ())}
+            found = self.found[key] = (files, folders)
+        return found

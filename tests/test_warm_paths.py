@@ -25,9 +25,8 @@ COMPILING = (
 )  # fmt: skip
 MARKDOWN = ("mistune",)  # only a body to read needs it
 HOOK_ONLY_NEVER = ("argparse", "subprocess", "importlib.metadata")
-# Third-party packages a warm check may load, besides cagr's own. dulwich stays until cagr_git
-# reads ignore and attribute rules itself.
-THIRD_PARTY = {"dulwich"}
+# Third-party packages a warm check may load, besides cagr's own: none.
+THIRD_PARTY: set[str] = set()
 CAGR = ("cagr", "cagr_core", "cagr_git", "cagr_repo", "cagr_hooks", "cagr_ci", "cagr_cli")
 
 CONFIG = """

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
-from ..repo.gitutil import commit, write
+import pytest
+
+from ..conftest import GIT_ENV
+from ..repo.gitutil import commit, git, write
 from .conftest import run_process
 
 HANG_GUARD_S = 20  # no timing assertion: only a bound on a hang (it took 30 s and more)
@@ -43,6 +47,122 @@ def test_20_fifo_config(feature: Path) -> None:
     outcome = run_process(["rules", "check"], feature, timeout=HANG_GUARD_S)
     assert outcome.code == 2, outcome
     assert "cagr.toml: is not a regular file" in outcome.err
+
+
+# A tracked file is swapped for a FIFO at the worst moment: just after cagr's lstat saw a
+# regular file (hashing), or just before a manifest's content is read. Opening a FIFO that has
+# no writer blocks forever unless it is opened without blocking.
+_SWAP_AFTER_LSTAT = """
+import os, stat, sys
+target = os.fsencode(os.path.realpath(sys.argv[1]))
+real_lstat = os.lstat
+def lstat(path, *args, **kwargs):
+    st = real_lstat(path, *args, **kwargs)
+    if os.fsencode(path) == target and stat.S_ISREG(st.st_mode):
+        os.unlink(path)
+        os.mkfifo(path)
+    return st
+os.lstat = lstat
+from cagr_cli.main import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+_SWAP_BEFORE_READ = """
+import os, sys
+from cagr_git.worktree import WorkTree
+original = WorkTree.read
+def read(self, path, mode, limit):
+    absolute = self.root + b"/" + path
+    os.unlink(absolute)
+    os.mkfifo(absolute)
+    return original(self, path, mode, limit)
+WorkTree.read = read
+from cagr_cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _python(script: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **GIT_ENV}
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD_S,
+        check=False,
+    )
+
+
+def test_a_file_swapped_for_a_fifo_while_it_is_hashed(feature: Path) -> None:
+    target = str(feature / "src" / "schema.ts")
+    result = _python(_SWAP_AFTER_LSTAT, target, "rules", "check", cwd=feature)
+    assert result.returncode == 3, result
+    # Read again once (the tree moved): the FIFO is then seen for what it is.
+    assert "change rule schema-out: src/schema.ts: is no file, symlink or folder" in result.stdout
+    assert stat.S_ISFIFO(os.lstat(target).st_mode)  # the swap really happened
+
+
+def test_a_manifest_swapped_for_a_fifo_before_it_is_read(feature: Path) -> None:
+    text = (feature / "cagr.toml").read_text()
+    (feature / "cagr.toml").write_text(
+        text
+        + """
+[[changes.rules]]
+id = "deps-lock"
+kind = "requires"
+paths = ["package.json"]
+when = "dependency_added"
+require = ["deps.lock"]
+reason = "Update deps.lock in this change."
+examples.invalid = [{ changes = [{ path = "package.json", status = "A", after = '{"dependencies": {"x": "1"}}' }] }]
+examples.valid = [{ changes = [{ path = "package.json", status = "A", after = '{"dependencies": {"x": "1"}}' }, { path = "deps.lock", status = "A" }] }]
+"""
+    )
+    write(feature, "package.json", '{"dependencies": {}}')
+    git(feature, "add", "cagr.toml", "package.json")
+    git(feature, "commit", "-qm", "manifest")
+    write(feature, "package.json", '{"dependencies": {"x": "1"}}')
+    args = ["rules", "check", "--base", "HEAD", "--format", "json"]
+    result = _python(_SWAP_BEFORE_READ, *args, cwd=feature)
+    assert result.returncode == 1, result  # schema-out still fails; deps-lock is unchecked
+    report = json.loads(result.stdout)
+    assert [item["rule"] for item in report["unchecked"]] == ["deps-lock"]
+    assert stat.S_ISFIFO(os.lstat(feature / "package.json").st_mode)
+
+
+def test_a_fifo_planted_at_a_tracked_path_is_unchecked(feature: Path) -> None:
+    (feature / "schema" / "out.json").unlink()
+    os.mkfifo(feature / "schema" / "out.json")
+    outcome = run_process(["rules", "check"], feature, timeout=HANG_GUARD_S)
+    assert outcome.code == 3, outcome
+    assert "schema/out.json: is no file, symlink or folder" in outcome.out
+
+
+@pytest.mark.parametrize(
+    ("where", "named"),
+    [
+        (".gitignore", "src/: .gitignore is a FIFO"),  # every folder beneath is unknown
+        ("src/.gitignore", "src/new.ts: src/.gitignore is a FIFO"),
+        (".gitattributes", ".gitattributes is a FIFO"),  # every file's attributes are unknown
+        ("src/.gitattributes", "src/schema.ts: "),
+        (".git/info/exclude", "info/exclude is a FIFO"),
+        (".git/info/attributes", "info/attributes is a FIFO"),
+    ],
+)
+def test_a_fifo_where_git_reads_rules_is_unchecked_not_a_hang(
+    feature: Path, where: str, named: str
+) -> None:
+    write(feature, "src/new.ts", "untracked\n")  # something untracked beneath src/
+    target = feature / where
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.unlink(missing_ok=True)
+    os.mkfifo(target)
+    outcome = run_process(["changes", "--format", "json"], feature, timeout=HANG_GUARD_S)
+    assert outcome.code == 3, outcome
+    messages = [item["message"] for item in json.loads(outcome.out)["unchecked"]]
+    assert any(named in message and "FIFO" in message for message in messages), messages
 
 
 def _hook(feature: Path, *args: str) -> subprocess.Popen[bytes]:

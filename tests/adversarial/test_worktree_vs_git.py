@@ -105,18 +105,14 @@ def test_24_binary_file_under_text_auto_is_exact(repo: Path, cagr: Cagr) -> None
     [b"a\r\nb", b"a\r\nb\rc", b"\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\r\n"],
     ids=["text", "lone-cr", "mostly-unprintable"],
 )
-def test_24_only_files_git_calls_binary_are_taken_raw(repo: Path, content: bytes) -> None:
-    # Text with CRLF is still unknown (git would convert it); a lone CR or mostly unprintable
-    # bytes make git call the file binary, as a NUL does.
+def test_24_line_endings_convert_as_git_converts_them(repo: Path, content: bytes) -> None:
+    # Text with CRLF is stored with LF; a lone CR or mostly unprintable bytes make git call
+    # the file binary, as a NUL does, and then it is stored as it is.
     write(repo, ".gitattributes", "* text=auto\n")
     write(repo, "f.dat", b"x")
     commit(repo, "i")
     write(repo, "f.dat", content)
-    changes = collect(repo)
-    if content == b"a\r\nb":
-        assert [u.path for u in changes.unchecked] == ["f.dat"]
-    else:
-        _agrees_with_git(repo)
+    _agrees_with_git(repo)
 
 
 def test_24_explicit_text_converts_binary_files_too(repo: Path) -> None:
@@ -124,7 +120,10 @@ def test_24_explicit_text_converts_binary_files_too(repo: Path) -> None:
     write(repo, "bin.dat", b"x")
     commit(repo, "i")
     write(repo, "bin.dat", b"a\0b\r\nc")
-    assert [u.path for u in collect(repo).unchecked] == ["bin.dat"]
+    assert _agrees_with_git(repo) == [("M", "bin.dat")]
+    (change,) = collect(repo).changes
+    assert change.new is not None
+    assert change.new.oid == git(repo, "hash-object", "--stdin", stdin=b"a\0b\nc").decode().strip()
 
 
 def test_25_committed_content_edited_again_is_not_called_staged(repo: Path, cagr: Cagr) -> None:

@@ -114,6 +114,7 @@ class TestDirtyCheckout:
     def test_a_tree_that_cannot_be_read_is_unchecked_not_clean(self, project: Project) -> None:
         head = project.work({".gitattributes": "*.bin filter=lfs\n", "asset.bin": "pointer"})
         checkout = project.clone(head)
+        git(checkout, "config", "filter.lfs.clean", "git-lfs clean -- %f")  # LFS installed
         os.utime(checkout / "asset.bin", (1_000_000_000, 1_000_000_000))  # stat no longer matches
         result = cagr_ci(
             checkout, pr_env(project, "synchronize", head, GOOD_BODY), "--format", "json"
@@ -123,7 +124,7 @@ class TestDirtyCheckout:
         assert data["problems"] == []
         (item,) = data["unchecked"]
         assert item["message"].startswith(
-            "whether the checkout was clean before the check is unknown: asset.bin: git applies"
+            "whether the checkout was clean before the check is unknown: asset.bin: git runs its"
         )
 
     def test_a_clean_checkout_passes(self, project: Project) -> None:

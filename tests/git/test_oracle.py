@@ -26,7 +26,7 @@ names = st.text(_NAME_CHARS, min_size=1, max_size=6).filter(
 )
 folders = st.sampled_from(["", "d", "d/e", "sp ace"])
 paths = st.builds(lambda f, n: f"{f}/{n}" if f else n, folders, names)
-contents = st.sampled_from(["one\n", "two\n", "three", ""])
+contents = st.sampled_from(["one\n", "two\n", "three", "", "a\r\nb\r\n", "one\r\n", "x\r\ny\n"])
 # What git calls binary (a NUL, a lone CR): under text=auto its raw hash is exact even with CRLF.
 binary_contents = st.sampled_from(["a\0b\r\nc", "\0\r\n", "x\ry\r\n"])
 kinds = st.sampled_from(["file", "exec", "link"])
@@ -59,10 +59,13 @@ operations = st.one_of(
     st.tuples(st.just("file_to_folder"), paths, names),
     # `folder/*` ignored with `!folder/name` re-included beneath it.
     st.tuples(st.just("reinclude"), folders, names),
+    # The same text with CRLF line endings (git may store it unchanged), and skip-worktree.
+    st.tuples(st.just("crlf"), paths),
+    st.tuples(st.just("skip"), paths),
 )
 
 
-def _apply(root: Path, operation: tuple) -> None:
+def _apply(root: Path, operation: tuple) -> None:  # noqa: PLR0915  # a branch per operation
     kind, path = operation[0], operation[1]
     absolute = os.fsencode(root) + b"/" + path.encode("utf-8", "surrogateescape")
     try:
@@ -90,6 +93,14 @@ def _apply(root: Path, operation: tuple) -> None:
             git(root, "rm", "-q", "--cached", "-r", "--", os.fsdecode(absolute), check=False)
         elif kind == "ignored":
             write(root, f"{path}.ign", "ignored")
+            write(root, f"{path}.ex", "excluded by info/exclude")
+        elif kind == "crlf" and os.path.isfile(absolute) and not os.path.islink(absolute):
+            with open(absolute, "rb") as handle:
+                data = handle.read().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+            with open(absolute, "wb") as handle:
+                handle.write(data)
+        elif kind == "skip":
+            git(root, "update-index", "--skip-worktree", "--", os.fsdecode(absolute), check=False)
         elif path and kind == "folder_to_file" and _real_folder(absolute):
             shutil.rmtree(absolute)
             write(root, path, operation[2])
@@ -127,19 +138,46 @@ def _ignore_line(pattern: str) -> bytes:
     return escaped.encode("utf-8", "surrogateescape") + b"\n"
 
 
+# What the working tree is read with: attributes, line-ending settings, core.symlinks=false,
+# an ignore file that starts with a byte order mark, a linked worktree (whose info/exclude is
+# the common one), a cone-mode sparse checkout.
+_ATTRIBUTES = [
+    "* text=auto eol=lf\n",
+    "* text=auto\n",
+    "* text\n*.dat binary\n",
+    "[attr]gen text eol=crlf\n* gen\n",
+    '"d/*" text\n* -text\n',
+    "* eol=lf\n",
+]
+setups = st.fixed_dictionaries(
+    {
+        "attributes": st.none() | st.sampled_from(_ATTRIBUTES),
+        "autocrlf": st.sampled_from([None, "true", "input", "false"]),
+        "eol": st.sampled_from([None, "lf", "crlf"]),
+        "symlinks": st.booleans(),
+        "bom": st.booleans(),
+        "linked": st.booleans(),
+        "sparse": st.sampled_from([None, "d", "sp ace"]),
+    }
+)
+
+
 @st.composite
-def histories(draw: st.DrawFn) -> tuple[list, list, list, bool]:
+def histories(draw: st.DrawFn) -> tuple[list, list, list, dict]:
     base = draw(st.lists(st.tuples(st.just("put"), paths, contents, kinds), min_size=1, max_size=6))
     branch = draw(st.lists(operations, max_size=5))
     work = draw(st.lists(operations, max_size=8))
-    return base, branch, work, draw(st.booleans())
+    return base, branch, work, draw(setups)
 
 
-def _build(root: Path, base: list, branch: list, work: list, text_auto: bool) -> None:
+def _build(root: Path, base: list, branch: list, work: list, setup: dict) -> Path:
+    """The generated history in `root`; returns the work tree the last operations ran in."""
+    root.mkdir()
     git(root, "init", "-q", "-b", "main")
-    write(root, ".gitignore", "*.ign\n")
-    if text_auto:  # automatic line-ending conversion, which skips what git calls binary
-        write(root, ".gitattributes", "* text=auto eol=lf\n")
+    write(root, ".gitignore", (b"\xef\xbb\xbf" if setup["bom"] else b"") + b"*.ign\n")
+    write(root, ".git/info/exclude", "*.ex\n")
+    if setup["attributes"]:
+        write(root, ".gitattributes", setup["attributes"])
     for operation in base:
         _apply(root, operation)
     commit(root, "base")
@@ -147,8 +185,25 @@ def _build(root: Path, base: list, branch: list, work: list, text_auto: bool) ->
     for operation in branch:
         _apply(root, operation)
     commit(root, "branch")
+    for key, name in (("autocrlf", "core.autocrlf"), ("eol", "core.eol")):
+        if setup[key]:
+            git(root, "config", name, setup[key])
+    tree = root
+    if setup["linked"]:
+        tree = root.parent / (root.name + "-linked")
+        git(root, "worktree", "add", "-q", "-b", "linked", str(tree))
+    if not setup["symlinks"]:  # symlinks are checked out as plain files holding the target
+        git(tree, "config", "core.symlinks", "false")
+        for line in git(tree, "ls-files", "-s", "-z").split(b"\0"):
+            link = os.fsencode(tree) + b"/" + line.partition(b"\t")[2]
+            if line.startswith(b"120000 ") and os.path.islink(link):
+                os.unlink(link)
+                git(tree, "checkout", "-q", "--", os.fsdecode(link), check=False)
+    if setup["sparse"]:
+        git(tree, "sparse-checkout", "set", "--cone", "--skip-checks", setup["sparse"])
     for operation in work:
-        _apply(root, operation)
+        _apply(tree, operation)
+    return tree
 
 
 @pytest.fixture(scope="module")
@@ -161,8 +216,11 @@ class TestAgainstGit:
     """Generated trees, edits, deletes, chmods, symlinks, type changes, staging, untracked and
     ignored files, with spaces, tabs, newlines, quotes, glob characters and undecodable bytes;
     folders replaced by files or links (to a folder, or dangling) and files by folders; `dir/*`
-    ignored with a file re-included beneath it; binary files with CRLF under text=auto. Pending
-    staged paths are those git lists both as staged and as unstaged."""
+    ignored with a file re-included beneath it; CRLF content under attributes (text, eol,
+    macros, quoted patterns) and core.autocrlf/core.eol; core.symlinks=false; an ignore file with
+    a byte order mark; linked worktrees sharing info/exclude; sparse checkouts with files written
+    back outside the cone, and skip-worktree entries. Pending staged paths are those git lists
+    both as staged and as unstaged."""
 
     @settings(
         max_examples=int(os.environ.get("CAGR_ORACLE_EXAMPLES", "40")),
@@ -173,15 +231,15 @@ class TestAgainstGit:
     def test_working_tree_and_committed_sets_equal_git(self, scratch: Path, history: tuple) -> None:
         root = Path(tempfile.mkdtemp(dir=scratch))
         try:
-            _build(root, *history)
-            base = git(root, "merge-base", "main", "HEAD").decode().strip()
-            head = git(root, "rev-parse", "HEAD").decode().strip()
-            working = collect(root)
-            committed = collect(root, committed=True)
+            tree = _build(root / "repo", *history)
+            base = git(tree, "merge-base", "main", "HEAD").decode().strip()
+            head = git(tree, "rev-parse", "HEAD").decode().strip()
+            working = collect(tree)
+            committed = collect(tree, committed=True)
             assert working.unchecked == ()
             assert committed.unchecked == ()
-            assert rows(committed) == oracle(root, base, head)
-            assert rows(working) == oracle(root, base)
-            assert working.pending_staged == pending_oracle(root)
+            assert rows(committed) == oracle(tree, base, head)
+            assert rows(working) == oracle(tree, base)
+            assert working.pending_staged == pending_oracle(tree)
         finally:
             shutil.rmtree(root, ignore_errors=True)

@@ -392,6 +392,7 @@ class TestGitDetails:
         assert "changed while cagr read it, twice" in item.message
 
     def test_content_filters_cagr_cannot_run_are_unchecked(self, branch: Path) -> None:
+        git(branch, "config", "filter.lfs.clean", "git-lfs clean -- %f")
         write(branch, ".gitattributes", "*.bin filter=lfs\n*.txt text\n")
         write(branch, "asset.bin", "pointer")
         write(branch, "notes.txt", "a\nb\n")
@@ -400,11 +401,24 @@ class TestGitDetails:
         write(branch, "notes.txt", "a\nb\nc\n")  # no CRLF: git's conversion is the identity
         changes = collect(branch)
         (item,) = changes.unchecked
-        assert item.message.startswith("asset.bin: git applies `filter=lfs` to it")
+        assert item.message.startswith("asset.bin: git runs its `lfs` filter on it")
         os.unlink(branch / "asset.bin")
-        write(branch, "notes.txt", "a\r\nb\r\n")
-        (item,) = collect(branch).unchecked
-        assert item.message.startswith("notes.txt: it has CRLF line endings")
+        write(branch, "notes.txt", "a\r\nb\r\n")  # git stores it with LF: what it had
+        changes = collect(branch)
+        assert changes.unchecked == ()
+        (notes,) = [c for c in changes.changes if c.path == "notes.txt"]
+        assert notes.new is not None
+        assert notes.new.oid == git(branch, "rev-parse", "HEAD:notes.txt").decode().strip()
+
+    def test_a_filter_with_no_driver_configured_changes_nothing(self, branch: Path) -> None:
+        write(branch, ".gitattributes", "*.bin filter=lfs\n")  # git-lfs not installed here
+        write(branch, "asset.bin", "pointer")
+        commit(branch, "attributes")
+        write(branch, "asset.bin", "new binary content")
+        changes = collect(branch)
+        assert changes.unchecked == ()
+        base = git(branch, "merge-base", "main", "HEAD").decode().strip()
+        assert rows(changes) == oracle(branch, base)
 
     def test_a_large_untracked_folder_that_is_ignored_is_never_read(self, branch: Path) -> None:
         for number in range(50):
@@ -446,10 +460,11 @@ def test_info_attributes_override_and_nested_patterns(branch: Path) -> None:
     write(branch, "sub/deep/a.dat", "v1")
     write(branch, "b.dat", "v1")
     commit(branch, "attributes")
+    git(branch, "config", "filter.lfs.process", "git-lfs filter-process")
     write(branch, "sub/deep/a.dat", "v2")
     write(branch, "b.dat", "v2")  # outside sub/: no filter applies
     (item,) = collect(branch).unchecked
-    assert item.message.startswith("sub/deep/a.dat: git applies `filter=lfs`")
+    assert item.message.startswith("sub/deep/a.dat: git runs its `lfs` filter on it")
     write(branch, ".git/info/attributes", "*.dat -filter\n")  # info/attributes wins
     changes = collect(branch)
     assert changes.unchecked == ()
@@ -457,6 +472,7 @@ def test_info_attributes_override_and_nested_patterns(branch: Path) -> None:
 
 
 def test_an_unreadable_asset_does_not_stop_unrelated_rules(branch: Path) -> None:
+    git(branch, "config", "filter.lfs.clean", "git-lfs clean -- %f")
     write(branch, ".gitattributes", "*.bin filter=lfs\n")
     write(branch, "asset.bin", "pointer")
     commit(branch, "attributes")

@@ -78,18 +78,35 @@ def _blob_id(data: bytes) -> str:
 
 
 def _worktree_id(root: Path, path: bytes, mode: str) -> str:
-    """What the working tree holds, hashed by git itself (`git hash-object`)."""
+    """What the working tree holds at an untracked path, hashed by git itself: a symlink's
+    target, a file's content as git converts it on the way in (`git hash-object` applies the
+    path's attributes; with no index entry, nothing else bears on it), a repository's HEAD."""
     absolute = os.fsencode(root) + b"/" + path
     if mode == "160000":
         return git(Path(os.fsdecode(absolute)), "rev-parse", "HEAD").decode().strip()
-    if mode == "120000":
+    if mode == "120000" and os.path.islink(absolute):
         data = os.readlink(absolute)
-    else:
-        with open(absolute, "rb") as handle:
-            data = handle.read()
-    oid = git(root, "hash-object", "--no-filters", "--stdin", stdin=data).decode().strip()
-    assert oid == _blob_id(data)
-    return oid
+        return git(root, "hash-object", "--no-filters", "--stdin", stdin=data).decode().strip()
+    return git(root, "hash-object", "--", os.fsdecode(path)).decode().strip()
+
+
+def _tracked_worktree_id(root: Path, path: bytes, mode: str, base: str) -> str:
+    """The id git gives a tracked path's working-tree content (`git diff --raw` shows zeros for
+    it): the post-image of `git diff --full-index`, which git hashes as `git add` would (line
+    endings against the index's version, `core.symlinks`, filters); when only the mode
+    changed, the content is the base's."""
+    if mode == "160000":
+        return _worktree_id(root, path, mode)
+    spec = ":(literal)" + path.decode("utf-8", "surrogateescape")
+    patch = git(root, "diff", "--full-index", "--no-renames", "--no-color", base, "--", spec)
+    lines = [line for line in patch.split(b"\n") if line.startswith(b"index ")]
+    if not lines:
+        return (
+            git(root, "rev-parse", f"{base}:{path.decode('utf-8', 'surrogateescape')}")
+            .decode()
+            .strip()
+        )
+    return lines[-1].split(b"..")[1].split(b" ")[0].decode()
 
 
 def _parse_raw(output: bytes) -> list[tuple[bytes, str, str, str, str, str]]:
@@ -122,7 +139,8 @@ def oracle(root: Path, base: str, head: str | None = None) -> list[Row]:
         git(root, *args, *([head] if head else []))
     ):
         present = status != "D"
-        current = _worktree_id(root, path, new_mode) if present and new_id == EMPTY else new_id
+        stat_dirty = present and new_id == EMPTY
+        current = _tracked_worktree_id(root, path, new_mode, base) if stat_dirty else new_id
         found[path] = [
             old_mode if status != "A" else None,
             new_mode if present else None,
@@ -142,6 +160,7 @@ def oracle(root: Path, base: str, head: str | None = None) -> list[Row]:
                 if line
             )
         }
+        filemode = git(root, "config", "--type=bool", "--default=true", "core.fileMode")
         for name in git(root, "ls-files", "-o", "--exclude-standard", "-z").split(b"\0"):
             if not name:
                 continue
@@ -152,7 +171,8 @@ def oracle(root: Path, base: str, head: str | None = None) -> list[Row]:
             elif os.path.islink(absolute):
                 mode = "120000"
             else:
-                mode = "100755" if os.stat(absolute).st_mode & 0o100 else "100644"
+                executable = os.stat(absolute).st_mode & 0o100 and filemode.strip() == b"true"
+                mode = "100755" if executable else "100644"
             new = (mode, _worktree_id(root, path, mode))
             old = tree.get(path)
             if old == new:
