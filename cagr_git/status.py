@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 import os
+import stat
 
 from cagr_core.errors import CagrError
 from cagr_core.values import frozen
@@ -149,9 +150,15 @@ class _IndexBlobs:
 def _read_index(repo: Repository) -> tuple[tuple[IndexEntry, ...], int]:
     """The index entries and the index file's mtime (none: an empty index)."""
     try:
-        with open(repo.index_path, "rb") as handle:
+        # Opened without blocking and read only as a regular file: a FIFO there never hangs.
+        with open(os.open(repo.index_path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+            st = os.fstat(handle.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                raise StatusProblem(
+                    f"cannot read the index: {repo.index_path} is not a regular file"
+                )
             data = handle.read()
-            mtime_ns = os.fstat(handle.fileno()).st_mtime_ns
+            mtime_ns = st.st_mtime_ns
     except FileNotFoundError:
         return (), 0
     except OSError as error:

@@ -212,3 +212,15 @@ def test_an_unfinished_payload_on_an_open_stdin_ends_at_the_deadline(feature: Pa
         assert ended == 0
         assert b"unreadable input" in process.stderr.read()
         assert process.stdout.read() == b""
+
+
+@pytest.mark.parametrize("command", [["rules", "check"], ["changes", "--base", "main"]])
+def test_a_fifo_in_place_of_the_index_is_refused_not_waited_on(
+    feature: Path, command: list[str]
+) -> None:
+    (feature / ".git" / "index").unlink()
+    os.mkfifo(feature / ".git" / "index")
+    outcome = run_process(command, feature, timeout=HANG_GUARD_S)
+    assert outcome.code == 3, outcome
+    assert "index" in outcome.out + outcome.err
+    assert stat.S_ISFIFO(os.lstat(feature / ".git" / "index").st_mode)
