@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import operator
 import os
-import stat
 
 from cagr_core.errors import CagrError
 from cagr_core.values import frozen
 
 from .attributes import AttributeFileProblem, AttributeRules
 from .convert import Checkin
+from .files import open_regular
 from .ignore import IgnoreFileProblem, ignore_rules
 from .index import IndexEntry, UnreadableIndex, read_index
 from .objects import BLOB, TREE, commit_tree, read_raw
@@ -150,15 +150,9 @@ class _IndexBlobs:
 def _read_index(repo: Repository) -> tuple[tuple[IndexEntry, ...], int]:
     """The index entries and the index file's mtime (none: an empty index)."""
     try:
-        # Opened without blocking and read only as a regular file: a FIFO there never hangs.
-        with open(os.open(repo.index_path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
-            st = os.fstat(handle.fileno())
-            if not stat.S_ISREG(st.st_mode):
-                raise StatusProblem(
-                    f"cannot read the index: {repo.index_path} is not a regular file"
-                )
+        with open(open_regular(repo.index_path), "rb") as handle:  # a FIFO never hangs
             data = handle.read()
-            mtime_ns = st.st_mtime_ns
+            mtime_ns = os.fstat(handle.fileno()).st_mtime_ns
     except FileNotFoundError:
         return (), 0
     except OSError as error:
