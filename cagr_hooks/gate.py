@@ -135,7 +135,7 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
         return Decision(
             "deny",
             "cagr: the change rules fail for this PR's commits. Fix them and commit, then open"
-            f" the PR again (`{_check_command(pr.base, record)}` shows where you stand)."
+            f" the PR again (`{_check_command(pr.base)}` shows where you stand)."
             f"\n\n{record.text}",
         )
     if record.status == "unchecked":
@@ -179,9 +179,10 @@ def _with_warnings(decision: Decision, record: GateRecord) -> Decision:
     return Decision("notice", "\n\n".join(t for t in (decision.text, text) if t))
 
 
-def _check_command(base: str | None, record: GateRecord | None) -> str:
-    target = base or (record.target_name if record is not None else None)
-    return "cagr rules check --committed" + (f" --base {target}" if target else "")
+def _check_command(base: str | None) -> str:
+    """The check that writes the record this PR command needs: its own `--base`, else the
+    default target (never the last record's target, which may be why the record is stale)."""
+    return "cagr rules check --committed" + (f" --base {base}" if base else "")
 
 
 def _notice(
@@ -198,7 +199,7 @@ def _notice(
             )
         )
         failed = f" The last committed check (of {record.head[:12]}) failed change rules: {rules}."
-    run = _check_command(base, record)
+    run = _check_command(base)
     return Decision(
         "notice",
         f"cagr: unchecked: {what}{failed} Run `{run}` to check this PR's commits now."

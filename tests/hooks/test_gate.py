@@ -141,6 +141,15 @@ class TestGate:
         assert committed_check(failing, "--base", "release") == 1
         assert denied("claude", gate(failing, "gh pr create -B release -t T -b x").json)
 
+    def test_a_record_for_another_base_advises_the_default_check(self, failing: Path) -> None:
+        git(failing, "branch", "release", "main")
+        assert committed_check(failing, "--base", "release") == 1
+        answer = gate(failing, "gh pr create -t T -b x")
+        assert "not refs/heads/main" in answer.text
+        assert "Run `cagr rules check --committed` to check" in answer.text
+        assert committed_check(failing) == 1  # the advice, followed, makes the gate decide
+        assert denied("claude", gate(failing, "gh pr create -t T -b x").json)
+
     def test_an_unknown_base_is_a_notice(self, failing: Path) -> None:
         answer = gate(failing, "gh pr create --base=nope -t T -b x")
         assert "target branch nope is not in this clone" in answer.text
