@@ -136,7 +136,7 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
             "deny",
             "cagr: the change rules fail for this PR's commits. Fix them and commit, then open"
             f" the PR again (`{_check_command(pr.base)}` shows where you stand)."
-            f"\n\n{record.text}",
+            f"\n\n{record.text}{_body_too(pr, record, line)}",
         )
     if record.status == "unchecked":
         return _notice("the committed check was not complete:\n\n" + record.text, checkout, pr.base)
@@ -282,20 +282,39 @@ def _foreign(checkout: Checkout, pr: PrCommand) -> str | None:
     return None
 
 
+def _body_too(pr: PrCommand, record: GateRecord, line: str) -> str:
+    """For a deny on failing commits: what the command's body misses as well, when it can be
+    read, so one round trip fixes both."""
+    if not record.deferred and not record.pr_sections:
+        return ""
+    body, _ = _body_of(pr, line)
+    if body is None:
+        return ""
+    problems, warnings = _body_problems(body, record.deferred, record.pr_sections)
+    if not problems and not warnings:
+        return ""
+    return "\n\nThe PR description given also misses what the rules ask:\n\n" + "\n\n".join(
+        problems + warnings
+    )
+
+
+def _body_of(pr: PrCommand, line: str) -> tuple[str | None, str | None]:
+    """The command's body: (text, None), or (None, why it cannot be known here)."""
+    if pr.body is not None or pr.body_file is None:
+        return pr.body, pr.body_unavailable
+    assert pr.cwd is not None
+    if line.count(pr.body_file) > 1:
+        return None, f"the command also names {pr.body_file} elsewhere, and may write it first"
+    return _read_body_file(pr.body_file, pr.cwd)
+
+
 def _body_decision(pr: PrCommand, record: GateRecord, line: str) -> Decision:
     """A current record that passed: check the body obligations against the command's body."""
     obligations = record.deferred
     headings = record.pr_sections
     if not obligations and not headings:
         return NONE
-    body = pr.body
-    why = pr.body_unavailable
-    if body is None and pr.body_file is not None:
-        assert pr.cwd is not None
-        if line.count(pr.body_file) > 1:
-            why = f"the command also names {pr.body_file} elsewhere, and may write it first"
-        else:
-            body, why = _read_body_file(pr.body_file, pr.cwd)
+    body, why = _body_of(pr, line)
     if body is None:
         owed = [f"the {o['section']} section ({o['rule']})" for o in obligations] + [
             f"a `## {h}` heading" for h in headings

@@ -209,6 +209,21 @@ class TestBody:
         )
         assert "Instead: In the PR body's Risk section" in answer.text
 
+    def test_failing_commits_and_a_body_without_the_section_are_denied_together(
+        self, dependency: Path
+    ) -> None:
+        write(dependency, "src/schema.py", "v2")
+        commit(dependency, "source only")
+        assert committed_check(dependency) == 1
+        answer = gate(dependency, 'gh pr create -t T -b "## Summary\nAdds padding."')
+        assert denied("claude", answer.json)
+        assert "the change rules fail for this PR's commits" in answer.text
+        assert "The PR description given also misses what the rules ask" in answer.text
+        assert "the PR body has no `## Risk` section" in answer.text
+        good = gate(dependency, f'gh pr create -t T -b "{GOOD}"')
+        assert denied("claude", good.json)
+        assert "also misses" not in good.text
+
     def test_an_available_empty_body_is_a_violation(self, dependency: Path) -> None:
         answer = gate(dependency, 'gh pr create -t T -b ""')
         assert denied("claude", answer.json)
