@@ -278,7 +278,7 @@ def _dirt(before: LocalChanges) -> list[JobProblem]:
         JobProblem(
             "dirty_checkout",
             "The checkout was dirty before the check (tracked changes, staged content or"
-            f" untracked files that are not ignored): {_listed(paths)}. The verdict above"
+            f" untracked files that are not ignored): {_listed(paths)}. The change rules"
             " judged committed trees only, but a job that edits the tree first can hide what"
             " it changed.",
             "Run `cagr ci` right after checking out, before any step that writes to the work"
