@@ -392,4 +392,6 @@ def _notes(event: CiEvent, report: Report, shallow: bool, queue_note: str) -> tu
 def _no_labels(event: CiEvent) -> str:
     if event.merge_queue:
         return "its pull request's labels could not be read: see the note on it"
+    if event.provider == "none":
+        return "outside a CI system's pull request run there are no labels"
     return f"{event.title} has no pull request labels"
