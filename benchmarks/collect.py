@@ -138,7 +138,8 @@ def merge_base_rows(root: Path, target: str, runs: int, label: str, goal: float 
 
 def _split_chain(root: Path) -> None:
     """A chain of three commit-graph layers: the oldest half, a quarter, the rest."""
-    count = int(git(root, "rev-list", "--count", "HEAD").decode())
+    # HEAD~N follows first parents: a history with merges has fewer of them than commits.
+    count = int(git(root, "rev-list", "--count", "--first-parent", "HEAD").decode())
     for back in (count // 2, count // 4):
         commit = git(root, "rev-parse", f"HEAD~{back}").decode()
         git(root, "commit-graph", "write", "--split=no-merge", "--stdin-commits",

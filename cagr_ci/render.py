@@ -129,6 +129,8 @@ def _verdict(result: CiResult) -> str:
         parts.append(f"{len(report.unchecked)} item(s) unchecked")
     if report.waived:
         parts.append(f"{len(report.waived)} finding(s) waived")
+    if not report.errors and not report.unchecked:
+        parts.append(f"the change rules found nothing in {checked}")
     word = "Failed" if result.status == "fail" else "Not a pass"
     return f"{word}: {', '.join(parts + also)}."
 

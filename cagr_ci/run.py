@@ -278,7 +278,7 @@ def _dirt(before: LocalChanges) -> list[JobProblem]:
         JobProblem(
             "dirty_checkout",
             "The checkout was dirty before the check (tracked changes, staged content or"
-            f" untracked files that are not ignored): {_listed(paths)}. The verdict above"
+            f" untracked files that are not ignored): {_listed(paths)}. The change rules"
             " judged committed trees only, but a job that edits the tree first can hide what"
             " it changed.",
             "Run `cagr ci` right after checking out, before any step that writes to the work"
@@ -392,4 +392,6 @@ def _notes(event: CiEvent, report: Report, shallow: bool, queue_note: str) -> tu
 def _no_labels(event: CiEvent) -> str:
     if event.merge_queue:
         return "its pull request's labels could not be read: see the note on it"
+    if event.provider == "none":
+        return "outside a CI system's pull request run there are no labels"
     return f"{event.title} has no pull request labels"

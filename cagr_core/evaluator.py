@@ -383,7 +383,13 @@ def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
         if near is not None and near.path not in paths:
             paths.append(near.path)
     requires = tuple(compiled.requirement(index) for index, _, _ in missing)
-    ctx.find(compiled, f"{_describe_all(triggers)}; {gaps}.", paths, requires=requires)
+    ctx.find(
+        compiled,
+        f"{_describe_all(triggers)}; {gaps}.",
+        paths,
+        requires=requires,
+        dependencies=_dependencies(triggers),
+    )
 
 
 def _missing_companion(pattern: str, near: Change | None, added_only: bool, ctx: _Context) -> str:

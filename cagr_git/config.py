@@ -4,7 +4,9 @@ Files in git's order, a later value winning: the system file, the global ones (X
 `~/.gitconfig`), the repository's `config`, the worktree's `config.worktree` (when
 `extensions.worktreeConfig` is on), then the environment's `GIT_CONFIG_COUNT` pairs and `git -c`
 settings (`GIT_CONFIG_PARAMETERS`). `include.path` and `includeIf` (`gitdir:`, `gitdir/i:`,
-`onbranch:`) are followed in place. Every file is opened without blocking and read only when it
+`onbranch:`, `hasconfig:remote.*.url:`) are followed in place; as git does, the remote URLs a
+`hasconfig:` condition tests are those of a first reading in which every such include is taken
+and may set no remote URL itself. Every file is opened without blocking and read only when it
 is a regular file, so a FIFO or device named in a config cannot hang cagr. A file git would
 refuse (a bad line, an include loop) raises GitConfigError naming the file and line.
 
@@ -21,6 +23,7 @@ from collections.abc import Callable, Mapping
 from cagr_core.errors import CagrError
 
 from .files import read_regular
+from .patterns import PatternTooDeep, wildmatch
 
 MAX_CONFIG_BYTES = 16 * 1024 * 1024
 MAX_INCLUDE_DEPTH = 10  # git's own limit
@@ -28,6 +31,7 @@ _SPACE = " \t\n\r"  # git's isspace(): ASCII only
 _ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "b": "\b"}
 _TRUE = frozenset(("true", "yes", "on"))
 _FALSE = frozenset(("false", "no", "off", ""))
+_HASCONFIG_URL = "hasconfig:remote.*.url:"
 
 # A setting's key as git compares it: (section lower-cased, subsection as written or None,
 # name lower-cased); its value None for a bare `name` (true as a boolean).
@@ -294,13 +298,39 @@ def _matches(pattern: str, value: str, fold: bool = False) -> bool:
 class _Reader:
     """Reads one repository's config files, following includes with git's conditions."""
 
-    def __init__(self, gitdir: str, head_branch: str | None, environ: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        gitdir: str,
+        commondir: str,
+        head_branch: str | None,
+        environ: Mapping[str, str],
+        *,
+        first_reading: bool = False,
+    ) -> None:
         self.gitdir = gitdir
+        self.commondir = commondir
         self.head_branch = head_branch
         self.environ = environ
+        # git's first reading for `hasconfig:remote.*.url:`: every such include is taken, and
+        # what it includes only checked (it may not set a remote URL), never kept.
+        self.first_reading = first_reading
+        self._remote_urls: list[bytes] | None = None
 
-    def file(self, path: str, depth: int = 0) -> list[Setting]:
-        """One file's settings with its includes; none when it is missing or no regular file."""
+    def everything(self) -> list[Setting]:
+        """Every source's settings in git's order, lowest precedence first."""
+        settings: list[Setting] = []
+        for path in global_files(self.environ):
+            settings.extend(self.file(path))
+        local = self.file(os.path.join(self.commondir, "config"))
+        settings.extend(local)
+        if GitConfig(local).boolean("extensions", "worktreeConfig", False):
+            settings.extend(self.file(os.path.join(self.gitdir, "config.worktree")))
+        settings.extend(_environment_settings(self.environ))
+        return settings
+
+    def file(self, path: str, depth: int = 0, checked_only: bool = False) -> list[Setting]:
+        """One file's settings with its includes; none when it is missing or no regular file.
+        `checked_only`: inside a `hasconfig:` include on the first reading."""
         if depth > MAX_INCLUDE_DEPTH:
             raise GitConfigError(f"exceeded maximum include depth ({MAX_INCLUDE_DEPTH}) at {path}")
         data = read_regular(path, MAX_CONFIG_BYTES + 1, follow=True)
@@ -310,12 +340,25 @@ class _Reader:
             raise GitConfigError(f"{path} is larger than {MAX_CONFIG_BYTES} bytes")
 
         def include(condition: str, value: str, origin: str) -> list[Setting]:
+            by_url = condition.startswith(_HASCONFIG_URL)
             if condition and not self._condition(condition, origin):
                 return []
             target = self._expand(value, origin)
-            return [] if target is None else self.file(target, depth + 1)
+            if target is None:
+                return []
+            return self.file(target, depth + 1, checked_only or (by_url and self.first_reading))
 
-        return parse_config(data, path, include)
+        settings = parse_config(data, path, include)
+        if not checked_only:
+            return settings
+        if any(
+            key[0] == "remote" and key[1] is not None and key[2] == "url" for key, _ in settings
+        ):
+            raise GitConfigError(
+                "remote URLs cannot be configured in file directly or indirectly included by"
+                f" includeIf.hasconfig:remote.*.url ({path})"
+            )
+        return []
 
     def _expand(self, value: str, origin: str) -> str | None:
         if value.startswith("~/") or value == "~":
@@ -337,7 +380,26 @@ class _Reader:
             if pattern.endswith("/"):
                 pattern += "**"
             return _matches(pattern, self.head_branch)
-        return False  # `hasconfig:` and conditions newer than cagr: not followed (docs/limits.md)
+        if condition.startswith(_HASCONFIG_URL):
+            return self.first_reading or self._some_remote_url(condition[len(_HASCONFIG_URL) :])
+        return False  # conditions git does not know (or newer than cagr's reading) are false
+
+    def _some_remote_url(self, pattern: str) -> bool:
+        if self._remote_urls is None:
+            first = _Reader(
+                self.gitdir, self.commondir, self.head_branch, self.environ, first_reading=True
+            )
+            self._remote_urls = [
+                value.encode("utf-8", "surrogateescape")
+                for (section, subsection, name), value in first.everything()
+                if section == "remote" and subsection is not None and name == "url" and value
+            ]
+        wanted = pattern.encode("utf-8", "surrogateescape")
+        try:
+            return any(wildmatch(wanted, url, pathname=True) for url in self._remote_urls)
+        except PatternTooDeep:
+            message = f"includeIf pattern too complex to match: {pattern[:80]!r}"
+            raise GitConfigError(message) from None
 
     def _gitdir(self, pattern: str, origin: str, fold: bool) -> bool:
         if pattern.startswith("~/"):
@@ -420,16 +482,7 @@ def read_git_config(
     """The configuration git uses in this repository (`head_branch`: HEAD's branch name, for
     `includeIf "onbranch:..."`); GitConfigError when git would refuse it."""
     environ = os.environ if environ is None else environ
-    reader = _Reader(gitdir, head_branch, environ)
-    settings: list[Setting] = []
-    for path in global_files(environ):
-        settings.extend(reader.file(path))
-    local = reader.file(os.path.join(commondir, "config"))
-    settings.extend(local)
-    if GitConfig(local).boolean("extensions", "worktreeConfig", False):
-        settings.extend(reader.file(os.path.join(gitdir, "config.worktree")))
-    settings.extend(_environment_settings(environ))
-    return GitConfig(settings)
+    return GitConfig(_Reader(gitdir, commondir, head_branch, environ).everything())
 
 
 def repository_settings(commondir: str) -> GitConfig:

@@ -10,7 +10,6 @@ or a unique prefix of at least four digits (`git describe` output works too). On
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 
@@ -306,6 +305,8 @@ def _close_names(repo: Repository, name: str) -> list[str]:
             spellings.add(ref.split("/", 2)[2])
     spellings.discard("HEAD")
     typed = name.removeprefix("origin/")
+    import difflib  # noqa: PLC0415  # only a revision not found needs it: checks do not
+
     close = difflib.get_close_matches(typed, sorted(spellings - {typed}), n=3, cutoff=0.75)
     return [f"origin/{c}" for c in close] if remote else close
 

@@ -113,6 +113,8 @@ def read_payload(deadline: float) -> object:
 def _loads(data: bytes) -> object:
     if len(data) > MAX_INPUT:
         raise ValueError(f"more than {MAX_INPUT} bytes")
+    if not data.strip():
+        raise ValueError("it was empty: the agent sent no JSON")
     return json.loads(data)
 
 

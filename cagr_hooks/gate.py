@@ -135,8 +135,8 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
         return Decision(
             "deny",
             "cagr: the change rules fail for this PR's commits. Fix them and commit, then open"
-            f" the PR again (`{_check_command(pr.base, record)}` shows where you stand)."
-            f"\n\n{record.text}",
+            f" the PR again (`{_check_command(pr.base)}` shows where you stand)."
+            f"\n\n{record.text}{_body_too(pr, record, line)}",
         )
     if record.status == "unchecked":
         return _notice("the committed check was not complete:\n\n" + record.text, checkout, pr.base)
@@ -179,9 +179,10 @@ def _with_warnings(decision: Decision, record: GateRecord) -> Decision:
     return Decision("notice", "\n\n".join(t for t in (decision.text, text) if t))
 
 
-def _check_command(base: str | None, record: GateRecord | None) -> str:
-    target = base or (record.target_name if record is not None else None)
-    return "cagr rules check --committed" + (f" --base {target}" if target else "")
+def _check_command(base: str | None) -> str:
+    """The check that writes the record this PR command needs: its own `--base`, else the
+    default target (never the last record's target, which may be why the record is stale)."""
+    return "cagr rules check --committed" + (f" --base {base}" if base else "")
 
 
 def _notice(
@@ -198,7 +199,7 @@ def _notice(
             )
         )
         failed = f" The last committed check (of {record.head[:12]}) failed change rules: {rules}."
-    run = _check_command(base, record)
+    run = _check_command(base)
     return Decision(
         "notice",
         f"cagr: unchecked: {what}{failed} Run `{run}` to check this PR's commits now."
@@ -281,20 +282,39 @@ def _foreign(checkout: Checkout, pr: PrCommand) -> str | None:
     return None
 
 
+def _body_too(pr: PrCommand, record: GateRecord, line: str) -> str:
+    """For a deny on failing commits: what the command's body misses as well, when it can be
+    read, so one round trip fixes both."""
+    if not record.deferred and not record.pr_sections:
+        return ""
+    body, _ = _body_of(pr, line)
+    if body is None:
+        return ""
+    problems, warnings = _body_problems(body, record.deferred, record.pr_sections)
+    if not problems and not warnings:
+        return ""
+    return "\n\nThe PR description given also misses what the rules ask:\n\n" + "\n\n".join(
+        problems + warnings
+    )
+
+
+def _body_of(pr: PrCommand, line: str) -> tuple[str | None, str | None]:
+    """The command's body: (text, None), or (None, why it cannot be known here)."""
+    if pr.body is not None or pr.body_file is None:
+        return pr.body, pr.body_unavailable
+    assert pr.cwd is not None
+    if line.count(pr.body_file) > 1:
+        return None, f"the command also names {pr.body_file} elsewhere, and may write it first"
+    return _read_body_file(pr.body_file, pr.cwd)
+
+
 def _body_decision(pr: PrCommand, record: GateRecord, line: str) -> Decision:
     """A current record that passed: check the body obligations against the command's body."""
     obligations = record.deferred
     headings = record.pr_sections
     if not obligations and not headings:
         return NONE
-    body = pr.body
-    why = pr.body_unavailable
-    if body is None and pr.body_file is not None:
-        assert pr.cwd is not None
-        if line.count(pr.body_file) > 1:
-            why = f"the command also names {pr.body_file} elsewhere, and may write it first"
-        else:
-            body, why = _read_body_file(pr.body_file, pr.cwd)
+    body, why = _body_of(pr, line)
     if body is None:
         owed = [f"the {o['section']} section ({o['rule']})" for o in obligations] + [
             f"a `## {h}` heading" for h in headings

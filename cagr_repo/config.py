@@ -57,7 +57,7 @@ class RepoConfig:
     @property
     def loaded(self) -> LoadedConfig:
         if not self._loaded:
-            loaded, issues = combine_sources(self.files.read, self.files.problems)
+            loaded, issues = combine_sources(self.files.sources(), self.files.problems)
             if issues:  # the same bytes were valid when this was compiled
                 raise ConfigErrors(issues)
             self._loaded.append(loaded)
@@ -162,7 +162,7 @@ def config_from(root: str, files: ConfigFiles) -> RepoConfig:
     """The configuration these sources make (read from disk, or from a commit's tree)."""
     from cagr_core.validate import rules_digest  # noqa: PLC0415  # cattrs
 
-    loaded, issues = combine_sources(files.read, files.problems)
+    loaded, issues = combine_sources(files.sources(), files.problems)
     if issues:
         raise ConfigErrors(issues)
     try:

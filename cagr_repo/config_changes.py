@@ -52,7 +52,7 @@ def config_changes(
         at_base = config_files_at(repo, base)
     except (KeyError, DamagedObject) as error:
         return ConfigChanges(files, note=f"its rules at the merge base cannot be read ({error})")
-    before, issues = combine_sources(at_base.read, at_base.problems)
+    before, issues = combine_sources(at_base.sources(), at_base.problems)
     if issues:
         return ConfigChanges(
             files, note="its rules at the merge base are not valid, so they cannot be compared"

@@ -1,7 +1,9 @@
 """Which configuration files a checkout has, their bytes, and a digest of them (standard library).
 
-Sources, in this order: `cagr.toml` at the root, `pyproject.toml` (its `[tool.cagr]` table), and
-`.cagr/**/*.toml` fragments in path order (`.cagr/review-evals/` is not config). Only regular
+Sources, in this order: `cagr.toml` at the root, `pyproject.toml` (its `[tool.cagr]` table; one
+that cannot hold that table is read but is no source, so a project's own edits to it are no
+config edits), and `.cagr/**/*.toml` fragments in path order (`.cagr/review-evals/` is not
+config). Only regular
 files inside the repository are read; anything else is a problem to report, never skipped. The
 gate's fast path digests these bytes without parsing TOML, so a config edit invalidates a record.
 """
@@ -30,6 +32,12 @@ def is_config_source(path: str) -> bool:
     )
 
 
+def may_hold(pyproject: bytes) -> bool:
+    """Whether a pyproject.toml's bytes may hold a `[tool.cagr]` table, told without parsing
+    TOML: they name cagr, or hold an escape that could spell it in a quoted key."""
+    return b"cagr" in pyproject or b"\\u" in pyproject or b"\\U" in pyproject
+
+
 def fragment_order(names: list[str]) -> list[str]:
     """Fragments in source order: by path, folder by folder."""
     return sorted(names, key=lambda name: name.split("/"))
@@ -45,16 +53,19 @@ class ConfigFiles:
         self.problems: list[tuple[str, str]] = []
 
     def configure_cagr(self) -> bool:
-        """Whether these files set cagr up: any of them, except a pyproject.toml that never
-        names cagr (a problem with one counts: it may be the configuration)."""
-        return bool(self.problems) or any(
-            name != PYPROJECT or b"cagr" in data for name, data in self.read
-        )
+        """Whether these files set cagr up (a problem with one counts: it may be the
+        configuration)."""
+        return bool(self.problems or self.sources())
+
+    def sources(self) -> list[tuple[str, bytes]]:
+        """The files read that can hold configuration: all but a pyproject.toml that cannot
+        hold `[tool.cagr]`."""
+        return [(name, data) for name, data in self.read if name != PYPROJECT or may_hold(data)]
 
     def digest(self) -> str:
         """sha256 over every source's name and bytes (and every problem), in source order."""
         digest = hashlib.sha256()
-        for name, data in self.read:
+        for name, data in self.sources():
             digest.update(name.encode("utf-8", "surrogateescape") + b"\0" + data + b"\0")
         for name, problem in self.problems:
             digest.update(b"!" + name.encode("utf-8", "surrogateescape") + b"\0" + problem.encode())

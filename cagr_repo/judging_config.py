@@ -107,7 +107,7 @@ def committed_config(working: WorkingConfig, checkout: Checkout) -> CommittedCon
         head = config_from(working.root, files)
     except ConfigErrors as errors:
         return CommittedConfig(None, seen, head_issues=tuple(errors.issues))
-    not_on_disk = tuple(name for name, _ in files.read if _absent(working.root, name))
+    not_on_disk = tuple(name for name, _ in files.sources() if _absent(working.root, name))
     return CommittedConfig(head, seen, True, _differs(head, working, not_on_disk))
 
 

@@ -3,7 +3,9 @@ history shows them changing together.
 
 Three families: a lockfile with the manifests it locks (`package.json` -> `pnpm-lock.yaml`,
 `pyproject.toml` -> `uv.lock`, `Cargo.toml` -> `Cargo.lock`, `go.mod` -> `go.sum`: the nearest
-lockfile at or above a manifest, as package managers find a workspace's); a build output folder
+lockfile at or above a manifest, as package managers find a workspace's, and of those only the
+folders the lockfile itself names where it names them: pnpm's `importers`, package-lock.json's
+`packages`, yarn's `@workspace:` entries); a build output folder
 (`dist/`, `build/`) with its sibling source folders; a Django app's models with a new migration.
 Each is suggested only when at least three recent first-parent commits called for the companion
 and at least half of them changed it too; the comment says the count.
@@ -13,17 +15,19 @@ not by any edit of the manifest (a version bump changes no lockfile).
 
 from __future__ import annotations
 
+import json
 import posixpath
-from collections.abc import Callable, Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from cagr_core.glob_compile import compile_matcher
 from cagr_core.manifests import Format, ManifestError, added_dependencies, format_of
 from cagr_git.log import first_parent_log
-from cagr_git.objects import BLOB, DamagedObject, read_raw
-from cagr_git.trees import TreeEntry
+from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
+from cagr_git.trees import TREE_MODE, TreeEntry, read_tree
 
 from .suggestion import Suggestion, example, examples, manifest_change, slug
 
@@ -34,6 +38,7 @@ if TYPE_CHECKING:
 HISTORY_LIMIT = 300  # recent first-parent commits read: enough to show a habit, fast on big repos
 _MIN_COMMITS = 3
 _MAX_MANIFEST_BYTES = 1 << 20
+_MAX_LOCK_BYTES = 64 << 20
 _LOCKS: dict[Format, tuple[tuple[str, str], ...]] = {  # lockfile, the command that writes it
     Format.PACKAGE_JSON: (
         ("pnpm-lock.yaml", "pnpm install"),
@@ -67,9 +72,52 @@ class Commit:
 
 @frozen
 class History:
-    """Recent first-parent commits, newest first."""
+    """Recent first-parent commits, newest first, and the folders (relative to its own) each
+    lockfile at HEAD says it locks, where it says so."""
 
     commits: tuple[Commit, ...] = ()
+    members: Mapping[str, frozenset[str]] = field(factory=dict)
+
+
+_PNPM_IMPORTER = re.compile(r"^  (['\"]?)([^\s'\"].*?)\1:(?:\s.*)?$")
+_YARN_WORKSPACE = re.compile(rb"@workspace:([^\",:\s]*)")
+
+
+def lock_members(name: str, data: bytes) -> frozenset[str] | None:
+    """The folders, relative to its own ("" for its own), a lockfile says it locks; None when
+    its format does not say (yarn 1, bun, Cargo, uv, poetry, go.sum) or it cannot be read."""
+    base = posixpath.basename(name)
+    try:
+        if base == "pnpm-lock.yaml":
+            return _pnpm_members(data.decode("utf-8"))
+        if base == "package-lock.json":
+            packages = json.loads(data).get("packages")
+            if not isinstance(packages, dict):
+                return frozenset({""})  # lockfileVersion 1: one project, no workspaces
+            return frozenset(key for key in packages if "node_modules" not in key.split("/"))
+        if base == "yarn.lock" and b"__metadata:" in data:  # yarn 2+: workspaces are entries
+            found = {m.decode("utf-8").strip("/") for m in _YARN_WORKSPACE.findall(data)}
+            return frozenset("" if m == "." else m for m in found)
+    except (UnicodeDecodeError, ValueError, AttributeError, RecursionError):
+        return None
+    return None
+
+
+def _pnpm_members(text: str) -> frozenset[str]:
+    """`importers:` keys (a workspace's projects); a lockfile without them locks one project."""
+    members: set[str] = set()
+    inside = False
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line.startswith(" "):
+            inside = line.rstrip() == "importers:"
+            continue
+        match = _PNPM_IMPORTER.match(line) if inside else None
+        if match:
+            member = match.group(2)
+            members.add("" if member == "." else member.strip("/"))
+    return frozenset(members or {""})
 
 
 def locked_manifests(paths: Iterable[str]) -> set[str]:
@@ -117,7 +165,37 @@ def read_history(repo: Repository, paths: Sequence[str], limit: int = HISTORY_LI
         }
         changes = [(path, old is not None, new is not None) for path, (old, new) in sides.items()]
         commits.append(commit_of(changes, _blob_reader(repo, sides), wanted))
-    return History(tuple(commits))
+    return History(tuple(commits), _members_at(repo, head, _lock_groups(paths)))
+
+
+def _members_at(repo: Repository, head: str, groups: Iterable[str]) -> dict[str, frozenset[str]]:
+    """What each lockfile at `head` says it locks, where it says so."""
+    members = {}
+    for lock in groups:
+        data = _file_at(repo, head, lock)
+        found = lock_members(lock, data) if data is not None else None
+        if found is not None:
+            members[lock] = found
+    return members
+
+
+def _file_at(repo: Repository, commit: str, path: str) -> bytes | None:
+    """A regular file's content in `commit` (None: absent, not a file, too large, unreadable)."""
+    try:
+        tree = commit_tree(repo.objects, commit)
+        *folders, name = path.split("/")
+        for folder in folders:
+            entry = read_tree(repo.objects, tree).get(folder.encode("utf-8", "surrogateescape"))
+            if entry is None or entry[0] != TREE_MODE:
+                return None
+            tree = entry[1]
+        entry = read_tree(repo.objects, tree).get(name.encode("utf-8", "surrogateescape"))
+        if entry is None or entry[0] not in (0o100644, 0o100755):
+            return None
+        data = read_raw(repo.objects, entry[1], BLOB)
+    except (KeyError, ValueError, DamagedObject):
+        return None
+    return data if len(data) <= _MAX_LOCK_BYTES else None
 
 
 def _blob_reader(
@@ -165,9 +243,11 @@ def _adds(globs: list[str]) -> Callable[[Commit], bool]:
 # Lockfiles
 
 
-def _lock_groups(paths: Sequence[str]) -> dict[str, list[str]]:
+def _lock_groups(
+    paths: Sequence[str], members: Mapping[str, frozenset[str]] | None = None
+) -> dict[str, list[str]]:
     """Each tracked lockfile with the tracked manifests it locks: those whose nearest lockfile
-    of their kind (in their folder or above) it is."""
+    of their kind (in their folder or above) it is, and that it names where it names them."""
     tracked = set(paths)
     groups: dict[str, list[str]] = {}
     for path in paths:
@@ -185,7 +265,10 @@ def _lock_groups(paths: Sequence[str]) -> dict[str, list[str]]:
                 None,
             )
             if lock is not None:
-                groups.setdefault(lock, []).append(path)
+                named = (members or {}).get(lock)
+                inside = posixpath.relpath(posixpath.dirname(path) or ".", folder or ".")
+                if named is None or ("" if inside == "." else inside) in named:
+                    groups.setdefault(lock, []).append(path)
                 break
             if not folder:
                 break
@@ -203,7 +286,7 @@ def _since(history: History, path: str) -> History:
 
 
 def _lockfile(
-    lock: str, group: list[str], others: list[str], history: History
+    lock: str, group: list[str], others: list[str], unlocked: list[str], history: History
 ) -> Suggestion | None:
     """The rule for one lockfile, when its manifests' dependency additions mostly changed it."""
     recent = _since(history, lock)
@@ -250,6 +333,7 @@ def _lockfile(
             }
         )
         ignores = [f"/{n}/**" for n in nested if n != folder] + [f"/{m}" for m in excluded]
+        ignores += _outside(folder, included, [u for u in unlocked if u.startswith(below)])
     sample = included[0]
     what = f"one of the {len(included)} {kind} files it locks" if len(included) > 1 else sample
     rule: dict[str, Any] = {
@@ -273,12 +357,30 @@ def _lockfile(
     )
 
 
+def _outside(folder: str, members: list[str], unlocked: list[str]) -> list[str]:
+    """Ignores for the manifests below `folder` that its lockfile does not lock: for each, the
+    highest folder below `folder` that holds none of the `members`."""
+    ignores: set[str] = set()
+    for manifest in unlocked:
+        where = posixpath.dirname(manifest)
+        parts = where.split("/") if where else []
+        start = len(folder.split("/")) if folder else 0
+        for depth in range(start + 1, len(parts) + 1):
+            prefix = "/".join(parts[:depth]) + "/"
+            if not any(m.startswith(prefix) for m in members):
+                ignores.add(f"/{prefix}**")
+                break
+    return sorted(ignores)
+
+
 def _lockfiles(paths: Sequence[str], history: History) -> list[Suggestion]:
-    groups = _lock_groups(paths)
+    groups = _lock_groups(paths, history.members)
+    grouped = {m for group in groups.values() for m in group}
+    unlocked = [p for p in paths if p not in grouped and posixpath.basename(p) == "package.json"]
     found = []
     for lock in sorted(groups):
         others = [m for other, group in groups.items() if other != lock for m in group]
-        suggestion = _lockfile(lock, groups[lock], others, history)
+        suggestion = _lockfile(lock, groups[lock], others, unlocked, history)
         if suggestion is not None:
             found.append(suggestion)
     return found

@@ -25,6 +25,7 @@ COMPILING = (
 )  # fmt: skip
 MARKDOWN = ("mistune",)  # only a body to read needs it
 HOOK_ONLY_NEVER = ("argparse", "subprocess", "importlib.metadata")
+SUGGESTING = ("difflib",)  # "did you mean": only a name that was not found needs it
 # Third-party packages a warm check may load, besides cagr's own: none.
 THIRD_PARTY: set[str] = set()
 CAGR = ("cagr", "cagr_core", "cagr_git", "cagr_repo", "cagr_hooks", "cagr_ci", "cagr_cli")
@@ -132,12 +133,14 @@ def _third_party(loaded: set[str]) -> set[str]:
 
 PATHS = {
     "turn end": (lambda root: _hook(root, "Stop", stop_hook_active=False),
-                 COMPILING + MARKDOWN + HOOK_ONLY_NEVER),
-    "rules check": (lambda _: (["rules", "check"], ""), COMPILING + MARKDOWN + ("subprocess",)),
+                 COMPILING + MARKDOWN + HOOK_ONLY_NEVER + SUGGESTING),
+    "rules check": (lambda _: (["rules", "check"], ""),
+                    COMPILING + MARKDOWN + SUGGESTING + ("subprocess",)),
     "rules check --committed": (lambda _: (["rules", "check", "--committed"], ""),
-                                COMPILING + MARKDOWN + ("subprocess",)),
-    "changes": (lambda _: (["changes"], ""), COMPILING + MARKDOWN + ("subprocess",)),
-    "ci without a body": (lambda _: (["ci", "--base", "main"], ""), COMPILING + MARKDOWN),
+                                COMPILING + MARKDOWN + SUGGESTING + ("subprocess",)),
+    "changes": (lambda _: (["changes"], ""), COMPILING + MARKDOWN + SUGGESTING + ("subprocess",)),
+    "ci without a body": (lambda _: (["ci", "--base", "main"], ""),
+                          COMPILING + MARKDOWN + SUGGESTING),
     "the PR gate reading a body": (
         lambda root: _bash(root, 'gh pr create -t T -b "## Risk\nLow: a comment."'),
         (*COMPILING, *HOOK_ONLY_NEVER, "dulwich", "cagr_repo.config", "cagr_repo.collect"),

@@ -36,7 +36,7 @@ MAX_ADVICE_WORK = 20_000_000  # rule x tracked-file matches doctor does for advi
 
 def _config(root: Path) -> tuple[dict[str, Any], WorkingConfig]:
     files = find_config_files(str(root))
-    section: dict[str, Any] = {"sources": [name for name, _ in files.read], "problems": []}
+    section: dict[str, Any] = {"sources": [name for name, _ in files.sources()], "problems": []}
     config = read_working_config(str(root))
     if isinstance(config, InvalidConfig):
         section["problems"] = [str(issue) for issue in config.issues]

@@ -25,8 +25,8 @@ BREAKS = ["syntax error", "folder", "fifo"]
 def _break(root: Path, how: str) -> None:
     path = root / "pyproject.toml"
     path.unlink()
-    if how == "syntax error":
-        path.write_text("[project\nname = 'x'\n")
+    if how == "syntax error":  # mid-edit of cagr's table: it may hold rules
+        path.write_text("[project]\nname = 'x'\n[tool.cagr\n")
     elif how == "folder":
         path.mkdir()
         (path / "keep").write_text("x\n")
@@ -174,3 +174,24 @@ def test_the_record_refreshed_after_a_shell_command_is_judged_by_head(
     assert hook(after).code == 0
     record = json.loads((broken / ".git" / "cagr" / "gate.json").read_text())
     assert record["report"]["status"] == "fail"  # HEAD's rule, though the working tree's is broken
+
+
+def test_a_broken_pyproject_that_cannot_hold_cagrs_table_is_not_its_config(
+    feature: Path, cagr: Cagr
+) -> None:
+    """A project's own edit of its manifest, mid-way, is none of cagr's: the rules elsewhere
+    judge, and the gate record is not made stale by it."""
+    write(feature, "pyproject.toml", "[project]\nname = 'x'\ndependencies = []\n")
+    commit(feature, "edit the schema source only, and a pyproject")
+    assert cagr(feature, "rules", "check", "--committed").code == 1
+    record = (feature / ".git" / "cagr" / "gate.json").read_text()
+    (feature / "pyproject.toml").write_text("[project\nname = 'x'\n")
+    outcome = cagr(feature, "rules", "check")
+    assert outcome.code == 1, outcome  # the rule in cagr.toml still fails; no config error
+    assert "pyproject.toml" not in outcome.err
+    assert "Sources: " not in outcome.out or "pyproject.toml" not in outcome.out
+    doctor = json.loads(cagr(feature, "doctor", "--format", "json").out)
+    assert "pyproject.toml" not in doctor["config"]["sources"]
+    answer = hook(payload("claude", 1, feature, command="gh pr create -t T -b x"))
+    assert "configuration changed" not in answer.text
+    assert (feature / ".git" / "cagr" / "gate.json").read_text() == record

@@ -42,12 +42,20 @@ def test_10_deeply_nested_arrays_in_cagr_toml(feature: Path, cagr: Cagr, levels:
     assert "cagr.toml: nests too deeply" in outcome.err
 
 
+# A pyproject.toml is cagr's config only when its text names cagr (it may hold [tool.cagr]).
+MAY_HOLD_CAGR = "# [tool.cagr] would be read from this file\n"
+
+
 def test_10_deeply_nested_arrays_in_any_pyproject_table(feature: Path, cagr: Cagr) -> None:
-    write(feature, "pyproject.toml", f"[tool.other]\nx = {_deep(600)}\n")
+    write(feature, "pyproject.toml", f"{MAY_HOLD_CAGR}[tool.other]\nx = {_deep(600)}\n")
     for args in (("rules", "check"), ("rules", "test"), ("explain", "schema-out")):
         outcome = cagr(feature, *args)
         assert outcome.code == 2
         assert "pyproject.toml: nests too deeply" in outcome.err
+    write(feature, "pyproject.toml", f"[tool.other]\nx = {_deep(600)}\n")  # not cagr's
+    outcome = cagr(feature, "rules", "check")
+    _no_traceback(outcome)
+    assert "pyproject.toml" not in outcome.err
 
 
 def test_11_too_many_brace_expansions(feature: Path, cagr: Cagr) -> None:
@@ -71,7 +79,7 @@ def test_11_brace_expansions_add_up_across_a_rules_patterns(feature: Path, cagr:
 
 @pytest.mark.parametrize("text", ["tool = 1\n", 'tool = "cagr"\n', "[tool]\ncagr = [1]\n"])
 def test_12_pyproject_tool_that_is_not_a_table(feature: Path, cagr: Cagr, text: str) -> None:
-    write(feature, "pyproject.toml", text)
+    write(feature, "pyproject.toml", MAY_HOLD_CAGR + text)
     outcome = cagr(feature, "rules", "check")
     assert outcome.code == 2
     assert "pyproject.toml: tool" in outcome.err
@@ -417,7 +425,7 @@ def test_a_5000_digit_integer_in_a_config_file_is_a_config_error(
     feature: Path, cagr: Cagr, name: str
 ) -> None:
     with (feature / name).open("a") as handle:
-        handle.write(f"\n[other]\nx = {'1' * 5000}\n")
+        handle.write(f"\n{MAY_HOLD_CAGR}[other]\nx = {'1' * 5000}\n")
     outcome = cagr(feature, "rules", "check")
     _no_traceback(outcome)
     assert outcome.code == 2

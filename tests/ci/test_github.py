@@ -98,6 +98,8 @@ class TestDirtyCheckout:
         (problem,) = data["problems"]
         assert problem["kind"] == "dirty_checkout"
         assert problem["paths"] == ["stray.txt"]
+        text = cagr_ci(checkout, pr_env(project, "synchronize", head, GOOD_BODY)).stdout
+        assert "Failed: 1 problem(s) with the job, the change rules found nothing in" in text
 
     def test_staged_only_content_is_dirt_too(self, project: Project) -> None:
         head = project.work({"schema.json": '{"v": 2}'})

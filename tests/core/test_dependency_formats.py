@@ -94,6 +94,21 @@ def test_the_json_report_lists_each_dependency_with_its_section() -> None:
     ]
 
 
+def test_a_requires_rule_lists_the_dependencies_that_fired_it_too() -> None:
+    lock = RequiresRule(
+        id="lockfile",
+        paths=["package.json"],
+        when=When.DEPENDENCY_ADDED,
+        require=["package-lock.json"],
+        reason="Run npm install and include package-lock.json.",
+    )
+    data = report_data(check(lock, modified("package.json", *MANIFESTS["package.json"][:2])))
+    (finding,) = data["findings"]
+    assert finding["dependencies"] == [
+        {"name": "left-pad", "section": "dependencies", "manifest": "package.json"}
+    ]
+
+
 @pytest.mark.parametrize(
     ("path", "content"),
     [(path, content) for path, contents in sorted(UNREADABLE.items()) for content in contents],

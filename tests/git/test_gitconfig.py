@@ -121,3 +121,30 @@ def test_an_include_loop_is_refused(repo: Path, home: Path) -> None:
     assert git_value(repo) is None  # git refuses it
     with pytest.raises(GitConfigError, match="include depth"):
         cagr_value(repo)
+
+
+def test_include_if_hasconfig_remote_url(repo: Path, home: Path) -> None:
+    write(home, "acme.inc", "[core]\n\tautocrlf = input\n")
+    write(home, "links.inc", '[remote "mirror"]\n\turl = https://example.org/acme/y.git\n')
+    write(
+        home,
+        ".gitconfig",
+        '[includeIf "hasconfig:remote.*.url:https://github.com/acme/**"]\n\tpath = ~/acme.inc\n'
+        '[includeIf "hasconfig:remote.*.url:https://example.org/*"]\n\tpath = ~/acme.inc\n',
+    )
+    agree(repo, None)  # no remote yet
+    git(repo, "remote", "add", "origin", "https://github.com/acme/x.git")
+    agree(repo, "input")  # the repository's own remote, read after the global file, counts
+    git(repo, "remote", "remove", "origin")
+    git(repo, "config", "include.path", str(home / "links.inc"))
+    agree(repo, None)  # `*` stops at a slash, as wildmatch's WM_PATHNAME does
+    git(repo, "config", "--unset", "include.path")
+    write(
+        home, ".gitconfig", '[includeIf "hasconfig:remote.*.url:**/acme/*"]\n\tpath = ~/links.inc\n'
+    )
+    # A file included by such a condition may not set a remote URL: git refuses the whole config.
+    assert git_value(repo) is None
+    refused = subprocess.run(["git", "-C", str(repo), "status"], check=False, capture_output=True)
+    assert refused.returncode != 0
+    with pytest.raises(GitConfigError, match="remote URLs cannot be configured"):
+        cagr_value(repo)

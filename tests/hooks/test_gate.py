@@ -141,6 +141,15 @@ class TestGate:
         assert committed_check(failing, "--base", "release") == 1
         assert denied("claude", gate(failing, "gh pr create -B release -t T -b x").json)
 
+    def test_a_record_for_another_base_advises_the_default_check(self, failing: Path) -> None:
+        git(failing, "branch", "release", "main")
+        assert committed_check(failing, "--base", "release") == 1
+        answer = gate(failing, "gh pr create -t T -b x")
+        assert "not refs/heads/main" in answer.text
+        assert "Run `cagr rules check --committed` to check" in answer.text
+        assert committed_check(failing) == 1  # the advice, followed, makes the gate decide
+        assert denied("claude", gate(failing, "gh pr create -t T -b x").json)
+
     def test_an_unknown_base_is_a_notice(self, failing: Path) -> None:
         answer = gate(failing, "gh pr create --base=nope -t T -b x")
         assert "target branch nope is not in this clone" in answer.text
@@ -199,6 +208,21 @@ class TestBody:
             in answer.text
         )
         assert "Instead: In the PR body's Risk section" in answer.text
+
+    def test_failing_commits_and_a_body_without_the_section_are_denied_together(
+        self, dependency: Path
+    ) -> None:
+        write(dependency, "src/schema.py", "v2")
+        commit(dependency, "source only")
+        assert committed_check(dependency) == 1
+        answer = gate(dependency, 'gh pr create -t T -b "## Summary\nAdds padding."')
+        assert denied("claude", answer.json)
+        assert "the change rules fail for this PR's commits" in answer.text
+        assert "The PR description given also misses what the rules ask" in answer.text
+        assert "the PR body has no `## Risk` section" in answer.text
+        good = gate(dependency, f'gh pr create -t T -b "{GOOD}"')
+        assert denied("claude", good.json)
+        assert "also misses" not in good.text
 
     def test_an_available_empty_body_is_a_violation(self, dependency: Path) -> None:
         answer = gate(dependency, 'gh pr create -t T -b ""')

@@ -119,7 +119,8 @@ class TestMisses:
             (".cagr/more.toml", rule("more").replace("schema.json", "other.json")),
             (".cagr/new/extra.toml", rule("extra")),
             ("pyproject.toml", rule("from-pyproject", prefix="tool.cagr.")),
-            ("pyproject.toml", '[project]\nname = "x"\n'),
+            # a quoted key may spell cagr with escapes: such a file is a source
+            ("pyproject.toml", rule("escaped", prefix='tool."\\u0063agr".')),
         ],
     )
     def test_an_edit_of_any_source(self, configured: Path, name: str, text: str) -> None:
@@ -127,6 +128,13 @@ class TestMisses:
         write(configured, name, text)
         assert load(configured) == load_config(configured)
         assert len(kept(configured)) == 2
+
+    def test_a_pyproject_that_cannot_hold_cagr_is_no_source(self, configured: Path) -> None:
+        load(configured)
+        for text in ('[project]\nname = "x"\n', "[project\nbroken = "):  # a project's own edits
+            write(configured, "pyproject.toml", text)
+            assert load(configured) == load_config(configured)
+            assert len(kept(configured)) == 1
 
     def test_a_removed_fragment(self, configured: Path) -> None:
         load(configured)

@@ -11,7 +11,7 @@ import pytest
 
 from cagr_cli.main import main
 from cagr_repo.suggest import suggest
-from cagr_repo.suggest_history import Commit, History
+from cagr_repo.suggest_history import Commit, History, lock_members
 
 from .gitutil import commit, git, write
 from .test_suggest import uncomment
@@ -142,6 +142,73 @@ class TestLockfiles:
         assert rule["reason"] == f"Run `{command}` and include {lock} in this change."
 
 
+class TestWhatALockfileLocks:
+    """A workspace lockfile names its projects; manifests it does not name (examples, fixtures)
+    are no business of it, however near they sit."""
+
+    PNPM = (
+        "lockfileVersion: '9.0'\n\nsettings:\n  autoInstallPeers: true\n\nimporters:\n\n"
+        "  .:\n    dependencies:\n      react:\n        specifier: ^18\n\n"
+        "  _internal: {}\n\n  mutation:\n    devDependencies: {}\n\n  'test/e2e/site':\n    dependencies: {}\n\n"
+        "packages:\n\n  react@18.2.0:\n    resolution: {integrity: sha512-x}\n"
+    )
+
+    def test_pnpm_importers(self) -> None:
+        assert lock_members("pnpm-lock.yaml", self.PNPM.encode()) == {
+            "",
+            "_internal",
+            "mutation",
+            "test/e2e/site",
+        }
+        assert lock_members("a/pnpm-lock.yaml", b"lockfileVersion: 5.4\n") == {""}
+
+    def test_package_lock_packages(self) -> None:
+        lock = {
+            "lockfileVersion": 3,
+            "packages": {
+                "": {},
+                "packages/a": {},
+                "node_modules/a": {"link": True, "resolved": "packages/a"},
+                "packages/a/node_modules/x": {},
+            },
+        }
+        assert lock_members("package-lock.json", json.dumps(lock).encode()) == {"", "packages/a"}
+        assert lock_members("package-lock.json", b'{"lockfileVersion": 1}') == {""}
+
+    def test_yarn_berry_workspaces_and_formats_that_do_not_say(self) -> None:
+        berry = (
+            b'__metadata:\n  version: 8\n\n"swr@workspace:.":\n  version: 0.0.0-use.local\n\n'
+            b'"site@workspace:test/e2e/site":\n  version: 0.0.0-use.local\n'
+        )
+        assert lock_members("yarn.lock", berry) == {"", "test/e2e/site"}
+        assert lock_members("yarn.lock", b"# yarn lockfile v1\n") is None
+        assert lock_members("Cargo.lock", b"version = 3\n") is None
+        assert lock_members("package-lock.json", b"{not json") is None
+
+    def test_examples_beside_a_workspace_are_ignored(self) -> None:
+        paths = [
+            "package.json",
+            "pnpm-lock.yaml",
+            "_internal/package.json",
+            "examples/basic/package.json",
+            "examples/ssr/package.json",
+            "test/e2e/site/package.json",
+            "test/fixtures/app/package.json",
+        ]
+        past = History(
+            (
+                adds("package.json", also=("pnpm-lock.yaml",)),
+                adds("_internal/package.json", also=("pnpm-lock.yaml",)),
+                adds("package.json", also=("pnpm-lock.yaml",)),
+            ),
+            {"pnpm-lock.yaml": frozenset({"", "_internal", "test/e2e/site"})},
+        )
+        suggestion = next(s for s in suggest(paths, past) if s.rule["id"].startswith("lockfile"))
+        assert "one of the 3 package.json files it locks" in suggestion.why
+        assert suggestion.rule["paths"] == ["package.json"]
+        assert suggestion.rule["ignores"] == ["/examples/**", "/test/fixtures/**"]
+
+
 class TestBuildOutputs:
     PATHS = (
         "static/src/a.ts",
@@ -247,6 +314,27 @@ class TestInitWithRealHistory:
         capsys.readouterr()
         assert main(["--repo", str(repo), "rules", "check", "--base", "main"]) == 1
         assert "Change rule lockfile-pnpm-lock.yaml failed" in capsys.readouterr().out
+
+    def test_a_lockfile_read_at_head_says_which_manifests_it_locks(
+        self, repo: Path, capsys: Capture
+    ) -> None:
+        lock = "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies: {}\n"
+        write(repo, "package.json", "{}")
+        write(repo, "examples/demo/package.json", "{}")
+        write(repo, "pnpm-lock.yaml", lock)
+        commit(repo, "root")
+        for index, name in enumerate(["a", "b", "c"]):
+            deps = dict.fromkeys(["a", "b", "c"][: index + 1], "1")
+            write(repo, "package.json", json.dumps({"dependencies": deps}))
+            write(repo, "pnpm-lock.yaml", f"{lock}# {name}\n")
+            commit(repo, f"add {name}")
+        assert main(["--repo", str(repo), "init"]) == 0
+        assert "that added a dependency to package.json (" in capsys.readouterr().out
+        text = uncomment((repo / ".cagr" / "changes.toml").read_text())
+        rule = next(
+            r for r in tomllib.loads(text)["changes"]["rules"] if r["id"].startswith("lock")
+        )
+        assert rule["paths"] == ["/package.json"]  # the example's manifest is not locked here
 
     def test_merges_count_as_the_change_they_bring(self, repo: Path, capsys: Capture) -> None:
         write(repo, "web/src/a.ts", "1")
