@@ -11,7 +11,7 @@ from ..repo.gitutil import commit, git
 from .conftest import run_process
 
 
-def _push_env(root: Path, event: Path) -> dict[str, str]:
+def _pull_request_env(event: Path) -> dict[str, str]:
     return {
         "GITHUB_ACTIONS": "true",
         "GITHUB_EVENT_NAME": "pull_request",
@@ -26,7 +26,7 @@ def test_an_event_file_that_is_a_fifo_is_refused_not_waited_on(
     commit(feature, "head")
     event = tmp_path / "event.json"
     os.mkfifo(event)
-    outcome = run_process(["ci"], feature, env=_push_env(feature, event), timeout=20)
+    outcome = run_process(["ci"], feature, env=_pull_request_env(event), timeout=20)
     assert outcome.code == 2, outcome
     assert "event payload" in outcome.err
 
@@ -35,7 +35,7 @@ def test_an_event_nested_past_the_parser_exits_2(feature: Path, tmp_path: Path) 
     commit(feature, "head")
     event = tmp_path / "event.json"
     event.write_text("[" * 200_000 + "]" * 200_000)
-    outcome = run_process(["ci"], feature, env=_push_env(feature, event), timeout=60)
+    outcome = run_process(["ci"], feature, env=_pull_request_env(event), timeout=60)
     assert outcome.code == 2, outcome
     assert "unexpected" not in outcome.err
     assert "event payload" in outcome.err
