@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cagr_core.pull_request import PrBody
+from cagr_git.files import read_regular
 from cagr_git.object_ids import is_sha
 from cagr_repo.target import BY_PUSH_BEFORE
 
@@ -156,19 +157,21 @@ def _payload(env: Mapping[str, str], name: str) -> dict[str, Any]:
     )
     if not path:
         raise EventError(f"GITHUB_EVENT_PATH is not set for this `{name}` run.", fix)
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_PAYLOAD_BYTES + 1)
-    except OSError as error:
+    # Read without blocking and only as a regular file: a FIFO there never hangs the job.
+    data = read_regular(path, MAX_PAYLOAD_BYTES + 1, follow=True)
+    if data is None:
         raise EventError(
-            f"cannot read the event payload {path} ({error.strerror}).", fix
-        ) from error
+            f"cannot read the event payload {path} (missing, unreadable or not a regular file).",
+            fix,
+        )
     if len(data) > MAX_PAYLOAD_BYTES:
         raise EventError(f"the event payload {path} is larger than cagr reads.", fix)
     try:
         payload = json.loads(data)
     except ValueError as error:
         raise EventError(f"the event payload {path} is not valid JSON ({error}).", fix) from error
+    except RecursionError as error:
+        raise EventError(f"the event payload {path} is nested too deeply to read.", fix) from error
     if not isinstance(payload, dict):
         raise EventError(f"the event payload {path} is not a JSON object.", fix)
     return payload

@@ -5,6 +5,7 @@ or device planted where cagr looks can never hang a hook. Standard library only.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -38,6 +39,20 @@ def read_regular(path: str, limit: int, *, follow: bool = False) -> bytes | None
         return None
     finally:
         os.close(fd)
+
+
+def open_regular(path: str) -> int:
+    """A blocking descriptor for the regular file at `path`, which is opened without blocking
+    first: OSError for a FIFO, device or folder, so reading one can never hang."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def read_text(path: str, limit: int) -> str | None:

@@ -18,6 +18,7 @@ import struct
 from binascii import unhexlify
 from collections.abc import Callable
 
+from .files import open_regular
 from .objects import DamagedObject
 
 _NO_PARENT = 0x70000000
@@ -36,7 +37,7 @@ ReadCommit = Callable[[bytes], bytes]  # raw id -> the raw commit object; KeyErr
 
 
 def _read(path: str) -> bytes:
-    with open(path, "rb") as handle:
+    with open(open_regular(path), "rb") as handle:
         return handle.read()
 
 

@@ -22,7 +22,7 @@ import zlib
 
 from cagr_core.errors import CagrError
 
-from .files import read_regular
+from .files import open_regular, read_regular
 
 COMMIT, TREE, BLOB, TAG = 1, 2, 3, 4
 TYPE_NAMES = {COMMIT: "commit", TREE: "tree", BLOB: "blob", TAG: "tag"}
@@ -60,7 +60,7 @@ class _Damaged(Exception):
 
 
 def _map(path: str) -> mmap.mmap | bytes:
-    with open(path, "rb") as handle:
+    with open(open_regular(path), "rb") as handle:
         try:
             return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         except ValueError:  # an empty file cannot be mapped
@@ -445,7 +445,7 @@ def _with_alternates(objects: str, depth: int = 0) -> list[str]:
     if depth >= 5:
         return folders
     try:
-        with open(os.path.join(objects, "info", "alternates"), "rb") as handle:
+        with open(open_regular(os.path.join(objects, "info", "alternates")), "rb") as handle:
             lines = handle.read().decode("utf-8", "surrogateescape").splitlines()
     except OSError:
         return folders

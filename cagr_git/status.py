@@ -17,6 +17,7 @@ from cagr_core.values import frozen
 
 from .attributes import AttributeFileProblem, AttributeRules
 from .convert import Checkin
+from .files import open_regular
 from .ignore import IgnoreFileProblem, ignore_rules
 from .index import IndexEntry, UnreadableIndex, read_index
 from .objects import BLOB, TREE, commit_tree, read_raw
@@ -149,7 +150,7 @@ class _IndexBlobs:
 def _read_index(repo: Repository) -> tuple[tuple[IndexEntry, ...], int]:
     """The index entries and the index file's mtime (none: an empty index)."""
     try:
-        with open(repo.index_path, "rb") as handle:
+        with open(open_regular(repo.index_path), "rb") as handle:  # a FIFO never hangs
             data = handle.read()
             mtime_ns = os.fstat(handle.fileno()).st_mtime_ns
     except FileNotFoundError:

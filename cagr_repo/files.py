@@ -34,15 +34,39 @@ def _kind(mode: int) -> str:
     return "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
 
 
+def _git_directory_holding(path: str) -> str | None:
+    """The git directory (a folder with HEAD and objects/, or a linked worktree's with
+    commondir) that `path` lies in, if any."""
+    folder = os.path.dirname(path)
+    while True:
+        if os.path.isfile(os.path.join(folder, "HEAD")) and (
+            os.path.isdir(os.path.join(folder, "objects"))
+            or os.path.isfile(os.path.join(folder, "commondir"))
+        ):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
 def output_path(path: str, repository: str | None, *, confined: bool = False) -> str:
     """Where a write to `path` lands: `path`, or the file a symlink there leads to when it stays
     inside `repository`. `confined`: the path must lie inside `repository` even through the
     folders on the way (a file cagr chooses there, such as an agent's settings file).
 
-    UnsafeOutput for a folder, device, FIFO or socket, and for a symlink that leads elsewhere:
-    cagr replaces regular files and creates new ones, nothing else.
+    UnsafeOutput for a folder, device, FIFO or socket, for a symlink that leads elsewhere, and
+    for any path in a git directory: cagr replaces regular files and creates new ones, nothing
+    else.
     """
     real = os.path.realpath(path)
+    git_dir = _git_directory_holding(real)
+    if git_dir is not None:
+        # git's refs, config and objects are the user's; cagr's own state has its own writer.
+        raise UnsafeOutput(
+            f"{path} lies in the git directory {git_dir}; cagr never writes there (name a"
+            " path in the work tree or elsewhere)"
+        )
     outside = repository is None or not _inside(repository, real)
     if confined and outside:
         raise UnsafeOutput(

@@ -212,3 +212,36 @@ def test_an_unfinished_payload_on_an_open_stdin_ends_at_the_deadline(feature: Pa
         assert ended == 0
         assert b"unreadable input" in process.stderr.read()
         assert process.stdout.read() == b""
+
+
+@pytest.mark.parametrize("command", [["rules", "check"], ["changes", "--base", "main"]])
+def test_a_fifo_in_place_of_the_index_is_refused_not_waited_on(
+    feature: Path, command: list[str]
+) -> None:
+    (feature / ".git" / "index").unlink()
+    os.mkfifo(feature / ".git" / "index")
+    outcome = run_process(command, feature, timeout=HANG_GUARD_S)
+    assert outcome.code == 3, outcome
+    assert "index" in outcome.out + outcome.err
+    assert stat.S_ISFIFO(os.lstat(feature / ".git" / "index").st_mode)
+
+
+@pytest.mark.parametrize("where", ["alternates", "commit-graph", "pack-index"])
+def test_a_fifo_where_git_keeps_objects_never_hangs(feature: Path, where: str) -> None:
+    commit(feature, "head")
+    objects = feature / ".git" / "objects"
+    if where == "alternates":
+        fifo = objects / "info" / "alternates"
+    elif where == "commit-graph":
+        git(feature, "commit-graph", "write", "--reachable")
+        fifo = objects / "info" / "commit-graph"
+        fifo.unlink()
+    else:
+        git(feature, "repack", "-adq")
+        fifo = next((objects / "pack").glob("*.idx"))
+        fifo.unlink()
+    os.mkfifo(fifo)
+    outcome = run_process(["rules", "check", "--committed"], feature, timeout=HANG_GUARD_S)
+    assert outcome.code in (1, 3), outcome
+    assert "Traceback" not in outcome.err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

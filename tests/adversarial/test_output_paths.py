@@ -115,3 +115,21 @@ def test_schema_write_refuses_a_device(feature: Path, cagr: Cagr) -> None:
     assert outcome.code == 2, outcome
     assert "is a device" in outcome.err
     assert Path("/dev/full").is_char_device()
+
+
+@pytest.mark.parametrize("inside", [".git/HEAD", ".git/refs/heads/main", ".git/new.sarif"])
+def test_no_output_lands_in_the_git_directory(
+    pushed: tuple[Path, str, str], tmp_path: Path, cagr: Cagr, inside: str
+) -> None:
+    root, head, base = pushed
+    before = {path: path.read_bytes() for path in (root / ".git").rglob("*") if path.is_file()}
+    event = pull_request("opened", head, "body", base_sha=base)
+    result = cagr_ci(root, github_env(tmp_path, "pull_request", event), "--sarif", inside)
+    assert result.returncode == 2, result
+    assert "git directory" in result.stdout + result.stderr
+    assert cagr(root, "schema", "--write", str(root / inside)).code == 2
+    after = {path: path.read_bytes() for path in (root / ".git").rglob("*") if path.is_file()}
+    assert {
+        p: d for p, d in after.items() if "cagr" not in p.relative_to(root / ".git").parts[:1]
+    } == {p: d for p, d in before.items() if "cagr" not in p.relative_to(root / ".git").parts[:1]}
+    assert git(root, "rev-parse", "HEAD").decode().strip() == head
