@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import copy
 import os
+import shlex
 import shutil
 import statistics
+import subprocess
 from pathlib import Path
 
 from attrs import frozen
@@ -23,6 +25,11 @@ from .install import (
 from .settings_text import SettingsSyntax, parse
 from .shell_words import expand
 from .timings import recent
+
+# Agents that run hook commands in a login shell (Codex: `$SHELL -lc`), where the profile may set
+# PATH anew; doctor asks that shell where the program is, within this many seconds.
+LOGIN_SHELL_AGENTS = frozenset({"codex"})
+LOGIN_SHELL_SECONDS = 10
 
 # The variables each agent sets for its hook commands, naming the project's folder.
 PROJECT_VARIABLES = {
@@ -112,6 +119,11 @@ def resolve(root: Path, agent: str, command: str) -> tuple[str | None, str | Non
         found = os.path.join(folder, start)  # relative: from the project folder
         if not os.access(found, os.X_OK) or os.path.isdir(found):
             return None, f"`{start}` is not an executable file here"
+    elif agent in LOGIN_SHELL_AGENTS:
+        login, why = _on_login_path(start, folder, agent)
+        if login is None:
+            return None, why
+        found = login
     else:
         which = shutil.which(start)
         if which is None:
@@ -121,6 +133,36 @@ def resolve(root: Path, agent: str, command: str) -> tuple[str | None, str | Non
     if broken:
         return None, f"{found} starts with `#!{broken}`, which does not exist (a moved venv?)"
     return found, None
+
+
+def _on_login_path(name: str, folder: str, agent: str) -> tuple[str | None, str | None]:
+    """Where `$SHELL -lc` finds `name`, as the agent runs its hooks. A login shell reads the
+    profile, and a profile that sets PATH anew (Debian's /etc/profile does) drops an activated
+    virtualenv: this shell's PATH would say the command resolves while the agent's hook quietly
+    lets everything through."""
+    shell = os.environ.get("SHELL") or "/bin/sh"
+    try:
+        done = subprocess.run(
+            [shell, "-lc", f"command -v {shlex.quote(name)}"],
+            cwd=folder,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=LOGIN_SHELL_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        asked = f"{agent}'s login shell (`{shell} -lc`)"
+        return None, f"{asked} could not be asked where `{name}` is: {error}"
+    lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
+    found = lines[-1].strip() if lines else ""  # a profile may print before it
+    if done.returncode == 0 and found.startswith("/"):
+        return found, None
+    return None, (
+        f"`{name}` is not on the PATH of the login shell {agent} runs hooks in (`{shell} -lc`), "
+        "though it may be on this shell's: a profile sets PATH anew. Give the command a path "
+        f"from the project folder (`cagr init --hooks {agent} --hook-command"
+        " '.venv/bin/cagr hook'`) or add cagr's folder to PATH in ~/.profile"
+    )
 
 
 def _missing_interpreter(path: str) -> str | None:

@@ -180,3 +180,32 @@ def test_text_output(work: Path, capsys: Capture) -> None:
     for heading in ("Config", "Range", "Change (merge base", "Gate record", "Agent hooks"):
         assert f"\n{heading}" in out
     assert "violations: schema-companion" in out
+
+
+@pytest.mark.parametrize("profile_keeps_it", [True, False])
+def test_codex_is_asked_through_its_login_shell(
+    work: Path,
+    capsys: Capture,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    profile_keeps_it: bool,
+) -> None:
+    """Codex runs hooks with `$SHELL -lc`: a profile that sets PATH anew (Debian's /etc/profile
+    does) drops an activated virtualenv, and the hook then lets everything through. This shell's
+    PATH finds cagr either way; doctor must answer for the login shell's."""
+    home = tmp_path / "home"
+    home.mkdir()
+    here = Path(sys.executable).parent
+    path = f"{here}:$PATH" if profile_keeps_it else str(tmp_path / "empty")
+    (home / ".bash_profile").write_text(f'PATH="{path}"\n')
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("SHELL", "/bin/bash")
+    monkeypatch.setenv("PATH", f"{here}:/usr/local/bin:/usr/bin:/bin")
+    main(["--repo", str(work), "init", "--hooks", "codex", "--hook-command", "cagr hook"])
+    capsys.readouterr()
+    codex = doctor(work, capsys)[1]["hooks"]["agents"]["codex"]
+    if profile_keeps_it:
+        assert codex["resolves_to"] == f"{here}/cagr"
+    else:
+        assert "not on the PATH of the login shell codex runs hooks in" in codex["not_resolved"]
+        assert "--hook-command '.venv/bin/cagr hook'" in codex["not_resolved"]
