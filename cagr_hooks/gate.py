@@ -34,6 +34,8 @@ from .gh_pr import PrCommand
 from .protocols import NONE, Decision
 from .shell_command import Found
 
+# How cagr_core.render starts an obligation the change owes its PR description.
+_DEFERRED = "Deferred to the pull request: "
 _LET_THROUGH = "This call was let through; no passing result was recorded, and CI will check."
 
 
@@ -136,7 +138,7 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
             "deny",
             "cagr: the change rules fail for this PR's commits. Fix them and commit, then open"
             f" the PR again (`{_check_command(pr.base)}` shows where you stand)."
-            f"\n\n{record.text}{_body_too(pr, record, line)}",
+            f"\n\n{_failing_commits(pr, record, line)}",
         )
     if record.status == "unchecked":
         return _notice("the committed check was not complete:\n\n" + record.text, checkout, pr.base)
@@ -282,18 +284,21 @@ def _foreign(checkout: Checkout, pr: PrCommand) -> str | None:
     return None
 
 
-def _body_too(pr: PrCommand, record: GateRecord, line: str) -> str:
-    """For a deny on failing commits: what the command's body misses as well, when it can be
-    read, so one round trip fixes both."""
+def _failing_commits(pr: PrCommand, record: GateRecord, line: str) -> str:
+    """A deny on failing commits: the record's findings and, when the command's body can be
+    read, that body judged in place of the record's "deferred to the pull request" lines (a rule
+    must not read as both still owed and failed), so one round trip fixes both."""
     if not record.deferred and not record.pr_sections:
-        return ""
+        return record.text
     body, _ = _body_of(pr, line)
     if body is None:
-        return ""
+        return record.text
+    paragraphs = record.text.split("\n\n")
+    kept = "\n\n".join(p for p in paragraphs if not p.startswith(_DEFERRED))
     problems, warnings = _body_problems(body, record.deferred, record.pr_sections)
     if not problems and not warnings:
-        return ""
-    return "\n\nThe PR description given also misses what the rules ask:\n\n" + "\n\n".join(
+        return kept
+    return f"{kept}\n\nThe PR description given also misses what the rules ask:\n\n" + "\n\n".join(
         problems + warnings
     )
 

@@ -220,9 +220,15 @@ class TestBody:
         assert "the change rules fail for this PR's commits" in answer.text
         assert "The PR description given also misses what the rules ask" in answer.text
         assert "the PR body has no `## Risk` section" in answer.text
+        # The body was judged: the rule is not also said to be owed later.
+        assert "Deferred to the pull request" not in answer.text
         good = gate(dependency, f'gh pr create -t T -b "{GOOD}"')
         assert denied("claude", good.json)
         assert "also misses" not in good.text
+        assert "Deferred to the pull request" not in good.text
+        unread = gate(dependency, 'gh pr create -t T -b "$(make-body)"')
+        assert denied("claude", unread.json)
+        assert "Deferred to the pull request: change rule" in unread.text  # still owed
 
     def test_an_available_empty_body_is_a_violation(self, dependency: Path) -> None:
         answer = gate(dependency, 'gh pr create -t T -b ""')
