@@ -136,8 +136,8 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
     if record.status == "fail":
         return Decision(
             "deny",
-            "cagr: the change rules fail for this PR's commits. Fix them and commit, then open"
-            f" the PR again (`{_check_command(pr.base)}` shows where you stand)."
+            "cagr: the change rules fail for this PR's commits. Fix them, commit and push, then"
+            f" open the PR again (`{_check_command(pr.base)}` shows where you stand)."
             f"\n\n{_failing_commits(pr, record, line)}",
         )
     if record.status == "unchecked":
