@@ -386,6 +386,15 @@ def _notes(event: CiEvent, report: Report, shallow: bool, queue_note: str) -> tu
                 " the labels with --labels A,B."
             )
         )
+    for wanted in waivable:  # a label that would waive but for its case
+        near = sorted(
+            label for label in event.labels or () if label.casefold() == wanted.casefold()
+        )
+        if near:
+            notes.append(
+                f"The pull request's label {', '.join(near)} is not {wanted}, the waive_label"
+                " its rule names: a label waives only when spelled exactly so (case too)."
+            )
     return tuple(notes)
 
 

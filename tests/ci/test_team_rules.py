@@ -152,6 +152,11 @@ class TestWaivers:
         assert result.returncode == 1
         data = json.loads(result.stdout)
         assert (data["status"], data["waived"]) == ("fail", [])
+        text = cagr_ci(team.clone(head), env).stdout  # the label that differs in case is named
+        assert (
+            "The pull request's label Migration-Fix is not migration-fix, the waive_label its"
+            " rule names: a label waives only when spelled exactly so (case too)."
+        ) in text
 
     def test_gitlab_merge_request_labels(self, team: Project) -> None:
         head = edit_migration(team)
