@@ -175,11 +175,13 @@ def _dependencies(triggers: list[_Trigger]) -> tuple[AddedDependency, ...]:
 
 
 def _describe_all(triggers: list[_Trigger]) -> str:
+    """The first trigger described, and the others named (the first few; JSON has them all)."""
     first = triggers[0].describe()
-    rest = len(triggers) - 1
-    if rest == 0:
+    rest = tuple(trigger.change.path for trigger in triggers[1:])
+    if not rest:
         return first
-    return f"{first} (and {rest} more selected path{'s' if rest > 1 else ''})"
+    plural = "s" if len(rest) > 1 else ""
+    return f"{first} (and {len(rest)} more selected path{plural}: {_first_few(rest)})"
 
 
 @define

@@ -126,7 +126,8 @@ class TestCoChange:
         )
         report = check(rule, added("api/v1/a.proto"), added("api/v1/b.proto"))
         assert report.findings[0].message == (
-            "api/v1/a.proto was added (and 1 more selected path); nothing matching gen/** changed."
+            "api/v1/a.proto was added (and 1 more selected path: api/v1/b.proto); nothing matching"
+            " gen/** changed."
         )
         assert check(rule, added("api/v1/a.proto"), added("gen/a/pb.go")).status == "pass"
 
