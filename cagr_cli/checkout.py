@@ -68,10 +68,13 @@ def target_problem(base: str | None) -> str | None:
     return None if problem is None else f"--base {' '.join(problem)}"
 
 
-def checkout_and_config(args: argparse.Namespace) -> tuple[Checkout, WorkingConfig] | int:
+def checkout_and_config(
+    args: argparse.Namespace, *, kept: bool = True
+) -> tuple[Checkout, WorkingConfig] | int:
     """The repository at `--repo` with its working tree's configuration, valid or not (a
     committed check is judged by HEAD's), or the exit code after saying why not (a `--base`
-    that names no target is a usage error, said first)."""
+    that names no target is a usage error, said first). `kept`: read it through the compiled
+    form kept in the git directory (CI trusts nothing local, so it compiles afresh)."""
     wrong_base = target_problem(getattr(args, "base", None))
     if wrong_base is not None:
         return fail(args, wrong_base)
@@ -87,7 +90,7 @@ def checkout_and_config(args: argparse.Namespace) -> tuple[Checkout, WorkingConf
         )
     from cagr_repo.judging_config import read_working_config  # noqa: PLC0415  # reads objects
 
-    return checkout, read_working_config(checkout.root, checkout.gitdir)
+    return checkout, read_working_config(checkout.root, checkout.gitdir if kept else None)
 
 
 def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int:

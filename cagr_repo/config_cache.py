@@ -4,7 +4,8 @@ A check reads compiled rules and a few settings. Reading the TOML, structuring i
 model (attrs, cattrs), validating every rule and translating its globs (wcmatch) costs a call
 more than the check itself, so the result is kept as JSON and read back with the standard
 library alone. It is keyed by a digest of the config files' bytes (every source: cagr.toml, each
-fragment, pyproject.toml), cagr's version and the Python version, and it lists the files of the
+fragment, pyproject.toml), cagr's version, the Python version and where this cagr is installed,
+and it lists the files of the
 code that compiled it (cagr's own modules and those of wcmatch, bracex, attrs and cattrs that
 were loaded, by size and modification time), which must be unchanged: any edit and any upgrade
 is a miss, and a miss compiles afresh and keeps the result.
@@ -64,7 +65,9 @@ class Compiled:
 def cache_key(files: ConfigFiles) -> str:
     """The name a configuration compiled from these files is kept under."""
     digest = hashlib.sha256()
-    for part in (str(FORMAT), VERSION, sys.version, files.digest()):
+    # This install's own place: two installs of one version (a git build in a project's venv
+    # and another under pipx, say) may hold different code, and must not read each other's.
+    for part in (str(FORMAT), VERSION, sys.version, __file__, files.digest()):
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
     return digest.hexdigest()
 

@@ -131,6 +131,8 @@ def _third_party(loaded: set[str]) -> set[str]:
     return {top for top in tops if top not in stdlib and top not in CAGR and top != "__main__"}
 
 
+# `cagr ci` has no warm path: it trusts no local state, so it compiles the configuration afresh
+# on every run (tests/adversarial/test_local_state.py).
 PATHS = {
     "turn end": (lambda root: _hook(root, "Stop", stop_hook_active=False),
                  COMPILING + MARKDOWN + HOOK_ONLY_NEVER + SUGGESTING),
@@ -139,8 +141,6 @@ PATHS = {
     "rules check --committed": (lambda _: (["rules", "check", "--committed"], ""),
                                 COMPILING + MARKDOWN + SUGGESTING + ("subprocess",)),
     "changes": (lambda _: (["changes"], ""), COMPILING + MARKDOWN + SUGGESTING + ("subprocess",)),
-    "ci without a body": (lambda _: (["ci", "--base", "main"], ""),
-                          COMPILING + MARKDOWN + SUGGESTING),
     "the PR gate reading a body": (
         lambda root: _bash(root, 'gh pr create -t T -b "## Risk\nLow: a comment."'),
         (*COMPILING, *HOOK_ONLY_NEVER, "dulwich", "cagr_repo.config", "cagr_repo.collect"),

@@ -44,7 +44,9 @@ def run(args: argparse.Namespace) -> int:
     wrong_base = target_problem(args.base)
     if wrong_base is not None:
         return _fail(args, on_github, wrong_base, "")
-    opened = checkout_and_config(args)  # judged by HEAD's configuration: see run_ci
+    # Judged by HEAD's configuration (see run_ci), compiled afresh: CI trusts no local state,
+    # and a runner that reuses its clone keeps <gitdir>/cagr from earlier jobs.
+    opened = checkout_and_config(args, kept=False)
     if isinstance(opened, int):
         if on_github:
             _annotate_failure(args, f"cagr ci could not open this checkout; {_SEE_LOG}")

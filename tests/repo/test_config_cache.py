@@ -147,6 +147,21 @@ class TestMisses:
         assert load(configured) == load_config(configured)
         assert len(kept(configured)) == 2
 
+    def test_another_install_of_the_same_version(
+        self, configured: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Two installs of one version (a git build in a venv, another under pipx) may hold
+        different code: neither reads what the other kept."""
+        load(configured)
+        monkeypatch.setattr(config_cache, "__file__", "/elsewhere/cagr_repo/config_cache.py")
+        refused = []
+        real = config_module.config_from
+        monkeypatch.setattr(config_module, "config_from", lambda *a: refused.append(1) or real(*a))
+        warm = load(configured)
+        assert refused == [1]
+        assert warm == load_config(configured)
+        assert len(kept(configured)) == 2
+
     def test_changed_code(
         self, configured: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
