@@ -155,11 +155,14 @@ def _waiving_labels(pr: PrCommand, cwd: str) -> Decision | None:
         return None
     if checkout.root is None:
         return None
-    waivers = waive_labels(find_config_files(checkout.root))
-    added = [label for label in dict.fromkeys(pr.labels) if label in waivers]
+    # gh finds a label whatever its case (Go's strings.EqualFold): `Schema-OK` adds `schema-ok`.
+    waivers: dict[str, list[str]] = {}
+    for label, rules_of in waive_labels(find_config_files(checkout.root)).items():
+        waivers.setdefault(label.casefold(), []).extend(rules_of)
+    added = [label for label in dict.fromkeys(pr.labels) if label.casefold() in waivers]
     if not added:
         return None
-    rules = ", ".join(dict.fromkeys(rule for label in added for rule in waivers[label]))
+    rules = ", ".join(dict.fromkeys(rule for label in added for rule in waivers[label.casefold()]))
     return Decision(
         "deny",
         f"cagr: the label {', '.join(added)} waives the change rule(s) {rules}. A waiver is a"

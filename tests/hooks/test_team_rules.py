@@ -105,6 +105,7 @@ class TestAnAgentCannotWaiveItsOwnWork:
             'gh pr create -t T -b "## Summary\nx" -dl schema-by-hand',
             "gh pr edit 7 --add-label schema-by-hand",
             "bash -lc 'gh pr edit --add-label \"schema-by-hand\"'",
+            "gh pr edit 7 --add-label Schema-By-Hand",  # gh matches labels whatever their case
         ],
     )
     @pytest.mark.parametrize("agent", AGENTS)
@@ -116,7 +117,7 @@ class TestAnAgentCannotWaiveItsOwnWork:
         assert main(["--repo", str(root), "rules", "check", "--committed"]) == 0  # it passes
         answer = gate(root, command, agent)
         assert denied(agent, answer.json), answer.text
-        assert "the label schema-by-hand waives the change rule(s) schema-companion" in answer.text
+        assert "waives the change rule(s) schema-companion" in answer.text
 
     def test_other_labels_and_dry_runs_are_not_waivers(self, repo: Path) -> None:
         root = with_rules(repo, WAIVABLE_RULES)
