@@ -135,7 +135,7 @@ def _call(options: _Options, started: float) -> int:
         from .shell_command import find_pr_commands  # noqa: PLC0415  # stdlib
 
         found = find_pr_commands(hook.command, hook.command_cwd or os.getcwd())
-        if not found.commands and found.unreadable is None:
+        if not found.commands and found.unreadable is None and not found.mentioned:
             return 0  # it only looked like one
     if hook.moment == protocols.AFTER_COMMAND:
         from .refresh import head_moved  # noqa: PLC0415  # stdlib, small

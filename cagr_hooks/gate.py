@@ -43,14 +43,23 @@ def decide(found: Found, cwd: str) -> Decision:
     """The decision for the PR commands (and unreadable parts) of one shell command run in
     `cwd`, the agent's folder."""
     decisions = [_decide_one(pr, cwd, found.line) for pr in found.commands]
-    configured = _configured_checkout(cwd) if found.unreadable else None
+    configured = _configured_checkout(cwd) if found.unreadable or found.mentioned else None
     if found.unreadable and configured is not None:
         decisions.append(_notice(f"{found.unreadable}.", configured[0]))
+    elif found.mentioned and configured is not None and _last_failed(configured[0]):
+        # Most such lines are text (`echo`, a commit message): said only while the branch fails.
+        what = "the command names `gh pr` in a way cagr does not follow, and may run it."
+        decisions.append(_notice(what, configured[0]))
     for kind in ("deny", "notice"):
         texts = [d.text for d in decisions if d.kind == kind]
         if texts:
             return Decision(kind, "\n\n".join(dict.fromkeys(texts)))
     return NONE
+
+
+def _last_failed(checkout: Checkout) -> bool:
+    record = read_gate_record(checkout.gitdir)
+    return record is not None and record.status == "fail"
 
 
 def _configured_checkout(folder: str) -> tuple[Checkout, str] | None:

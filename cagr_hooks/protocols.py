@@ -144,7 +144,8 @@ def might_run_pr_command(command: str) -> bool:
     plain = command.replace("\\\n", "").translate(_UNQUOTE)
     if "pr" not in plain or not any(verb in plain for verb in _PR_VERBS):
         return False
-    return "gh" in plain or "$" in plain or "`" in plain
+    # A program name the shell computes: a variable, a substitution, a glob or a brace list.
+    return "gh" in plain or any(mark in plain for mark in "$`[{*?")
 
 
 def detect_agent(payload: dict[str, object]) -> str:

@@ -36,6 +36,7 @@ MAX_PR_COMMANDS = 16  # PR commands in one line; more is not something to decide
 MAX_NESTING = 8  # shells inside shells (`bash -c`, `eval`, `$(...)`) that cagr follows
 
 _MENTION = re.compile(r"\bgh\s+pr\s+(?:create|new|ready|edit)\b")
+_LOOSE = str.maketrans({"{": " ", "}": " ", ",": " ", "[": None, "]": None})
 _QUOTING = re.compile(r"\\\n|[\\'\"]")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -60,6 +61,13 @@ def mentions_pr(text: str) -> bool:
     return _MENTION.search(_QUOTING.sub("", text)) is not None
 
 
+def _names_pr_loosely(line: str) -> bool:
+    """Whether the line names a PR command once quoting, brace lists and bracket globs are
+    undone as bash might undo them (`{gh,pr,create}`, `gh pr {create,}`, `g[h] pr create`)."""
+    loose = _QUOTING.sub("", line).translate(_LOOSE)
+    return _MENTION.search(loose) is not None
+
+
 class _Scope:
     """A shell's variables as far as the line sets them (None: computed), and which of them
     are exported to the programs it runs."""
@@ -81,12 +89,15 @@ class _Scope:
 class Found:
     """What one command line holds: its PR commands, and why it may hold more than cagr sees."""
 
-    __slots__ = ("commands", "line", "unreadable")
+    __slots__ = ("commands", "line", "mentioned", "unreadable")
 
     def __init__(self, line: str) -> None:
         self.line = line
         self.commands: list[PrCommand] = []
         self.unreadable: str | None = None  # a PR command may be there, out of cagr's sight
+        # The line names a PR command that cagr did not find it running: it may be data (an
+        # `echo`, a commit message) or run in a way cagr does not follow.
+        self.mentioned = False
 
     def note(self, why: str) -> None:
         self.unreadable = self.unreadable or why
@@ -104,7 +115,10 @@ def find_pr_commands(command: str, cwd: str) -> Found:
     if len(reader.found.commands) > MAX_PR_COMMANDS:
         reader.found.note(f"it runs more than {MAX_PR_COMMANDS} PR commands")
         reader.found.commands = []
-    return reader.found
+    found = reader.found
+    if not found.commands and found.unreadable is None and _names_pr_loosely(command):
+        found.mentioned = True  # a trap, "$@", brace lists, a tracer's arguments, or just text
+    return found
 
 
 def _args(words: list[Word], scope: _Scope) -> list[Arg]:
@@ -275,7 +289,7 @@ class _Shell:
             )
 
     def _unreadable(self, args: list[Arg], what: str) -> None:
-        if any(mentions_pr(arg.raw) for arg in args[1:]):
+        if mentions_pr(" ".join(arg.raw for arg in args[1:])):  # `runuser -- gh pr create`
             self.reader.found.note(f"it runs `gh pr` through {what}")
 
     def _wrapper(  # the wrapper kinds, in the order the shell meets them

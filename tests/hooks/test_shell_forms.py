@@ -108,6 +108,20 @@ UNREADABLE_ELSEWHERE = [
     'node -e \'require("child_process").execSync("gh pr create -b x")\'',
 ]
 
+# Lines that run `gh pr create` in ways cagr does not follow (brace lists, positional parameters,
+# traps, a script on standard input, a tracer): they name it, so while the branch fails the gate
+# says so. `needs`: programs the bash check needs.
+MENTIONED = [
+    ("{gh,pr,create} -b x", ()),
+    ("gh pr {create,} -b x", ()),
+    ('set -- gh pr create -b x; "$@"', ()),
+    ("trap 'gh pr create -b x' EXIT", ()),
+    ("sh -c '\"$@\"' _ gh pr create -b x", ()),
+    ("source /dev/stdin <<< 'gh pr create -b x'", ()),
+    ("strace -f -o /dev/null gh pr create -b x", ("strace",)),
+]
+MENTIONED_UNCHECKED_HERE = ["/usr/bin/g[h] pr create -b x", "runuser -u root -- gh pr create -b x"]
+
 
 @pytest.fixture(scope="module")
 def fake_gh(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -169,6 +183,19 @@ def test_what_cagr_cannot_resolve_it_says(form: str, here: Path, fake_gh: Path) 
     assert found.unreadable or any(pr.problem or pr.cwd is None for pr in found.commands)
 
 
+@pytest.mark.parametrize(("form", "needs"), MENTIONED, ids=[f for f, _ in MENTIONED])
+def test_lines_that_name_a_pr_command_cagr_does_not_follow(
+    form: str, needs: tuple[str, ...], here: Path, fake_gh: Path
+) -> None:
+    for program in needs:
+        if shutil.which(program) is None:
+            pytest.skip(f"{program} is not installed")
+    assert bash_runs(form, here, fake_gh), "bash ran gh: cagr may not stay silent"
+    assert might_run_pr_command(form)
+    found = find_pr_commands(form, str(here))
+    assert found.commands or found.unreadable or found.mentioned
+
+
 @pytest.mark.parametrize("form", WRAPPED_ELSEWHERE)
 def test_wrappers_read_as_data(form: str) -> None:
     found = find_pr_commands(form, "/tmp")
@@ -205,6 +232,23 @@ class TestWithAFailingRecord:
             decision = decide(find_pr_commands(form, str(failing)), str(failing))
             assert decision.kind == "notice", form
             assert "failed change rules: schema-companion" in decision.text, form
+        for form in [f for f, _ in MENTIONED] + MENTIONED_UNCHECKED_HERE:
+            assert might_run_pr_command(form), form
+            decision = decide(find_pr_commands(form, str(failing)), str(failing))
+            assert decision.kind in ("deny", "notice"), form
+            assert "schema-companion" in decision.text, form
+
+    def test_text_that_names_a_pr_command_is_said_only_while_the_branch_fails(
+        self, failing: Path
+    ) -> None:
+        line = "echo 'open it with gh pr create -b x'"
+        decision = decide(find_pr_commands(line, str(failing)), str(failing))
+        assert decision.kind == "notice"
+        assert "names `gh pr` in a way cagr does not follow" in decision.text
+        write(failing, "schema.json", '{"v": 2}')
+        commit(failing, "the companion")
+        assert committed_check(failing) == 0
+        assert decide(find_pr_commands(line, str(failing)), str(failing)).kind == "none"
 
     @pytest.mark.parametrize("agent", ["claude", "codex", "cursor", "gemini"])
     def test_codexs_shell_tool_argv_and_string_forms_are_denied(
