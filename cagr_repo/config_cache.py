@@ -5,10 +5,10 @@ model (attrs, cattrs), validating every rule and translating its globs (wcmatch)
 more than the check itself, so the result is kept as JSON and read back with the standard
 library alone. It is keyed by a digest of the config files' bytes (every source: cagr.toml, each
 fragment, pyproject.toml), cagr's version, the Python version and where this cagr is installed,
-and it lists the files of the
-code that compiled it (cagr's own modules and those of wcmatch, bracex, attrs and cattrs that
-were loaded, by size and modification time), which must be unchanged: any edit and any upgrade
-is a miss, and a miss compiles afresh and keeps the result.
+and it lists the files of the code that compiled it (cagr's own modules and those of wcmatch,
+bracex, attrs and cattrs that were loaded, by size and modification time), which must be
+unchanged: any edit and any upgrade is a miss, and a miss compiles afresh and keeps the result.
+`cagr ci` never reads it (CI trusts no local state).
 
 A kept file that is not exactly what was written (damaged, cut short, of another format) is
 ignored and rebuilt, never trusted: it names its key and the sha256 of its payload, and every
