@@ -62,15 +62,21 @@ def _last_failed(checkout: Checkout) -> bool:
     return record is not None and record.status == "fail"
 
 
-def _configured_checkout(folder: str) -> tuple[Checkout, str] | None:
-    """The checkout at `folder` and its config digest when cagr is set up there: config files,
-    or a gate record (a deleted or skip-worktree config is a change of config, not the end of
-    cagr: the record's digest then differs)."""
+def _work_tree_checkout(folder: str) -> Checkout | None:
+    """The checkout at `folder` when it has a work tree (where config files live)."""
     try:
         checkout = find_checkout(folder)
     except NotARepository:
         return None
-    if checkout.root is None:
+    return None if checkout.root is None else checkout
+
+
+def _configured_checkout(folder: str) -> tuple[Checkout, str] | None:
+    """The checkout at `folder` and its config digest when cagr is set up there: config files,
+    or a gate record (a deleted or skip-worktree config is a change of config, not the end of
+    cagr: the record's digest then differs)."""
+    checkout = _work_tree_checkout(folder)
+    if checkout is None or checkout.root is None:
         return None
     files = find_config_files(checkout.root)
     if files.configure_cagr() or read_gate_record(checkout.gitdir) is not None:
@@ -157,12 +163,8 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
 def _waiving_labels(pr: PrCommand, cwd: str) -> Decision | None:
     """A deny when the command adds a label that waives a rule: a waiver is a maintainer's act
     in review, never the agent's own."""
-    folder = pr.cwd if pr.cwd is not None else cwd
-    try:
-        checkout = find_checkout(folder)
-    except NotARepository:
-        return None
-    if checkout.root is None:
+    checkout = _work_tree_checkout(pr.cwd if pr.cwd is not None else cwd)
+    if checkout is None or checkout.root is None:
         return None
     # gh finds a label whatever its case (Go's strings.EqualFold): `Schema-OK` adds `schema-ok`.
     waivers: dict[str, list[str]] = {}
