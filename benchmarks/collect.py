@@ -45,13 +45,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.repos import add_wide_commit, build, build_criss_cross, git
 from benchmarks.timing import CAGR, ENV, call, cold, compare, header, process, shell
-from cagr_core import RuleSet
+from cagr_core.ruleset import RuleSet
 from cagr_git.discover import find_checkout
 from cagr_git.repository import open_repo
 from cagr_repo.collect import collect_committed, collect_working_tree
 from cagr_repo.range import RangeProblem, merge_base, resolve_target
 
-RULES = RuleSet.compile([])
+RULES = RuleSet.of(())
 FAR = 10_000  # commits between the far fork and HEAD
 
 

@@ -22,7 +22,8 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after site-packages: the install wins
 
 from benchmarks.evaluate import make_changes
-from cagr_core import Phase, PrBody, evaluate
+from cagr_core.evaluator import evaluate
+from cagr_core.pull_request import Phase, PrBody
 from cagr_repo.config import load_config
 
 EXAMPLES = """examples.invalid = [{ changes = [{ path = "x", status = "M" }] }]

@@ -38,22 +38,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cagr_core import (
-    AddOnlyRule,
-    Change,
-    ChangeSet,
-    Limits,
-    Phase,
-    PrBody,
-    Report,
-    RequiresRule,
-    Rule,
-    RuleSet,
-    SiblingRule,
-    Side,
-    evaluate,
-)
-from cagr_core.evaluator import _evaluate_naive
+from cagr_config.compile import compile_rules
+from cagr_config.rules import AddOnlyRule, RequiresRule, Rule, SiblingRule
+from cagr_core.changes import Change, ChangeSet, Side
+from cagr_core.evaluator import Limits, _evaluate_naive, evaluate
+from cagr_core.pull_request import Phase, PrBody
+from cagr_core.report import Report
+from cagr_core.ruleset import RuleSet
 
 PACKAGES = 400
 UNCAPPED = Limits(max_changes=10**7, max_rules=10**6)
@@ -178,7 +169,7 @@ def run_mix(args: argparse.Namespace, change_sets: dict[int, ChangeSet], failing
     for count in args.rules:
         rules = make_rules(count, failing)
         start = time.perf_counter()
-        rule_sets[count] = RuleSet.compile(rules)
+        rule_sets[count] = compile_rules(rules)
         compiled = time.perf_counter() - start
         print(f"RuleSet.compile, {count:,} rules (index included): {_seconds(compiled)}")
 

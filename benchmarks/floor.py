@@ -250,7 +250,7 @@ def collection_rows(root: Path, runs: int) -> None:
     from cagr_git.repository import open_repo  # noqa: PLC0415
     from cagr_repo.collect import collect_committed, collect_working_tree  # noqa: PLC0415
 
-    rules = RuleSet.compile([])
+    rules = RuleSet.of(())
     checkout = find_checkout(str(root))
     base = git(root, "merge-base", "main", "HEAD").decode().strip()
 

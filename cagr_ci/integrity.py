@@ -66,7 +66,7 @@ def local_changes(checkout: Checkout, head: str) -> LocalChanges:
     """Tracked changes, staged-only content and untracked files that are not ignored, against
     `head` (read-only: the index is never refreshed)."""
     with open_repo(checkout) as repo:
-        changes: ChangeSet = collect_working_tree(repo, head, RuleSet.compile([]))
+        changes: ChangeSet = collect_working_tree(repo, head, RuleSet.of(()))
     entries = tuple(
         (change.path, (change.new.mode, change.new.oid) if change.new else None)
         for change in changes.changes

@@ -1,81 +1,8 @@
 """cagr_core: the pure change-rule evaluator. Values in, verdicts out; no I/O of any kind.
 
-A facade: names are imported from their modules on first use, so a caller that imports one small
-module (`cagr_core.pull_request`, say) does not pay for the evaluator, wcmatch or cattrs.
+The standard library only, and importing this package loads nothing: each module imports only
+what it needs. The values: `changes` (Change, ChangeSet, Range, Unchecked), `pull_request`
+(PrBody, Phase), `ruleset` (compiled rules), `report` (Report, Finding, Deferred). The
+evaluation: `evaluator.evaluate`; text and data: `render`. Configured rules are compiled by
+cagr_config; the `cagr` package is the facade for programs.
 """
-
-from __future__ import annotations
-
-import importlib
-
-TYPE_CHECKING = False  # not typing's: importing typing costs hook paths about 2 ms
-if TYPE_CHECKING:
-    from typing import Any
-
-    from .changes import Change, ChangeSet, Kind, Range, Side, Stage, Status, Unchecked
-    from .errors import CagrError, PatternError, RuleError, TemplateError
-    from .evaluator import DEFAULT_LIMITS, Limits, evaluate
-    from .pull_request import Phase, PrBody
-    from .render import render_text, report_data
-    from .report import AddedDependency, Deferred, Finding, Report, Timings
-    from .rules import AddOnlyRule, PrBodyRule, RequiresRule, Rule, SiblingRule, When
-    from .ruleset import RuleSet
-
-_HOMES = {
-    "changes": ("Change", "ChangeSet", "Kind", "Range", "Side", "Stage", "Status", "Unchecked"),
-    "errors": ("CagrError", "PatternError", "RuleError", "TemplateError"),
-    "evaluator": ("DEFAULT_LIMITS", "Limits", "evaluate"),
-    "pull_request": ("Phase", "PrBody"),
-    "render": ("render_text", "report_data"),
-    "report": ("AddedDependency", "Deferred", "Finding", "Report", "Timings"),
-    "rules": ("AddOnlyRule", "PrBodyRule", "RequiresRule", "Rule", "SiblingRule", "When"),
-    "ruleset": ("RuleSet",),
-}
-_MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
-
-__all__ = [
-    "DEFAULT_LIMITS",
-    "AddOnlyRule",
-    "AddedDependency",
-    "CagrError",
-    "Change",
-    "ChangeSet",
-    "Deferred",
-    "Finding",
-    "Kind",
-    "Limits",
-    "PatternError",
-    "Phase",
-    "PrBody",
-    "PrBodyRule",
-    "Range",
-    "Report",
-    "RequiresRule",
-    "Rule",
-    "RuleError",
-    "RuleSet",
-    "SiblingRule",
-    "Side",
-    "Stage",
-    "Status",
-    "TemplateError",
-    "Timings",
-    "Unchecked",
-    "When",
-    "evaluate",
-    "render_text",
-    "report_data",
-]
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module 'cagr_core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])

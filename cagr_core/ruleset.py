@@ -1,8 +1,9 @@
 """Rules compiled for evaluation: patterns and templates checked and compiled once.
 
 A CompiledRule is all the evaluator reads of a rule: its settings and its compiled patterns and
-templates. It is made from a configured Rule (`compile_rule`), or rebuilt from the compiled
-configuration cagr keeps between calls, so a check needs neither the config model nor wcmatch.
+templates. cagr_config.compile makes it from a configured rule; cagr_config.kept rebuilds it from
+the compiled configuration cagr keeps between calls, so a check needs neither the config model
+nor wcmatch.
 """
 
 from __future__ import annotations
@@ -10,18 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import pairwise
 
-from .errors import PatternError, RuleError, TemplateError
+from .errors import RuleError
 from .globs import PathMatcher
 from .manifests.formats import Format, format_of
 from .rule_index import RuleIndex
 from .severity import Severity
-from .templates import Template, parse_target
-from .values import evolve, field, frozen
+from .templates import Template
+from .values import field, frozen
 from .when import When
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .rules import Rule, SiblingRule
 
 
 @frozen
@@ -71,62 +68,6 @@ class CompiledRule:
         return Format(self.format) if self.format is not None else format_of(path)
 
 
-def _matcher(rule: Rule, key: str, patterns: tuple[str, ...]) -> PathMatcher:
-    from .glob_compile import compile_matcher  # noqa: PLC0415  # wcmatch: reading patterns
-
-    try:
-        return compile_matcher(patterns)
-    except PatternError as error:
-        raise RuleError(rule.id, key, error.render()) from error
-
-
-def compile_rule(rule: Rule) -> CompiledRule:
-    """Check and compile one rule; RuleError names the rule, the key and the bad part."""
-    from .rules import RequiresRule, SiblingRule  # noqa: PLC0415  # the config model: attrs
-
-    if not rule.paths:
-        raise RuleError(rule.id, "paths", "needs at least one pattern")
-    compiled = CompiledRule(
-        rule.id,
-        rule.kind,
-        rule.reason,
-        Selector(_matcher(rule, "paths", rule.paths), _matcher(rule, "ignores", rule.ignores)),
-        severity=rule.severity,
-        waive_label=rule.waive_label,
-        when=getattr(rule, "when", When.CHANGED),
-        format=getattr(rule, "format", None),
-        section=getattr(rule, "section", None),
-        contains=getattr(rule, "contains", None),
-    )
-    if isinstance(rule, RequiresRule):
-        if not rule.require:
-            raise RuleError(rule.id, "require", "needs at least one pattern")
-        globs = tuple(entry if isinstance(entry, str) else entry.path for entry in rule.require)
-        return evolve(
-            compiled,
-            require=tuple(_matcher(rule, "require", (glob,)) for glob in globs),
-            require_globs=globs,
-            require_added=tuple(not isinstance(entry, str) for entry in rule.require),
-        )
-    if isinstance(rule, SiblingRule):
-        return evolve(compiled, targets=_templates(rule))
-    return compiled
-
-
-def _templates(rule: SiblingRule) -> tuple[Template, ...]:
-    """Each target template checked; RuleError names the bad one (`target[1]` in a list)."""
-    if not rule.targets:
-        raise RuleError(rule.id, "target", "needs at least one template")
-    templates = []
-    for index, source in enumerate(rule.targets):
-        try:
-            templates.append(parse_target(source))
-        except TemplateError as error:
-            key = "target" if isinstance(rule.target, str) else f"target[{index}]"
-            raise RuleError(rule.id, key, error.render()) from error
-    return tuple(templates)
-
-
 @frozen
 class RuleSet:
     """Compiled rules with unique ids, in id order (rule order never matters), and their
@@ -139,10 +80,6 @@ class RuleSet:
     def __post_init__(self) -> None:
         matchers = (matcher for c in self.rules for matcher in (c.selector.paths, *c.require))
         object.__setattr__(self, "index", RuleIndex.build(matchers))
-
-    @classmethod
-    def compile(cls, rules: Iterable[Rule]) -> RuleSet:
-        return cls.of(compile_rule(rule) for rule in rules)
 
     @classmethod
     def of(cls, compiled: Iterable[CompiledRule]) -> RuleSet:

@@ -6,7 +6,7 @@ half) and saying how many were left out.
 
 from __future__ import annotations
 
-from cagr_core.rules import (
+from cagr_config.rules import (
     AddOnlyRule,
     PrBodyRule,
     RequiresRule,

@@ -188,7 +188,7 @@ def count_uncommitted(repo: Repository, committed: ChangeSet) -> int | None:
     except RangeProblem:
         return None
     worktree = _read_working_tree(
-        repo, evolve(range_, head=None), RuleSet.compile([]), MAX_CONTENT_BYTES
+        repo, evolve(range_, head=None), RuleSet.of(()), MAX_CONTENT_BYTES
     )
     if worktree.unchecked:
         return None

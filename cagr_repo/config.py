@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 
+from cagr_config.compile import compile_rules
 from cagr_core.errors import CagrError, ConfigIssue, RuleError
 from cagr_core.ruleset import RuleSet
 from cagr_core.values import field, frozen
@@ -26,7 +27,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from cagr_core.config import Config, LoadedConfig
+    from cagr_config.document import Config, LoadedConfig
 
 
 class ConfigErrors(CagrError):
@@ -117,8 +118,8 @@ def combine_sources(
     read: list[tuple[str, bytes]], problems: list[tuple[str, str]]
 ) -> tuple[LoadedConfig, list[ConfigIssue]]:
     """Parse, validate and combine sources given as (name, bytes), in source order."""
-    from cagr_core.config import combine  # noqa: PLC0415  # the config model: attrs, cattrs
-    from cagr_core.validate import structure_config  # noqa: PLC0415
+    from cagr_config.document import combine  # noqa: PLC0415  # the config model: attrs, cattrs
+    from cagr_config.validate import structure_config  # noqa: PLC0415
 
     issues = [ConfigIssue(name, "", problem) for name, problem in problems]
     parts = []
@@ -160,13 +161,13 @@ def load_config(root: str | os.PathLike[str], gitdir: str | None = None) -> Repo
 
 def config_from(root: str, files: ConfigFiles) -> RepoConfig:
     """The configuration these sources make (read from disk, or from a commit's tree)."""
-    from cagr_core.validate import rules_digest  # noqa: PLC0415  # cattrs
+    from cagr_config.validate import rules_digest  # noqa: PLC0415  # cattrs
 
     loaded, issues = combine_sources(files.sources(), files.problems)
     if issues:
         raise ConfigErrors(issues)
     try:
-        rules = RuleSet.compile(loaded.config.changes.rules)
+        rules = compile_rules(loaded.config.changes.rules)
     except RuleError as error:  # validation should have caught it; never evaluate a bad rule
         raise ConfigErrors(
             [ConfigIssue(loaded.source_of(error.rule_id), error.key, error.message)]

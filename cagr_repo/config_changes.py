@@ -33,8 +33,8 @@ from .config_files import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from cagr_core.config import Config
-    from cagr_core.rules import Rule
+    from cagr_config.document import Config
+    from cagr_config.rules import Rule
 
 REGULAR_MODES = (0o100644, 0o100755)
 _SETTINGS = ("git.protected_branch", "review.pr_sections", "stack.on_turn_end", "stack.ci")
@@ -86,7 +86,7 @@ def uncommitted_config(head: RepoConfig, working: RepoConfig) -> UncommittedConf
 
 
 def _digests(rules: Sequence[Rule]) -> dict[str, str]:
-    from cagr_core.validate import unstructure_rule  # noqa: PLC0415  # only when configs differ
+    from cagr_config.validate import unstructure_rule  # noqa: PLC0415  # only when configs differ
 
     return {
         rule.id: hashlib.sha256(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Sequence
 
-from cagr_core.glob_compile import compile_matcher
+from cagr_config.globs import compile_matcher
 from cagr_core.ruleset import RuleSet
 from cagr_core.templates import RenderError
 

@@ -68,7 +68,7 @@ def run_stack(
 
 
 def _touches(patterns: tuple[str, ...], changed: tuple[str, ...]) -> bool:
-    from cagr_core.glob_compile import compile_matcher  # noqa: PLC0415  # wcmatch
+    from cagr_config.globs import compile_matcher  # noqa: PLC0415  # wcmatch
 
     matcher = compile_matcher(patterns)
     return any(matcher.matches(path) for path in changed)

@@ -23,7 +23,7 @@ from typing import Any
 
 from attrs import field, frozen
 
-from cagr_core.glob_compile import compile_matcher
+from cagr_config.globs import compile_matcher
 from cagr_core.manifests import Format, ManifestError, added_dependencies, format_of
 from cagr_git.log import first_parent_log
 from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw

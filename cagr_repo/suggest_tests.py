@@ -17,7 +17,7 @@ import posixpath
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from cagr_core.glob_compile import compile_matcher
+from cagr_config.globs import compile_matcher
 
 from .suggestion import Suggestion, example, examples, slug
 

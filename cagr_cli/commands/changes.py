@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         return opened
     checkout, working = opened
     config, unknown = _judging(working, checkout, args.committed)
-    rules = config.rules if config is not None else RuleSet.compile([])
+    rules = config.rules if config is not None else RuleSet.of(())
     protected = config.settings.protected_branch if config is not None else None
     try:
         with open_repo(checkout) as repo:

@@ -15,9 +15,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from cagr_config.example_runner import run_examples
+from cagr_config.rules import RULE_KINDS
 from cagr_core.changes import Stage
-from cagr_core.example_runner import run_examples
-from cagr_core.rules import RULE_KINDS
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_hooks.install import SETTINGS_FILES

@@ -8,9 +8,8 @@ import difflib
 import sys
 from collections.abc import Callable
 
-from cagr_core.examples import Example
-from cagr_core.render import waivable
-from cagr_core.rules import (
+from cagr_config.examples import Example
+from cagr_config.rules import (
     PrBodyRule,
     RequiresRule,
     Rule,
@@ -18,7 +17,8 @@ from cagr_core.rules import (
     SiblingRule,
     describe_requirement,
 )
-from cagr_core.validate import unstructure_rule
+from cagr_config.validate import unstructure_rule
+from cagr_core.render import waivable
 
 from ..checkout import load, not_on_disk, root_of
 from ..output import EXIT_INVALID, EXIT_OK, print_json

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from cagr_core.example_runner import run_examples
-from cagr_core.rules import RULE_KINDS
+from cagr_config.example_runner import run_examples
+from cagr_config.rules import RULE_KINDS
 
 from ..checkout import load, not_on_disk, root_of
 from ..output import EXIT_FINDINGS, EXIT_OK, EXIT_UNCHECKED, print_json

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from cagr_core.schema import json_schema
+from cagr_config.schema import json_schema
 from cagr_repo.files import UnsafeOutput, write_output
 from cagr_repo.schema_file import schema_files
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from ..errors import CagrError
 from ..values import frozen
 from ._reading import Declared, Malformed, decode, shown
-from .formats import FORMATS, Format, could_be_read, format_of
+from .formats import FORMATS, Format, format_of
 
 __all__ = [
     "FORMATS",
@@ -26,7 +26,6 @@ __all__ = [
     "Format",
     "ManifestError",
     "added_dependencies",
-    "could_be_read",
     "format_of",
 ]
 

@@ -18,9 +18,8 @@ from typing import NamedTuple
 import pytest
 
 from cagr_cli.main import main
-
-from ..conftest import GIT_ENV
-from ..repo.gitutil import commit, git, write
+from tests.conftest import GIT_ENV
+from tests.repo.gitutil import commit, git, write
 
 RULE = """
 [[changes.rules]]

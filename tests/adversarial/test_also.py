@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ..repo.gitutil import commit, git, write
+from tests.repo.gitutil import commit, git, write
+
 from .conftest import RULE, Outcome
 
 Cagr = Callable[..., Outcome]

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from ..ci.events import cagr_ci
-from ..hooks.hookutil import hook, payload
-from ..repo.gitutil import commit, write
+from tests.ci.events import cagr_ci
+from tests.hooks.hookutil import hook, payload
+from tests.repo.gitutil import commit, write
+
 from .conftest import Outcome
 
 Cagr = Callable[..., Outcome]
@@ -129,7 +130,7 @@ def test_rules_in_pyproject_at_head_judge_a_committed_check(feature: Path, cagr:
 def test_no_rules_at_head_and_an_unreadable_working_config_is_unchecked(
     repo: Path, cagr: Cagr
 ) -> None:
-    from ..repo.gitutil import git  # noqa: PLC0415
+    from tests.repo.gitutil import git  # noqa: PLC0415
 
     git(repo, "init", "-q", "-b", "main")
     write(repo, "pyproject.toml", "[project]\nname = 'x'\n")

@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..repo.gitutil import commit, git
+from tests.repo.gitutil import commit, git
+
 from .conftest import run_process
 
 

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from ..ci.events import cagr_ci
-from ..hooks.hookutil import hook, payload
-from ..repo.gitutil import commit, git, write
+from tests.ci.events import cagr_ci
+from tests.hooks.hookutil import hook, payload
+from tests.repo.gitutil import commit, git, write
+
 from .conftest import RULE, Outcome
 
 Cagr = Callable[..., Outcome]

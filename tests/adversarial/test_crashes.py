@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.commands import rules_test
+from tests.repo.gitutil import commit, git, write
 
-from ..repo.gitutil import commit, git, write
 from .conftest import RULE, Outcome, denied, run_process
 
 Cagr = Callable[..., Outcome]

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from ..repo.gitutil import collect, commit, git, oracle, rows, write
+from tests.repo.gitutil import collect, commit, git, oracle, rows, write
+
 from .conftest import RULE, Outcome
 
 Cagr = Callable[..., Outcome]

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import GIT_ENV
-from ..repo.gitutil import commit, git, write
+from tests.conftest import GIT_ENV
+from tests.repo.gitutil import commit, git, write
+
 from .conftest import run_process
 
 HANG_GUARD_S = 20  # no timing assertion: only a bound on a hang (it took 30 s and more)

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from cagr_core.sections import Body, Problem, check_section, missing_sections
+from tests.hooks.hookutil import hook, payload
+from tests.repo.configs import TWO_RULES
+from tests.repo.gitutil import commit, git, write
 
-from ..hooks.hookutil import hook, payload
-from ..repo.configs import TWO_RULES
-from ..repo.gitutil import commit, git, write
 from .conftest import Outcome
 
 Cagr = Callable[..., Outcome]

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from ..ci.events import cagr_ci, github_env, pull_request
-from ..repo.gitutil import commit, git
+from tests.ci.events import cagr_ci, github_env, pull_request
+from tests.repo.gitutil import commit, git
+
 from .conftest import Outcome
 
 Cagr = Callable[..., Outcome]

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from ..repo.gitutil import commit, write
+from tests.repo.gitutil import commit, write
+
 from .conftest import Outcome, run_process, unwritable
 
 Cagr = Callable[..., Outcome]

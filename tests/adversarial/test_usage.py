@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ..repo.gitutil import commit
+from tests.repo.gitutil import commit
+
 from .conftest import Outcome
 
 Cagr = Callable[..., Outcome]

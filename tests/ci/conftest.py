@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ..repo.configs import TWO_RULES as RULES
-from ..repo.gitutil import commit, git, write
+from tests.repo.configs import TWO_RULES as RULES
+from tests.repo.gitutil import commit, git, write
 
 GOOD_BODY = "## Summary\nAdds x.\n\n## Risk\nDependency reason: x parses the wire format.\n"
 DEPENDENCY = '{"dependencies": {"x": "1"}}'

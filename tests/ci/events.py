@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..conftest import GIT_ENV
+from tests.conftest import GIT_ENV
 
 REPOSITORY = {
     "id": 1296269,

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import GIT_ENV
-from ..repo.gitutil import git
+from tests.conftest import GIT_ENV
+from tests.repo.gitutil import git
+
 from .conftest import GOOD_BODY, Project
 from .events import _clean_environment, gitlab_env
 from .test_install import ROOT, branch_without_its_schema, run_tool, tool

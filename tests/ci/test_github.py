@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ..repo.gitutil import git, write
+from tests.repo.gitutil import git, write
+
 from .conftest import DEPENDENCY, GOOD_BODY, RULES, Project
 from .events import cagr_ci, github_env, merge_group, pull_request, push, workflow_dispatch
 

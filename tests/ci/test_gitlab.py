@@ -11,7 +11,8 @@ import sys
 import pytest
 from jsonschema import Draft202012Validator
 
-from ..repo.gitutil import git
+from tests.repo.gitutil import git
+
 from .conftest import DEPENDENCY, GOOD_BODY, Project
 from .events import cagr_ci, gitlab_env
 

@@ -25,10 +25,9 @@ from cagr_ci.workflow import (
     workflow_text,
 )
 from cagr_cli.main import main
-
-from ..conftest import GIT_ENV
-from ..repo.configs import TWO_RULES
-from ..repo.gitutil import commit, git, write
+from tests.conftest import GIT_ENV
+from tests.repo.configs import TWO_RULES
+from tests.repo.gitutil import commit, git, write
 
 ROOT = Path(__file__).resolve().parents[2]
 Capture = pytest.CaptureFixture[str]

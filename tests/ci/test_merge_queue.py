@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from cagr_ci.github import read_github_event
+from tests.repo.gitutil import git
 
-from ..repo.gitutil import git
 from .conftest import DEPENDENCY, GOOD_BODY, Project
 from .events import cagr_ci, github_env, merge_group, pull_request, step_outputs
 from .forge_server import SECONDARY, TOKEN, FakeForge, serving

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import GIT_ENV
-from ..repo.gitutil import commit, git, write
+from tests.conftest import GIT_ENV
+from tests.repo.gitutil import commit, git, write
+
 from .conftest import RULES, Project
 from .events import _clean_environment, cagr_ci, github_env, gitlab_env, push, workflow_dispatch
 

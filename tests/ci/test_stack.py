@@ -7,7 +7,7 @@ import time
 
 from cagr_ci.event import CiEvent
 from cagr_ci.run import STACK_SECONDS, run_ci
-from cagr_core import PrBody
+from cagr_core.pull_request import PrBody
 from cagr_git.discover import find_checkout
 from cagr_repo.config import load_config
 

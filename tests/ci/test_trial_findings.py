@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from cagr_ci.summary import CELL_LIMIT, cell, code
+from tests.repo.gitutil import git
 
-from ..repo.gitutil import git
 from .conftest import GOOD_BODY, RULES, Project
 from .events import _clean_environment, cagr_ci, github_env, pull_request, push
 from .test_outputs import MORE_RULES

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.main import main
-from cagr_core.schema import json_schema
-
-from ..repo.configs import rule
-from ..repo.gitutil import write
+from cagr_config.schema import json_schema
+from tests.repo.configs import rule
+from tests.repo.gitutil import write
 
 Capture = pytest.CaptureFixture[str]
 

@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.main import main
-
-from ..hooks.hookutil import RULES, hook, payload, project
-from ..repo.gitutil import commit, git, write
+from tests.hooks.hookutil import RULES, hook, payload, project
+from tests.repo.gitutil import commit, git, write
 
 Capture = pytest.CaptureFixture[str]
 

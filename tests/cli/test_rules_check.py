@@ -10,9 +10,8 @@ import pytest
 
 import cagr
 from cagr_cli.main import main
-
-from ..repo.configs import TWO_RULES as RULES
-from ..repo.gitutil import commit, git, write
+from tests.repo.configs import TWO_RULES as RULES
+from tests.repo.gitutil import commit, git, write
 
 Capture = pytest.CaptureFixture[str]
 

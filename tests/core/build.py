@@ -4,18 +4,12 @@ from __future__ import annotations
 
 import hashlib
 
-from cagr_core import (
-    Change,
-    ChangeSet,
-    Phase,
-    PrBody,
-    Range,
-    Report,
-    Rule,
-    RuleSet,
-    Side,
-    evaluate,
-)
+from cagr_config.compile import compile_rules
+from cagr_config.rules import Rule
+from cagr_core.changes import Change, ChangeSet, Range, Side
+from cagr_core.evaluator import evaluate
+from cagr_core.pull_request import Phase, PrBody
+from cagr_core.report import Report
 
 REGULAR = 0o100644
 EXECUTABLE = 0o100755
@@ -55,5 +49,5 @@ def check(
     body: str | None = None,
     phase: Phase = Phase.CI,
 ) -> Report:
-    ruleset = RuleSet.compile(rules if isinstance(rules, list) else [rules])
+    ruleset = compile_rules(rules if isinstance(rules, list) else [rules])
     return evaluate(ruleset, ChangeSet(changes, RANGE), PrBody(body), phase)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from cagr_core import AddOnlyRule, Change, PrBodyRule, RequiresRule, SiblingRule, When
+from cagr_config.rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule
+from cagr_core.changes import Change
+from cagr_core.when import When
 
 from .build import modified
 

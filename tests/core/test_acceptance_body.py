@@ -4,8 +4,11 @@ import json
 
 import pytest
 
-from cagr_core import ChangeSet, Phase, PrBody, PrBodyRule, RequiresRule, RuleSet, Side, evaluate
-from cagr_core.changes import Change
+from cagr_config.compile import compile_rules
+from cagr_config.rules import PrBodyRule, RequiresRule
+from cagr_core.changes import Change, ChangeSet, Side
+from cagr_core.evaluator import evaluate
+from cagr_core.pull_request import Phase, PrBody
 
 from .build import RANGE, SYMLINK, added, check, deleted, modified, side
 from .rules import DEPENDENCY_REASON, GOOD_BODY, bump, manifest
@@ -285,7 +288,7 @@ class TestPrText:
 def cut_check(body: str) -> tuple[str, list[str]]:
     """A fired dependency-reason rule against a cut copy of the description."""
     change = bump(manifest(), manifest(dependencies={"x": "1"}))
-    ruleset = RuleSet.compile([DEPENDENCY_REASON])
+    ruleset = compile_rules([DEPENDENCY_REASON])
     report = evaluate(ruleset, ChangeSet((change,), RANGE), PrBody(body, truncated=True), Phase.CI)
     return report.status, [item.message for item in report.unchecked]
 

@@ -4,12 +4,8 @@ Snapshot-level cases (an identical rewrite of a companion producing no change at
 rule fails as for a missing companion) are proven against git in tests/repo/test_snapshot.py.
 """
 
-from cagr_core import (
-    Change,
-    RequiresRule,
-    SiblingRule,
-    Side,
-)
+from cagr_config.rules import RequiresRule, SiblingRule
+from cagr_core.changes import Change, Side
 
 from .build import EXECUTABLE, GITLINK, SYMLINK, added, check, deleted, modified
 from .rules import GUARDS, MIGRATIONS, SCHEMA

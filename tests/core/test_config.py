@@ -1,6 +1,6 @@
 """Combining per-source configs: table lists add up; scalars and ids may not collide."""
 
-from cagr_core.config import (
+from cagr_config.document import (
     ChangesConfig,
     Config,
     GitConfig,
@@ -9,7 +9,7 @@ from cagr_core.config import (
     StackConfig,
     combine,
 )
-from cagr_core.rules import AddOnlyRule
+from cagr_config.rules import AddOnlyRule
 
 
 def _rule(rule_id: str) -> AddOnlyRule:

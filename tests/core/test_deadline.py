@@ -5,18 +5,12 @@ import sys
 from collections.abc import Callable
 from unittest import mock
 
-from cagr_core import (
-    AddOnlyRule,
-    ChangeSet,
-    Phase,
-    PrBody,
-    RequiresRule,
-    RuleSet,
-    Stage,
-    Unchecked,
-    evaluate,
-    render_text,
-)
+from cagr_config.compile import compile_rules
+from cagr_config.rules import AddOnlyRule, RequiresRule
+from cagr_core.changes import ChangeSet, Stage, Unchecked
+from cagr_core.evaluator import evaluate
+from cagr_core.pull_request import Phase, PrBody
+from cagr_core.render import render_text
 
 from .build import RANGE, modified
 
@@ -40,7 +34,7 @@ def _after(answers: int) -> Callable[[], bool]:
 def _check(changes: ChangeSet, expired: Callable[[], bool]) -> tuple[set[str], int]:
     """The undecided rules and the number of findings."""
     report = evaluate(
-        RuleSet.compile([FROZEN, CHANGELOG]), changes, PrBody(None), Phase.CI, expired=expired
+        compile_rules([FROZEN, CHANGELOG]), changes, PrBody(None), Phase.CI, expired=expired
     )
     undecided = {u.rule for u in report.unchecked if u.stage is Stage.DEADLINE and u.rule}
     assert report.status != "pass" or not undecided
@@ -49,7 +43,7 @@ def _check(changes: ChangeSet, expired: Callable[[], bool]) -> tuple[set[str], i
 
 def test_a_passed_deadline_leaves_every_rule_unchecked() -> None:
     report = evaluate(
-        RuleSet.compile([FROZEN, CHANGELOG]),
+        compile_rules([FROZEN, CHANGELOG]),
         ChangeSet((), RANGE),
         PrBody(None),
         Phase.CI,

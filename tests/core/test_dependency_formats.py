@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from cagr_core import Change, PrBodyRule, RequiresRule, Side, When, report_data
-from cagr_core.validate import structure_config
+from cagr_config.rules import PrBodyRule, RequiresRule
+from cagr_config.validate import structure_config
+from cagr_core.changes import Change, Side
+from cagr_core.render import report_data
+from cagr_core.when import When
 
 from .build import added, check, deleted, modified
 from .rules import GOOD_BODY, SCHEMA

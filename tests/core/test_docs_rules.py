@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cagr_core.example_runner import run_examples
-from cagr_core.validate import structure_config
+from cagr_config.example_runner import run_examples
+from cagr_config.validate import structure_config
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 BLOCKS = re.findall(r"```toml\n(.*?)```", DOC.read_text(), re.DOTALL)

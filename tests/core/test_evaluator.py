@@ -4,18 +4,12 @@ from __future__ import annotations
 
 from unittest import mock
 
-from cagr_core import (
-    AddOnlyRule,
-    ChangeSet,
-    Limits,
-    Phase,
-    PrBody,
-    RequiresRule,
-    RuleSet,
-    evaluate,
-)
-from cagr_core.evaluator import _evaluate_naive
+from cagr_config.compile import compile_rules
+from cagr_config.rules import AddOnlyRule, RequiresRule
+from cagr_core.changes import ChangeSet
+from cagr_core.evaluator import Limits, _evaluate_naive, evaluate
 from cagr_core.globs import PathMatcher
+from cagr_core.pull_request import Phase, PrBody
 
 from .build import RANGE, deleted, modified
 from .rules import GUARDS, MIGRATIONS, SCHEMA
@@ -27,7 +21,7 @@ class TestLimits:
     def test_too_many_changes(self) -> None:
         changes = ChangeSet(tuple(modified(f"src/config/f{i}.ts") for i in range(11)))
         report = evaluate(
-            RuleSet.compile([SCHEMA]), changes, PrBody(None), Phase.CI, Limits(max_changes=10)
+            compile_rules([SCHEMA]), changes, PrBody(None), Phase.CI, Limits(max_changes=10)
         )
         assert report.status == "unchecked"
         assert report.findings == ()
@@ -36,7 +30,7 @@ class TestLimits:
     def test_too_many_rules(self) -> None:
         rules = [AddOnlyRule(id=f"r{i}", paths=["m/**"], reason="x") for i in range(3)]
         report = evaluate(
-            RuleSet.compile(rules), ChangeSet(), PrBody(None), Phase.CI, Limits(max_rules=2)
+            compile_rules(rules), ChangeSet(), PrBody(None), Phase.CI, Limits(max_rules=2)
         )
         assert report.status == "unchecked"
         assert "3 change rules are more than the 2" in report.unchecked[0].message
@@ -46,7 +40,7 @@ def test_rule_order_never_changes_the_report() -> None:
     changes = ChangeSet((modified("src/config/schema.ts"), modified("migrations/001.sql")), RANGE)
     rules = [SCHEMA, GUARDS, MIGRATIONS]
     reports = {
-        evaluate(RuleSet.compile(order), changes, PrBody(None), Phase.CI)
+        evaluate(compile_rules(order), changes, PrBody(None), Phase.CI)
         for order in (rules, rules[::-1], rules[1:] + rules[:1])
     }
     assert len(reports) == 1
@@ -73,7 +67,7 @@ def test_failing_requires_rules_take_their_near_misses_from_the_index() -> None:
         tried += 1
         return real(self, path)
 
-    ruleset = RuleSet.compile(rules)
+    ruleset = compile_rules(rules)
     with mock.patch.object(PathMatcher, "matches", counted):
         report = evaluate(ruleset, ChangeSet(tuple(changes), RANGE), PrBody(None), Phase.CI)
     assert len(report.findings) == 100

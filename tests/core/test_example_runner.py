@@ -5,10 +5,11 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from cagr_core import Phase, Status
-from cagr_core.example_runner import run_examples
-from cagr_core.examples import Example, Examples, FixtureChange
-from cagr_core.rules import Rule
+from cagr_config.example_runner import run_examples
+from cagr_config.examples import Example, Examples, FixtureChange
+from cagr_config.rules import Rule
+from cagr_core.changes import Status
+from cagr_core.pull_request import Phase
 
 from .rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, SCHEMA
 

@@ -1,7 +1,7 @@
 """Field metadata: what the editor schema shows, and where any text (even empty) is allowed."""
 
-from cagr_core.field_docs import doc, text_doc
-from cagr_core.schema import json_schema
+from cagr_config.field_docs import doc, text_doc
+from cagr_config.schema import json_schema
 
 
 def test_metadata_shapes() -> None:

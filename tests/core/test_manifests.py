@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from cagr_config.manifest_globs import could_be_read
 from cagr_core.manifests import (
     Format,
     ManifestError,
     added_dependencies,
-    could_be_read,
     format_of,
 )
 

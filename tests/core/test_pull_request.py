@@ -1,6 +1,6 @@
 """A pull request's description: available (even empty) or not at all."""
 
-from cagr_core import Phase, PrBody
+from cagr_core.pull_request import Phase, PrBody
 
 
 def test_an_empty_description_is_available() -> None:

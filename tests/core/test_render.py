@@ -2,9 +2,10 @@
 
 import json
 
-from cagr_core import AddOnlyRule, Phase, RequiresRule, SiblingRule, render_text, report_data
+from cagr_config.rules import AddOnlyRule, RequiresRule, SiblingRule
 from cagr_core.changes import Range
-from cagr_core.render import render_details, render_summary
+from cagr_core.pull_request import Phase
+from cagr_core.render import render_details, render_summary, render_text, report_data
 from cagr_core.report import Finding, Report
 from cagr_core.values import evolve
 

@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from cagr_core.glob_compile import ANCHORED, FREE, _alternatives, compile_matcher, places_of
+from cagr_config.globs import ANCHORED, FREE, _alternatives, compile_matcher, places_of
 from cagr_core.rule_index import RuleIndex
 
 

@@ -13,8 +13,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from cagr_core.schema import json_schema
-from cagr_core.validate import structure_config
+from cagr_config.schema import json_schema
+from cagr_config.validate import structure_config
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATOR = jsonschema.Draft7Validator(json_schema())

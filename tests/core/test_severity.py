@@ -7,11 +7,10 @@ import tomllib
 
 from attrs import evolve
 
-from cagr_core import RequiresRule
-from cagr_core.example_runner import run_examples
+from cagr_config.example_runner import run_examples
+from cagr_config.rules import RequiresRule, Severity
+from cagr_config.validate import structure_config
 from cagr_core.render import render_summary, render_text, report_data
-from cagr_core.rules import Severity
-from cagr_core.validate import structure_config
 
 from .build import check, modified
 from .rules import DEPENDENCY_REASON, bump

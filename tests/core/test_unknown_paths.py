@@ -5,12 +5,15 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cagr_core import ChangeSet, Phase, PrBody, RuleSet, Stage, Unchecked, evaluate
+from cagr_config.compile import compile_rules
+from cagr_core.changes import ChangeSet, Stage, Unchecked
+from cagr_core.evaluator import evaluate
+from cagr_core.pull_request import Phase, PrBody
 
 from .build import added, modified
 from .rules import GUARDS, MIGRATIONS, SCHEMA
 
-RULES = RuleSet.compile([SCHEMA, GUARDS, MIGRATIONS])
+RULES = compile_rules([SCHEMA, GUARDS, MIGRATIONS])
 
 
 def unknown(path: str) -> Unchecked:

@@ -8,12 +8,12 @@ import jsonschema
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cagr_config.document import ChangesConfig, Config
+from cagr_config.examples import Example, Examples, FixtureChange
+from cagr_config.rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule, When
+from cagr_config.schema import json_schema
+from cagr_config.validate import CONVERTER, rules_digest, structure_config
 from cagr_core.changes import Status
-from cagr_core.config import ChangesConfig, Config
-from cagr_core.examples import Example, Examples, FixtureChange
-from cagr_core.rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule, When
-from cagr_core.schema import json_schema
-from cagr_core.validate import CONVERTER, rules_digest, structure_config
 
 ids = st.from_regex(r"[a-z][a-z0-9_-]{0,10}", fullmatch=True)
 globs = st.lists(

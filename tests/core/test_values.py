@@ -2,9 +2,10 @@
 
 import pytest
 
-from cagr_core import Change, ChangeSet, Kind, PatternError, Side, Status, TemplateError
-from cagr_core.examples import Example, FixtureChange, FixtureError, fixture_changeset
-from cagr_core.glob_compile import check_pattern, compile_matcher
+from cagr_config.examples import Example, FixtureChange, FixtureError, fixture_changeset
+from cagr_config.globs import check_pattern, compile_matcher
+from cagr_core.changes import Change, ChangeSet, Kind, Side, Status
+from cagr_core.errors import PatternError, TemplateError
 from cagr_core.templates import Template
 
 from .build import EXECUTABLE, GITLINK, REGULAR, SYMLINK, added, deleted, modified, side

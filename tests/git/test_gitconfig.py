@@ -12,8 +12,7 @@ import pytest
 from cagr_git.config import GitConfigError, read_git_config
 from cagr_git.discover import find_checkout
 from cagr_git.refs import head_ref
-
-from ..repo.gitutil import commit, git, write
+from tests.repo.gitutil import commit, git, write
 
 KEY = "core.autocrlf"
 

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 
 from cagr_git.history import CommitGraph, History, merge_bases
 from cagr_git.objects import COMMIT, ObjectReader, read_raw
-
-from ..repo.gitutil import git
+from tests.repo.gitutil import git
 
 
 @st.composite

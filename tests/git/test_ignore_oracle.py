@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ..repo.gitutil import collect, commit, git, oracle, rows, write
+from tests.repo.gitutil import collect, commit, git, oracle, rows, write
 
 _NAMES = ["a", "b", "ab", "A", "x.log", "a b", "#c", "!d", "e*", "f ", "[g]"]
 _TOKENS = ["a", "b", "ab", "A", "log", ".", "*", "**", "***", "?", "[ab]", "[!a]", "[a-c]"]

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..repo.configs import TWO_RULES as RULES
-from ..repo.gitutil import commit, git, write
+from tests.repo.configs import TWO_RULES as RULES
+from tests.repo.gitutil import commit, git, write
 
 EVENTS = {  # agent -> (turn end, command before, session start, prompt)
     "claude": ("Stop", "PreToolUse", "SessionStart", "UserPromptSubmit"),

@@ -12,8 +12,8 @@ import pytest
 
 from cagr_cli.main import main
 from cagr_hooks.install import MISSING, SETTINGS_FILES
+from tests.repo.gitutil import commit, write
 
-from ..repo.gitutil import commit, write
 from .hookutil import EVENTS, payload, project
 from .runners import RUNNERS, environment
 

@@ -17,8 +17,8 @@ import pytest
 
 from cagr_cli.main import main
 from cagr_hooks.install import SETTINGS_FILES
+from tests.repo.gitutil import commit, git, write
 
-from ..repo.gitutil import commit, git, write
 from .hookutil import payload, project
 from .runners import RUNNERS, Outcome, environment
 

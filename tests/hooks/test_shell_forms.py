@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from cagr_hooks.gate import decide
 from cagr_hooks.protocols import might_run_pr_command
 from cagr_hooks.shell_command import find_pr_commands
+from tests.repo.gitutil import commit, write
 
-from ..repo.gitutil import commit, write
 from .hookutil import project
 from .test_gate import committed_check, denied, gate
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from cagr_core import Change, Side
+from cagr_core.changes import Change, Side
 from cagr_core.sections import is_placeholder
 
 # Path components as git allows them: any characters but NUL and '/', never '.' or '..'.

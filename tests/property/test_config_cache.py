@@ -14,7 +14,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from cagr_core import Change, ChangeSet, Phase, PrBody, Range, Side, evaluate
+from cagr_core.changes import Change, ChangeSet, Range, Side
+from cagr_core.evaluator import evaluate
+from cagr_core.pull_request import Phase, PrBody
 from cagr_core.values import evolve
 from cagr_repo import config as config_module
 from cagr_repo import config_cache

@@ -3,20 +3,11 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cagr_core import (
-    AddOnlyRule,
-    ChangeSet,
-    Phase,
-    PrBody,
-    PrBodyRule,
-    RequiresRule,
-    RuleSet,
-    SiblingRule,
-    Stage,
-    Unchecked,
-    evaluate,
-)
-from cagr_core.changes import Change
+from cagr_config.compile import compile_rules
+from cagr_config.rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule
+from cagr_core.changes import Change, ChangeSet, Stage, Unchecked
+from cagr_core.evaluator import evaluate
+from cagr_core.pull_request import Phase, PrBody
 from tests.core.build import added
 
 from .strategies import changes, repo_path
@@ -61,9 +52,9 @@ class TestOrderIndependence:
         shuffled = items[:]
         rng.shuffle(shuffled)  # type: ignore[attr-defined]
         rng.shuffle(shuffled_rules)  # type: ignore[attr-defined]
-        first = evaluate(RuleSet.compile(rules), ChangeSet(tuple(items)), PrBody(body), phase)
+        first = evaluate(compile_rules(rules), ChangeSet(tuple(items)), PrBody(body), phase)
         second = evaluate(
-            RuleSet.compile(shuffled_rules), ChangeSet(tuple(shuffled)), PrBody(body), phase
+            compile_rules(shuffled_rules), ChangeSet(tuple(shuffled)), PrBody(body), phase
         )
         assert first == second
 
@@ -75,19 +66,19 @@ class TestNeverAFalsePass:
     def test_incomplete_change_set_is_unchecked(self, items: list[Change]) -> None:
         gap = Unchecked(None, Stage.COLLECT, "conflicts")
         report = evaluate(
-            RuleSet.compile(RULES), ChangeSet(tuple(items), unchecked=(gap,)), PrBody(""), Phase.CI
+            compile_rules(RULES), ChangeSet(tuple(items), unchecked=(gap,)), PrBody(""), Phase.CI
         )
         assert report.status == "unchecked"
         assert report.findings == ()
 
     @given(changes(paths), bodies)
     def test_turn_end_never_fails_on_the_body(self, items: list[Change], body: str | None) -> None:
-        report = evaluate(RuleSet.compile(RULES), ChangeSet(tuple(items)), PrBody(body), Phase.TURN)
+        report = evaluate(compile_rules(RULES), ChangeSet(tuple(items)), PrBody(body), Phase.TURN)
         assert all(f.kind != "pr_body" for f in report.findings)
 
     @given(changes(paths))
     def test_adding_the_companions_never_adds_findings(self, items: list[Change]) -> None:
-        rules = RuleSet.compile(RULES[:1])
+        rules = compile_rules(RULES[:1])
         before = evaluate(rules, ChangeSet(tuple(items)), PrBody(None), Phase.CI)
         taken = {c.path for c in items}
         extra = tuple(added(p) for p in ("gen/x", "CHANGELOG.md") if p not in taken)

@@ -5,8 +5,8 @@ from hypothesis import strategies as st
 from wcmatch import glob
 from wcmatch.glob import escape
 
+from cagr_config.globs import check_pattern, compile_matcher, matches
 from cagr_core.errors import PatternError
-from cagr_core.glob_compile import check_pattern, compile_matcher, matches
 
 from .strategies import component, folder, plain_component, repo_path
 

@@ -12,27 +12,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 from wcmatch.glob import escape
 
-from cagr_core import (
-    AddOnlyRule,
-    ChangeSet,
-    Phase,
-    PrBody,
-    PrBodyRule,
-    Report,
-    RequiresRule,
-    Rule,
-    RuleSet,
-    SiblingRule,
-    Stage,
-    Unchecked,
-    When,
-    evaluate,
-)
+from cagr_config.compile import compile_rules
+from cagr_config.globs import check_pattern, compile_matcher
+from cagr_config.rules import AddOnlyRule, PrBodyRule, RequiresRule, Rule, SiblingRule
+from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.errors import PatternError
-from cagr_core.evaluator import _evaluate_naive
-from cagr_core.glob_compile import check_pattern, compile_matcher
+from cagr_core.evaluator import _evaluate_naive, evaluate
+from cagr_core.pull_request import Phase, PrBody
+from cagr_core.report import Report
 from cagr_core.rule_index import RuleIndex
+from cagr_core.ruleset import RuleSet
 from cagr_core.templates import RenderError, Template
+from cagr_core.when import When
 
 from .strategies import changes, component, sides
 
@@ -217,7 +208,7 @@ def cases(draw: st.DrawFn) -> Case:
     rule_list, pool = draw(rules_and_paths())
     change_set = draw(change_sets(pool))
     return (
-        RuleSet.compile(rule_list),
+        compile_rules(rule_list),
         change_set,
         PrBody(draw(bodies)),
         draw(st.sampled_from(Phase)),

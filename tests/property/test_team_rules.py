@@ -6,14 +6,16 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cagr_core import ChangeSet, Phase, PrBody, RequiresRule, RuleSet, SiblingRule, evaluate
-from cagr_core.changes import Change
-from cagr_core.glob_compile import compile_matcher
+from cagr_config.compile import compile_rules
+from cagr_config.globs import compile_matcher
+from cagr_config.rules import RequireAdded, RequiresRule, Severity, SiblingRule
+from cagr_core.changes import Change, ChangeSet
+from cagr_core.evaluator import evaluate
+from cagr_core.pull_request import Phase, PrBody
 from cagr_core.report import waive
-from cagr_core.rules import RequireAdded, Severity
 from cagr_core.templates import Template
+from tests.core.build import side
 
-from ..core.build import side
 from .strategies import changes, plain_component, plain_path, sides
 
 TRIGGER = "src/**"
@@ -57,7 +59,7 @@ def sources_and_targets(draw: st.DrawFn) -> list[Change]:
 
 
 def _report(rule: RequiresRule | SiblingRule, found: list[Change]):  # type: ignore[no-untyped-def]
-    return evaluate(RuleSet.compile([rule]), ChangeSet(tuple(found)), PrBody(None), Phase.CI)
+    return evaluate(compile_rules([rule]), ChangeSet(tuple(found)), PrBody(None), Phase.CI)
 
 
 class TestAddedRequirement:
@@ -187,7 +189,7 @@ class TestSeverityAndWaivers:
             ),
             SiblingRule(id="s", paths=SIBLING_PATHS, target=TEMPLATES[0], reason="y"),
         ]
-        report = evaluate(RuleSet.compile(rules), ChangeSet(tuple(found)), PrBody(None), Phase.CI)
+        report = evaluate(compile_rules(rules), ChangeSet(tuple(found)), PrBody(None), Phase.CI)
         after = waive(report, labels)
         assert len(after.findings) + len(after.waived) == len(report.findings)
         assert all(w.finding.rule == "r" and w.label == "fix" for w in after.waived)

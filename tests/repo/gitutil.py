@@ -7,7 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from cagr_core import ChangeSet, RuleSet
+from cagr_core.changes import ChangeSet
+from cagr_core.ruleset import RuleSet
 from cagr_git.discover import find_checkout
 from cagr_git.repository import open_repo
 from cagr_repo.collect import collect_committed, collect_working_tree
@@ -48,8 +49,8 @@ def commit(root: Path, message: str = "commit") -> str:
 def collect(root: Path, base: str = "main", committed: bool = False) -> ChangeSet:
     with open_repo(find_checkout(str(root))) as repo:
         if committed:
-            return collect_committed(repo, base, RuleSet.compile([]))
-        return collect_working_tree(repo, base, RuleSet.compile([]))
+            return collect_committed(repo, base, RuleSet.of(()))
+        return collect_working_tree(repo, base, RuleSet.of(()))
 
 
 def rows(changes: ChangeSet) -> list[Row]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cagr_core.config import StackCommand
+from cagr_config.document import StackCommand
 from cagr_repo.stack import TAIL_CHARS, run_stack
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from cagr_core.example_runner import run_examples
-from cagr_core.validate import structure_config
+from cagr_config.example_runner import run_examples
+from cagr_config.validate import structure_config
 from cagr_repo.suggest import suggest
 from cagr_repo.suggest_history import Commit, History
 from cagr_repo.suggestion import Suggestion

@@ -16,13 +16,19 @@ from typing import Any
 import cattrs
 from cattrs.errors import ForbiddenExtraKeysError, IterableValidationError, IterableValidationNote
 
-from .changes import ChangeSet, Status
-from .config import Config, StackCommand
-from .errors import ConfigIssue, PatternError, RuleError, TemplateError
+from cagr_core.changes import ChangeSet, Status
+from cagr_core.errors import ConfigIssue, PatternError, RuleError, TemplateError
+from cagr_core.manifests import FORMATS
+from cagr_core.pull_request import Phase
+from cagr_core.ruleset import CompiledRule
+from cagr_core.sections import visible_text
+from cagr_core.templates import parse_target
+
+from .compile import compile_rule
+from .document import Config, StackCommand
 from .examples import Example, FixtureError, fixture_changeset
-from .glob_compile import check_pattern
-from .manifests import FORMATS, could_be_read
-from .pull_request import Phase
+from .globs import check_pattern
+from .manifest_globs import could_be_read
 from .rules import (
     RULE_KINDS,
     PrBodyRule,
@@ -36,9 +42,6 @@ from .rules import (
     When,
     require_glob,
 )
-from .ruleset import CompiledRule, compile_rule
-from .sections import visible_text
-from .templates import parse_target
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 _ENUMS: tuple[type, ...] = (Status, Phase, When, Severity)

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from .config import Config
+from .document import Config
 from .rules import RULE_KINDS, Rule
 
 

@@ -7,10 +7,11 @@ from typing import Any, Literal
 
 from attrs import field, frozen
 
+from cagr_core.severity import Severity
+from cagr_core.when import When
+
 from .examples import Examples
 from .field_docs import doc
-from .severity import Severity
-from .when import When
 
 _KIND = {**doc("The rule kind."), "required": True}
 

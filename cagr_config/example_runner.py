@@ -11,11 +11,13 @@ from typing import Literal
 
 from attrs import frozen
 
-from .evaluator import evaluate
+from cagr_core.evaluator import evaluate
+from cagr_core.render import render_details
+from cagr_core.ruleset import RuleSet
+
+from .compile import compile_rule
 from .examples import Example, FixtureError, fixture_changeset
-from .render import render_details
 from .rules import Rule
-from .ruleset import RuleSet, compile_rule
 
 Label = Literal["valid", "invalid"]
 

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from attrs import field, frozen
 
-from .errors import ConfigIssue
+from cagr_core.errors import ConfigIssue
+
 from .field_docs import doc
 from .rules import Rule
 

@@ -17,8 +17,8 @@ from itertools import pairwise, takewhile
 import bracex
 from wcmatch import fnmatch, glob
 
-from .errors import PatternError
-from .globs import GLOB_CHARS, GLOBSTAR, Names, PathMatcher, Place
+from cagr_core.errors import PatternError
+from cagr_core.globs import GLOB_CHARS, GLOBSTAR, Names, PathMatcher, Place
 
 _COMMON = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.FORCEUNIX | glob.CASE
 ANCHORED = _COMMON

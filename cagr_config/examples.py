@@ -11,10 +11,11 @@ import hashlib
 
 from attrs import field, frozen
 
-from .changes import MODE_BY_KIND, Change, ChangeSet, Kind, Side, Status
-from .errors import CagrError
+from cagr_core.changes import MODE_BY_KIND, Change, ChangeSet, Kind, Side, Status
+from cagr_core.errors import CagrError
+from cagr_core.pull_request import Phase, PrBody
+
 from .field_docs import doc, text_doc
-from .pull_request import Phase, PrBody
 
 
 class FixtureError(CagrError):
