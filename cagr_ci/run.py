@@ -20,7 +20,8 @@ from cagr_core.values import evolve, frozen
 from cagr_git.discover import Checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_repo.check import check
-from cagr_repo.config import ConfigErrors, RepoConfig, declaration
+from cagr_repo.config import ConfigErrors, RepoConfig
+from cagr_repo.declarations import declaration
 from cagr_repo.judging_config import WorkingConfig, committed_config
 from cagr_repo.target import TargetChoice, choose_target
 

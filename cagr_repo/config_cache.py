@@ -23,43 +23,38 @@ import json
 import os
 import sys
 
-from cagr_core.globs import Names, PathMatcher, Place
-from cagr_core.ruleset import CompiledRule, RuleSet, Selector
-from cagr_core.severity import Severity
-from cagr_core.templates import Template
-from cagr_core.values import frozen
+from cagr_config import kept
+from cagr_config.compiled import Compiled
 from cagr_core.version import VERSION
-from cagr_core.when import When
 
 from .config_files import ConfigFiles
-from .settings import Settings, StackRun
 from .state import load, remove, save, state_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-FORMAT = 1  # the stored form's version: change it whenever what is stored changes
+FORMAT = 2  # the stored form's version: change it whenever what is stored changes
 FOLDER = "config"
 KEPT = 4  # configurations kept (the newest; older ones are removed when one is written)
-_PLACES = frozenset({"path", "name", "folder", "end", "part"})
 # Packages whose code shapes what is kept: a kept configuration lists their loaded modules.
-_BUILDERS = frozenset({"cagr_core", "cagr_repo", "wcmatch", "bracex", "attr", "attrs", "cattrs"})
+_BUILDERS = frozenset(
+    {
+        "cagr_core",
+        "cagr_config",
+        "cagr_git",
+        "cagr_repo",
+        "wcmatch",
+        "bracex",
+        "attr",
+        "attrs",
+        "cattrs",
+    }
+)
 
 
 class _Damaged(Exception):
     """The kept file is not what cagr wrote."""
-
-
-@frozen
-class Compiled:
-    """What is kept: the compiled rules, the settings, the digest of the rules, and the file
-    each rule is declared in."""
-
-    rules: RuleSet
-    settings: Settings
-    digest: str
-    sources: tuple[tuple[str, str], ...]
 
 
 def cache_key(files: ConfigFiles) -> str:
@@ -92,10 +87,11 @@ def _stat(path: str) -> tuple[int, int]:
 
 
 def _same_code(entries: list[Any]) -> bool:
-    """Whether every module listed is still the file it was."""
+    """Whether every module listed is still the file it was (False for anything malformed)."""
     for entry in entries:
-        path, size, modified = _list(entry)
-        if _stat(_text(path)) != (size, modified):
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)):
+            return False
+        if list(_stat(entry[0])) != entry[1:]:
             return False
     return True
 
@@ -116,7 +112,8 @@ def keep_config(gitdir: str, files: ConfigFiles, compiled: Compiled) -> None:
     """Keep what these files compiled to, for the next call (failures are silent: the next
     call compiles again)."""
     key = cache_key(files)
-    payload = json.dumps(_document(compiled), separators=(",", ":")).encode()
+    document = {**kept.to_data(compiled), "code": _loaded_code()}
+    payload = json.dumps(document, separators=(",", ":")).encode()
     head = f"{key}\n{hashlib.sha256(payload).hexdigest()}\n".encode()
     if save(gitdir, _name(key), head + payload):
         _prune(gitdir, keep=_name(key))
@@ -138,174 +135,12 @@ def _prune(gitdir: str, keep: str) -> None:
             remove(gitdir, f"{FOLDER}/{entry.name}")
 
 
-# Writing: the compiled configuration as plain data.
-
-
-def _document(kept: Compiled) -> dict[str, Any]:
-    settings = kept.settings
-    return {
-        "rules": [_rule_data(compiled) for compiled in kept.rules.rules],
-        "settings": {
-            "protected_branch": settings.protected_branch,
-            "pr_sections": list(settings.pr_sections),
-            "on_turn_end": [[run.run, list(run.paths)] for run in settings.on_turn_end],
-            "ci": [[run.run, list(run.paths)] for run in settings.ci],
-        },
-        "rules_digest": kept.digest,
-        "rule_sources": [list(pair) for pair in kept.sources],
-        "code": _loaded_code(),
-    }
-
-
-def _rule_data(compiled: CompiledRule) -> dict[str, Any]:
-    return {
-        "id": compiled.id,
-        "kind": compiled.kind,
-        "reason": compiled.reason,
-        "severity": compiled.severity.value,
-        "waive_label": compiled.waive_label,
-        "when": compiled.when.value,
-        "format": compiled.format,
-        "section": compiled.section,
-        "contains": compiled.contains,
-        "paths": _matcher_data(compiled.selector.paths),
-        "ignores": _matcher_data(compiled.selector.ignores),
-        "require": [_matcher_data(matcher) for matcher in compiled.require],
-        "require_globs": list(compiled.require_globs),
-        "require_added": list(compiled.require_added),
-        "targets": [template.source for template in compiled.targets],
-    }
-
-
-def _matcher_data(matcher: PathMatcher) -> dict[str, Any]:
-    return {
-        "patterns": list(matcher.patterns),
-        "regexes": list(matcher.regexes),
-        "deep": [list(names) for names in matcher.deep],
-        "alternatives": [None if a is None else list(a) for a in matcher.alternatives],
-        "places": [None if place is None else list(place) for place in matcher.places],
-    }
-
-
-# Reading: every value checked for its type; anything else is damage.
-
-
 def _read(data: bytes, key: str) -> Compiled:
     stored_key, digest, payload = data.split(b"\n", 2)
     if stored_key.decode() != key or hashlib.sha256(payload).hexdigest() != digest.decode():
         raise _Damaged
-    document = _table(json.loads(payload))
-    if not _same_code(_list(document["code"])):
+    document = json.loads(payload)
+    code = document.get("code") if isinstance(document, dict) else None
+    if not isinstance(code, list) or not _same_code(code):
         raise _Damaged  # not damaged, but compiled by code that has changed since
-    settings = _table(document["settings"])
-    rules = RuleSet.of(_rule(_table(item)) for item in _list(document["rules"]))
-    return Compiled(
-        rules,
-        Settings(
-            _text_or_none(settings["protected_branch"]),
-            _texts(settings["pr_sections"]),
-            _runs(settings["on_turn_end"]),
-            _runs(settings["ci"]),
-        ),
-        _text(document["rules_digest"]),
-        tuple(_pair(pair) for pair in _list(document["rule_sources"])),
-    )
-
-
-def _rule(item: dict[str, Any]) -> CompiledRule:
-    require = tuple(_matcher(_table(entry)) for entry in _list(item["require"]))
-    globs = _texts(item["require_globs"])
-    added = tuple(_flag(flag) for flag in _list(item["require_added"]))
-    if not len(require) == len(globs) == len(added):
-        raise _Damaged
-    kind = _text(item["kind"])
-    if kind not in ("requires", "add_only", "sibling", "pr_body"):
-        raise _Damaged
-    return CompiledRule(
-        _text(item["id"]),
-        kind,
-        _text(item["reason"]),
-        Selector(_matcher(_table(item["paths"])), _matcher(_table(item["ignores"]))),
-        severity=Severity(_text(item["severity"])),
-        waive_label=_text_or_none(item["waive_label"]),
-        when=When(_text(item["when"])),
-        format=_text_or_none(item["format"]),
-        require=require,
-        require_globs=globs,
-        require_added=added,
-        targets=tuple(_template(_text(source)) for source in _list(item["targets"])),
-        section=_text_or_none(item["section"]),
-        contains=_text_or_none(item["contains"]),
-    )
-
-
-def _matcher(item: dict[str, Any]) -> PathMatcher:
-    return PathMatcher(
-        _texts(item["patterns"]),
-        _texts(item["regexes"]),
-        tuple(_names(names) for names in _list(item["deep"])),
-        tuple(None if a is None else _names(a) for a in _list(item["alternatives"])),
-        tuple(_place(place) for place in _list(item["places"])),
-    )
-
-
-def _names(value: object) -> Names:
-    return tuple(_text_or_none(name) for name in _list(value))
-
-
-def _place(value: object) -> Place:
-    if value is None:
-        return None
-    kind, key = _texts(value)
-    if kind not in _PLACES:
-        raise _Damaged
-    return (kind, key)
-
-
-def _pair(value: object) -> tuple[str, str]:
-    first, second = _texts(value)
-    return (first, second)
-
-
-def _template(source: str) -> Template:
-    return Template(source, tuple(source.split("/")))
-
-
-def _runs(value: object) -> tuple[StackRun, ...]:
-    runs = []
-    for entry in _list(value):
-        run, paths = _list(entry)
-        runs.append(StackRun(_text(run), _texts(paths)))
-    return tuple(runs)
-
-
-def _table(value: object) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _Damaged
-    return value
-
-
-def _list(value: object) -> list[Any]:
-    if not isinstance(value, list):
-        raise _Damaged
-    return value
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str):
-        raise _Damaged
-    return value
-
-
-def _text_or_none(value: object) -> str | None:
-    return None if value is None else _text(value)
-
-
-def _texts(value: object) -> tuple[str, ...]:
-    return tuple(_text(item) for item in _list(value))
-
-
-def _flag(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise _Damaged
-    return value
+    return kept.from_data(document)

@@ -12,6 +12,14 @@ import hashlib
 import json
 from collections.abc import Sequence
 
+from cagr_config.sources import (
+    FRAGMENTS,
+    NOT_CONFIG,
+    PYPROJECT,
+    ROOT_FILE,
+    fragment_order,
+    is_config_source,
+)
 from cagr_core.changes import ChangeSet, Range
 from cagr_core.report import ConfigChanges, UncommittedConfig
 from cagr_git.discover import Checkout
@@ -20,16 +28,8 @@ from cagr_git.refs import head_ref
 from cagr_git.repository import Repository
 from cagr_git.trees import TREE_MODE, read_tree
 
-from .config import RepoConfig, combine_sources
-from .config_files import (
-    FRAGMENTS,
-    NOT_CONFIG,
-    PYPROJECT,
-    ROOT_FILE,
-    ConfigFiles,
-    fragment_order,
-    is_config_source,
-)
+from .config import RepoConfig
+from .config_files import ConfigFiles
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,6 +52,9 @@ def config_changes(
         at_base = config_files_at(repo, base)
     except (KeyError, DamagedObject) as error:
         return ConfigChanges(files, note=f"its rules at the merge base cannot be read ({error})")
+    # The config model is loaded only for a change that edits the configuration.
+    from cagr_config.load import combine_sources  # noqa: PLC0415
+
     before, issues = combine_sources(at_base.sources(), at_base.problems)
     if issues:
         return ConfigChanges(

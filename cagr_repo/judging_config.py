@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from cagr_config.sources import is_config_source
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.errors import ConfigIssue
 from cagr_core.report import UncommittedConfig
@@ -28,7 +29,7 @@ from cagr_git.worktree import blob_id
 
 from .config import ConfigErrors, RepoConfig, config_from, load_config
 from .config_changes import REGULAR_MODES, config_entries_at, config_files_at, uncommitted_config
-from .config_files import ConfigFiles, find_config_files, is_config_source
+from .config_files import ConfigFiles, find_config_files
 
 TYPE_CHECKING = False  # not typing's: a check need not import it
 if TYPE_CHECKING:

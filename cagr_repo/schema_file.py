@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import posixpath
 
-from .config_files import PYPROJECT, find_config_files
+from cagr_config.sources import PYPROJECT
+
+from .config_files import find_config_files
 
 DEFAULT_SCHEMA_FILE = ".cagr/cagr.schema.json"  # beside the rules: init adds no top-level folder
 SCHEMA_DIRECTIVE = "#:schema"

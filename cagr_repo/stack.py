@@ -17,9 +17,8 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
+from cagr_config.compiled import StackRun
 from cagr_core.values import frozen
-
-from .settings import StackRun
 
 StackStatus = Literal["passed", "failed", "timed_out", "skipped", "error"]
 TAIL_CHARS = 2_000

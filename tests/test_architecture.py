@@ -1,7 +1,7 @@
 """The house's floors: core is pure, dependencies point one way, hook paths start light.
 
 cagr_cli is the top floor. cagr_hooks and cagr_ci sit beside it, over cagr_repo (the checkout as
-cagr's input, the check service), over cagr_config (the configuration, compiled) and cagr_git
+cagr's input, the check service), over cagr_config (the configuration, compiled), over cagr_git
 (git's formats in, plain values out), over cagr_core; nothing below imports anything above, and
 no module imports itself through others.
 """
@@ -21,11 +21,11 @@ PACKAGES = (
     "cagr", "cagr_core", "cagr_config", "cagr_git", "cagr_repo", "cagr_cli", "cagr_hooks",
     "cagr_ci",
 )  # fmt: skip
-# What each package may import of ours. cli -> (hooks, ci) -> repo -> (config, git) -> core.
+# What each package may import of ours. cli -> (hooks, ci) -> repo -> config -> git -> core.
 _BELOW_REPO = {"cagr_core", "cagr_config", "cagr_git"}
 ALLOWED_OURS = {
     "cagr_core": {"cagr_core"},
-    "cagr_config": {"cagr_core", "cagr_config"},
+    "cagr_config": {"cagr_core", "cagr_git", "cagr_config"},
     "cagr_git": {"cagr_core", "cagr_git"},
     "cagr_repo": {*_BELOW_REPO, "cagr_repo"},
     "cagr_hooks": {*_BELOW_REPO, "cagr_repo", "cagr_hooks"},

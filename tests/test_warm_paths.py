@@ -19,16 +19,16 @@ import pytest
 # What compiling a configuration needs: a warm check never loads it.
 COMPILING = (
     "attr", "attrs", "cattrs", "wcmatch", "bracex", "tomllib", "tomlkit", "packaging",
-    "cagr_core.config", "cagr_core.rules", "cagr_core.validate", "cagr_core.examples",
-    "cagr_core.example_runner", "cagr_core.glob_compile", "cagr_core.schema",
-    "cagr_core.field_docs", "cagr_repo.suggest", "cagr_hooks.install",
+    "cagr_config.document", "cagr_config.rules", "cagr_config.validate", "cagr_config.examples",
+    "cagr_config.example_runner", "cagr_config.globs", "cagr_config.schema", "cagr_config.load",
+    "cagr_config.compile", "cagr_config.field_docs", "cagr_repo.suggest", "cagr_hooks.install",
 )  # fmt: skip
 MARKDOWN = ("mistune",)  # only a body to read needs it
 HOOK_ONLY_NEVER = ("argparse", "subprocess", "importlib.metadata")
 SUGGESTING = ("difflib",)  # "did you mean": only a name that was not found needs it
 # Third-party packages a warm check may load, besides cagr's own: none.
 THIRD_PARTY: set[str] = set()
-CAGR = ("cagr", "cagr_core", "cagr_git", "cagr_repo", "cagr_hooks", "cagr_ci", "cagr_cli")
+CAGR = ("cagr", "cagr_core", "cagr_config", "cagr_git", "cagr_repo", "cagr_hooks", "cagr_ci", "cagr_cli")
 
 CONFIG = """
 [[changes.rules]]

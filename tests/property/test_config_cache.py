@@ -219,7 +219,8 @@ def code_listed(monkeypatch: pytest.MonkeyPatch) -> Path:
     def compiled_by_this_code(root: Path, files: ConfigFiles) -> RepoConfig:
         config = compile_(root, files)
         made_by = f"{config_cache.VERSION}:{len(module.read_text())}"
-        return evolve(config, rules_digest=f"{config.rules_digest}:{made_by}")
+        compiled = evolve(config.compiled, rules_digest=f"{config.rules_digest}:{made_by}")
+        return evolve(config, compiled=compiled)
 
     monkeypatch.setattr(config_module, "config_from", compiled_by_this_code)
     return module

@@ -1,0 +1,40 @@
+"""The compiled configuration: what a check reads of it, and what cagr keeps between calls.
+
+Standard library and the core's values only: a check that reads a kept configuration (see
+`kept`) never loads the config model, cattrs or wcmatch.
+"""
+
+from __future__ import annotations
+
+from cagr_core.ruleset import RuleSet
+from cagr_core.values import frozen
+
+
+@frozen
+class StackRun:
+    """One `[stack]` check command: the command line, and the globs that make it apply (none:
+    it always runs)."""
+
+    run: str
+    paths: tuple[str, ...] = ()
+
+
+@frozen
+class Settings:
+    """`[git] protected_branch`, `[review] pr_sections`, `[stack] on_turn_end` and `ci`."""
+
+    protected_branch: str | None = None
+    pr_sections: tuple[str, ...] = ()
+    on_turn_end: tuple[StackRun, ...] = ()
+    ci: tuple[StackRun, ...] = ()
+
+
+@frozen
+class Compiled:
+    """A configuration compiled: its rules, its other settings, a digest of the effective rules
+    (stable across formatting and source order), and the file each rule is declared in."""
+
+    rules: RuleSet
+    settings: Settings
+    rules_digest: str
+    rule_sources: tuple[tuple[str, str], ...]  # (rule id, source file)

@@ -1,0 +1,190 @@
+"""The compiled configuration as JSON-ready data and back: the one codec of its kept form.
+
+cagr_repo.config_cache stores it under `<gitdir>/cagr/config/`; reading it back needs only the
+standard library and the core's values. Every value is checked for its type as it is read: a
+document that is not exactly what `to_data` wrote raises Damaged, never a partial configuration.
+"""
+
+from __future__ import annotations
+
+from cagr_core.globs import Names, PathMatcher, Place
+from cagr_core.ruleset import CompiledRule, RuleSet, Selector
+from cagr_core.severity import Severity
+from cagr_core.templates import Template
+from cagr_core.when import When
+
+from .compiled import Compiled, Settings, StackRun
+
+TYPE_CHECKING = False  # not typing's: a warm check need not import it
+if TYPE_CHECKING:
+    from typing import Any
+
+_PLACES = frozenset({"path", "name", "folder", "end", "part"})
+_KINDS = ("requires", "add_only", "sibling", "pr_body")
+
+
+class Damaged(Exception):
+    """The data is not what `to_data` writes."""
+
+
+def to_data(kept: Compiled) -> dict[str, Any]:
+    """The compiled configuration as JSON-ready data."""
+    settings = kept.settings
+    return {
+        "rules": [_rule_data(compiled) for compiled in kept.rules.rules],
+        "settings": {
+            "protected_branch": settings.protected_branch,
+            "pr_sections": list(settings.pr_sections),
+            "on_turn_end": [[run.run, list(run.paths)] for run in settings.on_turn_end],
+            "ci": [[run.run, list(run.paths)] for run in settings.ci],
+        },
+        "rules_digest": kept.rules_digest,
+        "rule_sources": [list(pair) for pair in kept.rule_sources],
+    }
+
+
+def _rule_data(compiled: CompiledRule) -> dict[str, Any]:
+    return {
+        "id": compiled.id,
+        "kind": compiled.kind,
+        "reason": compiled.reason,
+        "severity": compiled.severity.value,
+        "waive_label": compiled.waive_label,
+        "when": compiled.when.value,
+        "format": compiled.format,
+        "section": compiled.section,
+        "contains": compiled.contains,
+        "paths": _matcher_data(compiled.selector.paths),
+        "ignores": _matcher_data(compiled.selector.ignores),
+        "require": [_matcher_data(matcher) for matcher in compiled.require],
+        "require_globs": list(compiled.require_globs),
+        "require_added": list(compiled.require_added),
+        "targets": [template.source for template in compiled.targets],
+    }
+
+
+def _matcher_data(matcher: PathMatcher) -> dict[str, Any]:
+    return {
+        "patterns": list(matcher.patterns),
+        "regexes": list(matcher.regexes),
+        "deep": [list(names) for names in matcher.deep],
+        "alternatives": [None if a is None else list(a) for a in matcher.alternatives],
+        "places": [None if place is None else list(place) for place in matcher.places],
+    }
+
+
+def from_data(document: object) -> Compiled:
+    """The compiled configuration `to_data` made; Damaged unless every value has its type."""
+    document = _table(document)
+    settings = _table(document["settings"])
+    rules = RuleSet.of(_rule(_table(item)) for item in _list(document["rules"]))
+    return Compiled(
+        rules,
+        Settings(
+            _text_or_none(settings["protected_branch"]),
+            _texts(settings["pr_sections"]),
+            _runs(settings["on_turn_end"]),
+            _runs(settings["ci"]),
+        ),
+        _text(document["rules_digest"]),
+        tuple(_pair(pair) for pair in _list(document["rule_sources"])),
+    )
+
+
+def _rule(item: dict[str, Any]) -> CompiledRule:
+    require = tuple(_matcher(_table(entry)) for entry in _list(item["require"]))
+    globs = _texts(item["require_globs"])
+    added = tuple(_flag(flag) for flag in _list(item["require_added"]))
+    if not len(require) == len(globs) == len(added):
+        raise Damaged
+    kind = _text(item["kind"])
+    if kind not in _KINDS:
+        raise Damaged
+    return CompiledRule(
+        _text(item["id"]),
+        kind,
+        _text(item["reason"]),
+        Selector(_matcher(_table(item["paths"])), _matcher(_table(item["ignores"]))),
+        severity=Severity(_text(item["severity"])),
+        waive_label=_text_or_none(item["waive_label"]),
+        when=When(_text(item["when"])),
+        format=_text_or_none(item["format"]),
+        require=require,
+        require_globs=globs,
+        require_added=added,
+        targets=tuple(_template(_text(source)) for source in _list(item["targets"])),
+        section=_text_or_none(item["section"]),
+        contains=_text_or_none(item["contains"]),
+    )
+
+
+def _matcher(item: dict[str, Any]) -> PathMatcher:
+    return PathMatcher(
+        _texts(item["patterns"]),
+        _texts(item["regexes"]),
+        tuple(_names(names) for names in _list(item["deep"])),
+        tuple(None if a is None else _names(a) for a in _list(item["alternatives"])),
+        tuple(_place(place) for place in _list(item["places"])),
+    )
+
+
+def _names(value: object) -> Names:
+    return tuple(_text_or_none(name) for name in _list(value))
+
+
+def _place(value: object) -> Place:
+    if value is None:
+        return None
+    kind, key = _texts(value)
+    if kind not in _PLACES:
+        raise Damaged
+    return (kind, key)
+
+
+def _pair(value: object) -> tuple[str, str]:
+    first, second = _texts(value)
+    return (first, second)
+
+
+def _template(source: str) -> Template:
+    return Template(source, tuple(source.split("/")))
+
+
+def _runs(value: object) -> tuple[StackRun, ...]:
+    runs = []
+    for entry in _list(value):
+        run, paths = _list(entry)
+        runs.append(StackRun(_text(run), _texts(paths)))
+    return tuple(runs)
+
+
+def _table(value: object) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise Damaged
+    return value
+
+
+def _list(value: object) -> list[Any]:
+    if not isinstance(value, list):
+        raise Damaged
+    return value
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise Damaged
+    return value
+
+
+def _text_or_none(value: object) -> str | None:
+    return None if value is None else _text(value)
+
+
+def _texts(value: object) -> tuple[str, ...]:
+    return tuple(_text(item) for item in _list(value))
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise Damaged
+    return value
