@@ -35,6 +35,7 @@ from cagr_git.discover import Checkout
 from cagr_git.object_ids import is_sha
 from cagr_git.objects import COMMIT, DamagedObject, read_raw
 from cagr_git.repository import open_repo
+from cagr_markdown import parsed
 from cagr_repo.check import CheckResult, check
 from cagr_repo.config import RepoConfig
 from cagr_repo.judging_config import CommittedConfig, WorkingConfig
@@ -314,7 +315,7 @@ def _own_report(
     waived by its labels; every message names it."""
     body_rules = {rule.id for rule in config.rules.rules if rule.kind == "pr_body"}
     report = own.report
-    findings, unknown = check_pr_sections(sections, PrBody(pull_request.body))
+    findings, unknown = check_pr_sections(sections, parsed(PrBody(pull_request.body)))
     report = Report(
         findings=(*(f for f in report.findings if f.rule in body_rules), *findings),
         unchecked=(

@@ -19,6 +19,7 @@ from cagr_core.review import check_pr_sections
 from cagr_core.values import evolve, frozen
 from cagr_git.discover import Checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
+from cagr_markdown import parsed
 from cagr_repo.check import check
 from cagr_repo.config import ConfigErrors, RepoConfig
 from cagr_repo.declarations import declaration
@@ -131,7 +132,7 @@ def run_ci(
     report = result.report
     # Every pull request's description needs the headings; a push or a schedule has none.
     sections = config.settings.pr_sections if event.pull_request else ()
-    findings, unknown = check_pr_sections(sections, event.body)
+    findings, unknown = check_pr_sections(sections, parsed(event.body)) if sections else ((), ())
     report = evolve(
         report, findings=report.findings + findings, unchecked=report.unchecked + unknown
     )

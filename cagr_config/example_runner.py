@@ -14,6 +14,8 @@ from attrs import frozen
 from cagr_core.evaluator import evaluate
 from cagr_core.render import render_details
 from cagr_core.ruleset import RuleSet
+from cagr_manifests import read_changes
+from cagr_markdown import parsed
 
 from .compile import compile_rule
 from .examples import Example, FixtureError, fixture_changeset
@@ -40,12 +42,12 @@ class ExampleResult:
 
 def _run(rule: Rule, ruleset: RuleSet, label: Label, index: int, example: Example) -> ExampleResult:
     try:
-        changes = fixture_changeset(example)
+        changes = read_changes(ruleset, fixture_changeset(example))
     except FixtureError as error:
         return ExampleResult(
             rule.id, rule.kind, label, index, False, f"impossible example: {error}"
         )
-    report = evaluate(ruleset, changes, example.body, example.phase)
+    report = evaluate(ruleset, changes, parsed(example.body), example.phase)
     fired = any(f.rule == rule.id for f in report.findings) or any(
         d.rule == rule.id for d in report.deferred
     )

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cagr_core.dependencies import MANIFEST_NAMES, format_of
 from cagr_core.globs import GLOB_CHARS
-from cagr_core.manifests.formats import _BY_NAME, format_of
 
 from .globs import compile_matcher, expand
 
 _PROBES = (
-    *_BY_NAME,
+    *MANIFEST_NAMES,
     "requirements.txt",
     "requirements.in",
     "requirements-dev.txt",

@@ -17,8 +17,8 @@ import cattrs
 from cattrs.errors import ForbiddenExtraKeysError, IterableValidationError, IterableValidationNote
 
 from cagr_core.changes import ChangeSet, Status
+from cagr_core.dependencies import FORMATS
 from cagr_core.errors import ConfigIssue, PatternError, RuleError, TemplateError
-from cagr_core.manifests import FORMATS
 from cagr_core.pull_request import Phase
 from cagr_core.ruleset import CompiledRule
 from cagr_core.sections import visible_text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from itertools import pairwise
 
+from .dependencies import Declared, Format, ManifestProblem
 from .severity import Severity
 from .values import field, frozen
 
@@ -67,15 +68,22 @@ class Side:
     """One side of a change: the entry's mode and object id, and its content when it was loaded.
 
     `content` is loaded only for paths a selector reads (manifests); None means not loaded.
+    `dependencies`: what the content declares as each manifest format a rule reads it as (or why
+    it could not be read), filled in by cagr_manifests.read_change.
     """
 
     mode: int = field(validator=_check_mode)
     oid: str
     content: bytes | None = None
+    dependencies: tuple[tuple[Format, Declared | ManifestProblem], ...] = ()
 
     @property
     def kind(self) -> Kind:
         return Kind.from_mode(self.mode)
+
+    def declared(self, manifest: Format) -> Declared | ManifestProblem | None:
+        """What this side declares read as `manifest` (None: it was not read so)."""
+        return next((read for f, read in self.dependencies if f is manifest), None)
 
 
 @frozen

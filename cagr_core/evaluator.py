@@ -15,13 +15,21 @@ from collections.abc import Callable
 from itertools import chain
 
 from .changes import Change, ChangeSet, Stage, Status, Unchecked
+from .dependencies import (
+    FORMATS,
+    Addition,
+    Additions,
+    Declared,
+    Format,
+    ManifestProblem,
+    additions,
+)
 from .globs import PathMatcher, is_literal
-from .manifests import FORMATS, Addition, Additions, Format, ManifestError, added_dependencies
 from .pull_request import MAX_BODY_BYTES, Phase, PrBody
 from .report import AddedDependency, Deferred, Finding, Report
 from .rule_index import Matches, RuleIndex
 from .ruleset import CompiledRule, RuleSet
-from .sections import Body, Found, Section, check_section, describe_problem
+from .sections import Found, Section, check_section, describe_problem, find_section
 from .severity import Severity
 from .templates import RenderError
 from .values import define, evolve, field, frozen
@@ -34,7 +42,6 @@ class Limits:
 
     max_changes: int = 50_000
     max_rules: int = 1_000
-    max_manifest_bytes: int = 1024 * 1024
     max_body_bytes: int = MAX_BODY_BYTES
 
 
@@ -195,7 +202,6 @@ class _Context:
     clock: _Clock
     paths: _Paths
     by_path: dict[str, Change] = field(init=False)
-    _parsed: Body | None = field(init=False, default=None)
     findings: list[Finding] = field(init=False, factory=list)
     unchecked: list[Unchecked] = field(init=False, factory=list)
     deferred: list[Deferred] = field(init=False, factory=list)
@@ -218,12 +224,6 @@ class _Context:
         """`was deleted`, naming where the content went when it reappears as an added path."""
         moved = self.moved_to(change)
         return "was deleted" if moved is None else f"was deleted (its content was added as {moved})"
-
-    def parsed_body(self) -> Body:
-        if self._parsed is None:
-            assert self.body.text is not None
-            self._parsed = Body.parse(self.body.text)
-        return self._parsed
 
     def find(self, compiled: CompiledRule, message: str, paths: list[str], **details: Any) -> None:
         """Record a finding; `details` are the Finding's optional fields (requires, target,
@@ -279,7 +279,7 @@ class _Context:
                 continue
             try:
                 additions = self._added(change, manifest)
-            except ManifestError as error:
+            except _SideProblem as error:
                 problems.append(_manifest_problem(change, manifest, error))
                 continue
             if additions.unnamed:
@@ -289,30 +289,41 @@ class _Context:
         return triggers, [Unchecked(compiled.id, Stage.SELECTOR, text) for text in problems]
 
     def _added(self, change: Change, manifest: Format) -> Additions:
-        contents: list[bytes | None] = []
+        """What the change adds read as `manifest`; _SideProblem for a side that was not read
+        (or not so), or cannot be (the old side first: when both are broken, the change did
+        not break the file)."""
+        sides: list[Declared | None] = []
         for side_name, side in (("old", change.old), ("new", change.new)):
             if side is None:
-                contents.append(None)
+                sides.append(None)
                 continue
             if not side.kind.is_file:
-                raise ManifestError(
+                raise _SideProblem(
                     f"the {side_name} side is a {side.kind.described}, not a file",
                     side_name,
                     malformed=False,
                 )
-            if side.content is None:
-                raise ManifestError(
+            read = side.declared(manifest)
+            if read is None:
+                raise _SideProblem(
                     f"the {side_name} side's content was not loaded", side_name, malformed=False
                 )
-            if len(side.content) > self.limits.max_manifest_bytes:
-                raise ManifestError(
-                    f"the {side_name} side is larger than the"
-                    f" {self.limits.max_manifest_bytes} bytes cagr reads",
-                    side_name,
-                    malformed=False,
+            if isinstance(read, ManifestProblem):
+                raise _SideProblem(
+                    f"the {side_name} side {read.message}", side_name, malformed=read.malformed
                 )
-            contents.append(side.content)
-        return added_dependencies(manifest, contents[0], contents[1])
+            sides.append(read)
+        return additions(manifest, sides[0], sides[1])
+
+
+class _SideProblem(Exception):
+    """A manifest side that cannot be judged: `side` is "old" or "new"; `malformed`, as in
+    ManifestProblem."""
+
+    def __init__(self, message: str, side: str, *, malformed: bool) -> None:
+        super().__init__(message)
+        self.side = side
+        self.malformed = malformed
 
 
 def _not_a_manifest(path: str) -> str:
@@ -331,7 +342,7 @@ def _unnamed_problem(path: str, unnamed: tuple[str, ...]) -> str:
     )
 
 
-def _manifest_problem(change: Change, manifest: Format, error: ManifestError) -> str:
+def _manifest_problem(change: Change, manifest: Format, error: _SideProblem) -> str:
     """Why a manifest could not be read, and what can be done about it: only a new side that
     is not a valid manifest is the change's to correct."""
     if error.side == "old":
@@ -537,7 +548,7 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
         )
         ctx.unchecked.extend(problems)
         return
-    section = ctx.parsed_body().section(compiled.section)
+    section = find_section(ctx.body.sections(), compiled.section)
     if ctx.body.truncated and not section.decided_by_cut_text():
         ctx.unchecked.append(Unchecked(compiled.id, Stage.BODY, _cut_section_message(section)))
         ctx.unchecked.extend(problems)

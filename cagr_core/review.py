@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from .changes import Stage, Unchecked
 from .pull_request import MAX_BODY_BYTES, PrBody
 from .report import Finding
-from .sections import Body, Found
+from .sections import Found, find_section
 
 RULE = "review.pr_sections"
 KIND = "pr_sections"
@@ -43,11 +43,11 @@ def check_pr_sections(
             " explicitly)."
         )
         return (), (Unchecked(RULE, Stage.BODY, message),)
-    parsed = Body.parse(text)
+    document = body.sections()
     findings: list[Finding] = []
     unchecked: list[Unchecked] = []
     for name in names:
-        section = parsed.section(name)
+        section = find_section(document, name)
         if body.truncated and not section.decided_by_cut_text():
             unchecked.append(Unchecked(RULE, Stage.BODY, _cut_message(name)))
         elif section.found is Found.MISSING:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import pairwise
 
+from .dependencies import Format, format_of
 from .errors import RuleError
 from .globs import PathMatcher
-from .manifests.formats import Format, format_of
 from .rule_index import RuleIndex
 from .severity import Severity
 from .templates import Template
@@ -94,3 +94,12 @@ class RuleSet:
         """Which of these changed paths a selector needs the before/after content of."""
         readers = [c.selector for c in self.rules if c.when is When.DEPENDENCY_ADDED]
         return frozenset(p for p in paths if any(s.selects(p) for s in readers))
+
+    def manifest_formats(self, path: str) -> frozenset[Format]:
+        """The formats the dependency rules that select `path` read it as."""
+        return frozenset(
+            manifest
+            for c in self.rules
+            if c.when is When.DEPENDENCY_ADDED and c.selector.selects(path)
+            if (manifest := c.manifest_format(path)) is not None
+        )

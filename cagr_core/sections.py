@@ -1,27 +1,23 @@
 """PR-description sections, shared by `pr_body` rules and `[review].pr_sections`.
 
-A section starts at an ATX level-2 heading outside fenced code whose visible text equals the name
-(case-insensitive; `## **Risk**` is Risk) and ends at the next level 1 or 2 heading. What counts as
-substance: visible text that is not a comment, a blank line, a subheading, a standalone placeholder
-(TODO, TBD, N/A, None, ...) or, with a marker, the marker repeated alone; and visible means at
-least one letter or number (Unicode categories L and N) once entities are decoded and format,
-control and default-ignorable characters removed. A zero-width space, a direction mark, a Hangul
-filler, a Braille blank, a dash or a full stop after `Dependency reason:` is no explanation.
-
-mistune is imported only when a body is actually parsed.
+A description arrives parsed: cagr_markdown makes the Document (its headings, and the visible
+lines of every other block). A section starts at an ATX level-2 heading whose visible text
+equals the name (case-insensitive; `## **Risk**` is Risk) and ends at the next level 1 or 2
+heading. What counts as substance: visible text that is not a comment, a blank line, a
+subheading, a standalone placeholder (TODO, TBD, N/A, None, ...) or, with a marker, the marker
+repeated alone; and visible means at least one letter or number (Unicode categories L and N)
+once entities are decoded and format, control and default-ignorable characters removed. A
+zero-width space, a direction mark, a Hangul filler, a Braille blank, a dash or a full stop
+after `Dependency reason:` is no explanation.
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable
 
 from .values import frozen
-
-TYPE_CHECKING = False  # not typing's: a check need not import it
-if TYPE_CHECKING:
-    from typing import Any
 
 PLACEHOLDER_WORDS = frozenset({"todo", "tbd", "tba", "n/a", "na", "none", "fixme", "xxx", "wip"})
 _PLACEHOLDERS = frozenset(word.replace("/", "") for word in PLACEHOLDER_WORDS)
@@ -33,11 +29,6 @@ _IGNORABLE = re.compile(
     r"\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
     r"\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
-_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-# Elements whose content no reader sees: a browser never shows it, and GitHub drops scripts.
-_UNSEEN = re.compile(r"<(script|style)\b.*?(?:</\1\s*>|\Z)", re.DOTALL | re.IGNORECASE)
-_UNSEEN_OPEN = re.compile(r"<(script|style)\b", re.IGNORECASE)
-_TAG = re.compile(r"</?[A-Za-z][^>]*>")
 _SPACE = re.compile(r"\s+")
 
 
@@ -106,102 +97,51 @@ def is_placeholder(line: str) -> bool:
     return not words or words in _PLACEHOLDERS
 
 
-def _unescape(text: str) -> str:
-    import html  # noqa: PLC0415  # only for a parsed body: its entity table is large
+@frozen
+class Heading:
+    """A heading of a parsed description: its level (1 to 6), its visible text, and whether it
+    is an ATX heading (`## Risk`) rather than a setext one (underlined)."""
 
-    return html.unescape(text)
-
-
-def _inline_text(tokens: Iterable[Mapping[str, Any]]) -> str:
-    out: list[str] = []
-    unseen = ""  # inside an inline <script> or <style>: its closing tag
-    for token in tokens:
-        kind = token["type"]
-        if kind == "inline_html":  # tags and comments are not visible
-            raw = token["raw"]
-            if unseen:
-                unseen = "" if re.fullmatch(unseen, raw, re.IGNORECASE) else unseen
-            elif opening := _UNSEEN_OPEN.match(raw):
-                unseen = rf"</{opening.group(1)}\s*>"
-        elif unseen:
-            continue
-        elif kind in ("text", "codespan"):
-            out.append(_unescape(token["raw"]) if kind == "text" else token["raw"])
-        elif kind in ("softbreak", "linebreak"):
-            out.append("\n")
-        elif "children" in token:
-            out.append(_inline_text(token["children"]))
-        elif "raw" in token:
-            out.append(token["raw"])
-    return "".join(out)
-
-
-def _block_lines(token: Mapping[str, Any]) -> Iterator[str]:
-    """The visible lines of one block token (headings excluded: they are structure)."""
-    kind = token["type"]
-    if kind in ("blank_line", "thematic_break", "heading"):
-        return
-    if kind == "block_html":
-        visible = _TAG.sub(" ", _UNSEEN.sub("", _COMMENT.sub("", token["raw"])))
-        yield from _unescape(visible).splitlines()
-    elif kind == "block_code":
-        yield from token["raw"].splitlines()
-    elif kind in ("paragraph", "block_text", "table_cell"):
-        yield from _inline_text(token.get("children", ())).splitlines()
-    else:  # lists, items, quotes, tables: containers of blocks
-        for child in token.get("children", ()):
-            yield from _block_lines(child)
-
-
-def _parse(body: str) -> list[dict[str, Any]]:
-    import mistune  # noqa: PLC0415  # lazy: checks that need no body never pay for it
-
-    markdown = mistune.create_markdown(
-        renderer=None, plugins=["strikethrough", "table", "task_lists"]
-    )
-    tokens = markdown(body.replace("\r\n", "\n").replace("\r", "\n"))
-    assert isinstance(tokens, list)  # the AST renderer (renderer=None) returns block tokens
-    return tokens
+    level: int
+    text: str
+    atx: bool = True
 
 
 @frozen
-class Body:
-    """A parsed description: its top-level block tokens."""
+class Content:
+    """The text of a block that is not a heading, line by line, as a reader sees it."""
 
-    tokens: tuple[Mapping[str, Any], ...]
+    lines: tuple[str, ...]
 
-    @classmethod
-    def parse(cls, text: str) -> Body:
-        return cls(tuple(_parse(text)))
 
-    def section(self, name: str) -> Section:
-        """Find the one level-2 section called `name`."""
-        wanted = _normalize_name(name)
-        bodies: list[list[Mapping[str, Any]]] = []
-        current: list[Mapping[str, Any]] | None = None
-        ended = False
-        for token in self.tokens:
-            if token["type"] == "heading" and token["attrs"]["level"] <= 2:
-                if current is not None:
-                    ended = True
-                current = None
-                heading = _normalize_name(_inline_text(token.get("children", ())))
-                if (
-                    token["attrs"]["level"] == 2
-                    and token.get("style") == "atx"
-                    and heading == wanted
-                ):
-                    current = []
-                    bodies.append(current)
-            elif current is not None:
-                current.append(token)
-        if not bodies:
-            return Section(name, Found.MISSING)
-        if len(bodies) > 1:
-            return Section(name, Found.DUPLICATE)
-        lines = (visible_text(line).strip() for token in bodies[0] for line in _block_lines(token))
-        kept = tuple(line for line in lines if line)
-        return Section(name, Found.FOUND, kept, ended)
+Document = tuple[Heading | Content, ...]  # a parsed description's top-level blocks, in order
+
+
+def find_section(document: Document, name: str) -> Section:
+    """The one level-2 section called `name`: from its ATX heading to the next heading of
+    level 1 or 2."""
+    wanted = _normalize_name(name)
+    bodies: list[list[str]] = []
+    current: list[str] | None = None
+    ended = False
+    for block in document:
+        if isinstance(block, Heading):
+            if block.level > 2:
+                continue  # a subheading is structure: no text of the section
+            if current is not None:
+                ended = True
+            current = None
+            if block.level == 2 and block.atx and _normalize_name(block.text) == wanted:
+                current = []
+                bodies.append(current)
+        elif current is not None:
+            current.extend(block.lines)
+    if not bodies:
+        return Section(name, Found.MISSING)
+    if len(bodies) > 1:
+        return Section(name, Found.DUPLICATE)
+    lines = (visible_text(line).strip() for line in bodies[0])
+    return Section(name, Found.FOUND, tuple(line for line in lines if line), ended)
 
 
 _PROBLEMS = {
@@ -240,11 +180,11 @@ def check_section(section: Section, contains: str | None) -> Problem | None:
     return None if substantive else Problem.MARKER_ALONE
 
 
-def missing_sections(body: Body, names: Iterable[str]) -> list[tuple[str, Problem]]:
+def missing_sections(document: Document, names: Iterable[str]) -> list[tuple[str, Problem]]:
     """`[review].pr_sections`: each heading must be present once; its content is not judged."""
     problems = []
     for name in names:
-        found = body.section(name).found
+        found = find_section(document, name).found
         if found is Found.MISSING:
             problems.append((name, Problem.MISSING))
         elif found is Found.DUPLICATE:

@@ -382,15 +382,17 @@ def _body_problems(
     from cagr_core.pull_request import PrBody  # noqa: PLC0415
     from cagr_core.render import waivable  # noqa: PLC0415
     from cagr_core.review import check_pr_sections  # noqa: PLC0415
-    from cagr_core.sections import Body, check_section, describe_problem  # noqa: PLC0415
+    from cagr_core.sections import check_section, describe_problem, find_section  # noqa: PLC0415
+    from cagr_markdown import parsed  # noqa: PLC0415
 
-    parsed = Body.parse(body)
+    given = parsed(PrBody(body))
+    document = given.sections()
     problems: list[str] = []
     warnings: list[str] = []
     for item in obligations:
         section = str(item["section"])
         contains = item["contains"] if isinstance(item["contains"], str) else None
-        problem = check_section(parsed.section(section), contains)
+        problem = check_section(find_section(document, section), contains)
         if problem is None:
             continue
         gap = describe_problem(problem, section, contains, empty_body=not body.strip())
@@ -401,6 +403,6 @@ def _body_problems(
             f" {'(severity warn)' if warn else 'failed'}.\n{item['trigger']}; {gap}."
             f"\nInstead: {item['fix']}" + (f"\n{waivable(label)}" if isinstance(label, str) else "")
         )
-    findings, _ = check_pr_sections(headings, PrBody(body))  # the body is available here
+    findings, _ = check_pr_sections(headings, given)  # the body is available here
     problems.extend(f"[review] pr_sections: {f.message}\nInstead: {f.fix}" for f in findings)
     return problems, warnings

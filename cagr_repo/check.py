@@ -19,6 +19,7 @@ from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
 from cagr_git.refs import branch_ref, read_ref
 from cagr_git.repository import open_repo
+from cagr_markdown import parsed
 
 from .collect import collect_committed, collect_working_tree, count_uncommitted
 from .config import RepoConfig
@@ -138,7 +139,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         report = (
             deferred
             if body is None
-            else evaluate(rules_config.rules, changes, body, Phase.CI, expired=expired)
+            else evaluate(rules_config.rules, changes, parsed(body), Phase.CI, expired=expired)
         )
         done = time.perf_counter()
         # What a committed check leaves out, said so that no one takes it for the whole tree.

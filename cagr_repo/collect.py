@@ -10,6 +10,7 @@ into a pass.
 from __future__ import annotations
 
 from cagr_core.changes import Change, ChangeSet, Range, Side, Stage, Unchecked
+from cagr_core.dependencies import MAX_MANIFEST_BYTES
 from cagr_core.errors import CagrError
 from cagr_core.ruleset import RuleSet
 from cagr_core.values import evolve
@@ -19,11 +20,12 @@ from cagr_git.repository import Repository
 from cagr_git.status import RawChange, StatusProblem, index_signature, working_tree_status
 from cagr_git.trees import TreeEntry, diff_trees
 from cagr_git.worktree import Unreadable, WorkTree
+from cagr_manifests import read_change
 
 from .range import RangeProblem, head_commit, merge_base, resolve_target
 from .target import missing_target_advice, own_branch_problem
 
-MAX_CONTENT_BYTES = 1024 * 1024  # manifests read for selectors; the evaluator's cap by default
+MAX_CONTENT_BYTES = MAX_MANIFEST_BYTES  # manifests read for the dependency selector
 
 
 class BareRepository(CagrError):
@@ -219,7 +221,7 @@ def _to_changes(
     wanted = rules.content_paths(decode(path) for path, _, _ in raw)
     changes: list[Change] = []
     unchecked: list[Unchecked] = []
-    limit = max_content_bytes + 1  # one byte over tells the evaluator "too big"
+    limit = max_content_bytes + 1  # one byte over tells the reader "too big"
     for path, old, new in raw:
         name = decode(path)
         load = name in wanted
@@ -233,7 +235,8 @@ def _to_changes(
                 new_side = _side(new, _blob(repo, new[1], limit))
             else:
                 new_side = _side(new, worktree.read(path, new[0], limit))
-            changes.append(Change(name, old_side, new_side))
+            change = Change(name, old_side, new_side)
+            changes.append(read_change(rules, change, max_content_bytes) if load else change)
         except DamagedObject as error:
             unchecked.append(Unchecked(None, Stage.COLLECT, f"{name}: {error.advice}", name))
         except (KeyError, OSError, ValueError) as error:  # a missing blob, a file, a bad mode

@@ -24,10 +24,11 @@ from typing import Any
 from attrs import field, frozen
 
 from cagr_config.globs import compile_matcher
-from cagr_core.manifests import Format, ManifestError, added_dependencies, format_of
+from cagr_core.dependencies import Format, format_of
 from cagr_git.log import first_parent_log
 from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
 from cagr_git.trees import TREE_MODE, TreeEntry, read_tree
+from cagr_manifests import ManifestError, added_dependencies
 
 from .suggestion import Suggestion, example, examples, manifest_change, slug
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Sequence
 
-from cagr_core.manifests import format_of
+from cagr_core.dependencies import format_of
 
 from .suggestion import Suggestion, example, manifest_change
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from attrs import frozen
 
-from cagr_core.manifests import Format, format_of
+from cagr_core.dependencies import Format, format_of
 
 # One manifest of each format before and after adding a dependency, for the examples.
 _ADDED_DEPENDENCY = {

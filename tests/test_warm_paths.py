@@ -28,7 +28,18 @@ HOOK_ONLY_NEVER = ("argparse", "subprocess", "importlib.metadata")
 SUGGESTING = ("difflib",)  # "did you mean": only a name that was not found needs it
 # Third-party packages a warm check may load, besides cagr's own: none.
 THIRD_PARTY: set[str] = set()
-CAGR = ("cagr", "cagr_core", "cagr_config", "cagr_git", "cagr_repo", "cagr_hooks", "cagr_ci", "cagr_cli")
+CAGR = (
+    "cagr",
+    "cagr_core",
+    "cagr_manifests",
+    "cagr_markdown",
+    "cagr_config",
+    "cagr_git",
+    "cagr_repo",
+    "cagr_hooks",
+    "cagr_ci",
+    "cagr_cli",
+)
 
 CONFIG = """
 [[changes.rules]]

@@ -16,6 +16,7 @@ from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
 from cagr_core.render import render_text, report_data
 from cagr_core.review import check_pr_sections
 from cagr_core.values import evolve
+from cagr_markdown import parsed
 from cagr_repo.body_file import BodyFileError, read_body_file
 from cagr_repo.check import check
 from cagr_repo.collect import BareRepository
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         return config_errors(args, judged_by.head_issues, "the configuration committed at HEAD")
     report = result.report
     if pr_body is not None and result.config is not None:
-        found, unknown = check_pr_sections(result.config.settings.pr_sections, pr_body)
+        found, unknown = check_pr_sections(result.config.settings.pr_sections, parsed(pr_body))
         report = evolve(
             report, findings=report.findings + found, unchecked=report.unchecked + unknown
         )

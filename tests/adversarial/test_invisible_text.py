@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from cagr_core.sections import Body, Problem, check_section, missing_sections
+from cagr_core.sections import Problem, check_section, find_section, missing_sections
 from tests.hooks.hookutil import hook, payload
 from tests.repo.configs import TWO_RULES
 from tests.repo.gitutil import commit, git, write
+from tests.support.evaluation import document
 
 from .conftest import Outcome
 
@@ -125,12 +126,12 @@ ALONE = {name: text for name, text in INVISIBLE.items() if "marker" not in name}
 
 @pytest.mark.parametrize("after", list(ALONE.values()), ids=list(ALONE))
 def test_a_section_of_invisible_text_alone_is_empty(after: str) -> None:
-    parsed = Body.parse(f"## Risk\n{after}\n")
-    assert check_section(parsed.section("Risk"), None) is Problem.EMPTY
+    parsed = document(f"## Risk\n{after}\n")
+    assert check_section(find_section(parsed, "Risk"), None) is Problem.EMPTY
 
 
 def test_headings_read_the_same_for_both_checks() -> None:
     """`[review].pr_sections` and pr_body rules find a heading by the same visible text."""
-    parsed = Body.parse("## Ri\u200bsk\u2060\nDependency\u00ad reason: ok\n")
+    parsed = document("## Ri\u200bsk\u2060\nDependency\u00ad reason: ok\n")
     assert missing_sections(parsed, ["Risk"]) == []
-    assert check_section(parsed.section("Risk"), MARKER) is None
+    assert check_section(find_section(parsed, "Risk"), MARKER) is None

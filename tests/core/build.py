@@ -7,9 +7,9 @@ import hashlib
 from cagr_config.compile import compile_rules
 from cagr_config.rules import Rule
 from cagr_core.changes import Change, ChangeSet, Range, Side
-from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.report import Report
+from tests.support.evaluation import judge
 
 REGULAR = 0o100644
 EXECUTABLE = 0o100755
@@ -50,4 +50,4 @@ def check(
     phase: Phase = Phase.CI,
 ) -> Report:
     ruleset = compile_rules(rules if isinstance(rules, list) else [rules])
-    return evaluate(ruleset, ChangeSet(changes, RANGE), PrBody(body), phase)
+    return judge(ruleset, ChangeSet(changes, RANGE), PrBody(body), phase)

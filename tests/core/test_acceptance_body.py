@@ -7,8 +7,8 @@ import pytest
 from cagr_config.compile import compile_rules
 from cagr_config.rules import PrBodyRule, RequiresRule
 from cagr_core.changes import Change, ChangeSet, Side
-from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
+from tests.support.evaluation import judge
 
 from .build import RANGE, SYMLINK, added, check, deleted, modified, side
 from .rules import DEPENDENCY_REASON, GOOD_BODY, bump, manifest
@@ -289,7 +289,7 @@ def cut_check(body: str) -> tuple[str, list[str]]:
     """A fired dependency-reason rule against a cut copy of the description."""
     change = bump(manifest(), manifest(dependencies={"x": "1"}))
     ruleset = compile_rules([DEPENDENCY_REASON])
-    report = evaluate(ruleset, ChangeSet((change,), RANGE), PrBody(body, truncated=True), Phase.CI)
+    report = judge(ruleset, ChangeSet((change,), RANGE), PrBody(body, truncated=True), Phase.CI)
     return report.status, [item.message for item in report.unchecked]
 
 

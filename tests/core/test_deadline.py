@@ -8,9 +8,9 @@ from unittest import mock
 from cagr_config.compile import compile_rules
 from cagr_config.rules import AddOnlyRule, RequiresRule
 from cagr_core.changes import ChangeSet, Stage, Unchecked
-from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.render import render_text
+from tests.support.evaluation import judge
 
 from .build import RANGE, modified
 
@@ -33,7 +33,7 @@ def _after(answers: int) -> Callable[[], bool]:
 
 def _check(changes: ChangeSet, expired: Callable[[], bool]) -> tuple[set[str], int]:
     """The undecided rules and the number of findings."""
-    report = evaluate(
+    report = judge(
         compile_rules([FROZEN, CHANGELOG]), changes, PrBody(None), Phase.CI, expired=expired
     )
     undecided = {u.rule for u in report.unchecked if u.stage is Stage.DEADLINE and u.rule}
@@ -42,7 +42,7 @@ def _check(changes: ChangeSet, expired: Callable[[], bool]) -> tuple[set[str], i
 
 
 def test_a_passed_deadline_leaves_every_rule_unchecked() -> None:
-    report = evaluate(
+    report = judge(
         compile_rules([FROZEN, CHANGELOG]),
         ChangeSet((), RANGE),
         PrBody(None),

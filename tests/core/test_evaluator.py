@@ -7,9 +7,10 @@ from unittest import mock
 from cagr_config.compile import compile_rules
 from cagr_config.rules import AddOnlyRule, RequiresRule
 from cagr_core.changes import ChangeSet
-from cagr_core.evaluator import Limits, _evaluate_naive, evaluate
+from cagr_core.evaluator import Limits
 from cagr_core.globs import PathMatcher
 from cagr_core.pull_request import Phase, PrBody
+from tests.support.evaluation import judge
 
 from .build import RANGE, deleted, modified
 from .rules import GUARDS, MIGRATIONS, SCHEMA
@@ -20,7 +21,7 @@ class TestLimits:
 
     def test_too_many_changes(self) -> None:
         changes = ChangeSet(tuple(modified(f"src/config/f{i}.ts") for i in range(11)))
-        report = evaluate(
+        report = judge(
             compile_rules([SCHEMA]), changes, PrBody(None), Phase.CI, Limits(max_changes=10)
         )
         assert report.status == "unchecked"
@@ -29,7 +30,7 @@ class TestLimits:
 
     def test_too_many_rules(self) -> None:
         rules = [AddOnlyRule(id=f"r{i}", paths=["m/**"], reason="x") for i in range(3)]
-        report = evaluate(
+        report = judge(
             compile_rules(rules), ChangeSet(), PrBody(None), Phase.CI, Limits(max_rules=2)
         )
         assert report.status == "unchecked"
@@ -40,7 +41,7 @@ def test_rule_order_never_changes_the_report() -> None:
     changes = ChangeSet((modified("src/config/schema.ts"), modified("migrations/001.sql")), RANGE)
     rules = [SCHEMA, GUARDS, MIGRATIONS]
     reports = {
-        evaluate(compile_rules(order), changes, PrBody(None), Phase.CI)
+        judge(compile_rules(order), changes, PrBody(None), Phase.CI)
         for order in (rules, rules[::-1], rules[1:] + rules[:1])
     }
     assert len(reports) == 1
@@ -69,7 +70,7 @@ def test_failing_requires_rules_take_their_near_misses_from_the_index() -> None:
 
     ruleset = compile_rules(rules)
     with mock.patch.object(PathMatcher, "matches", counted):
-        report = evaluate(ruleset, ChangeSet(tuple(changes), RANGE), PrBody(None), Phase.CI)
+        report = judge(ruleset, ChangeSet(tuple(changes), RANGE), PrBody(None), Phase.CI)
     assert len(report.findings) == 100
     near = next(f for f in report.findings if f.rule == "r007")
     assert near.paths[-1] == "p007/NEWS.md"
@@ -77,5 +78,6 @@ def test_failing_requires_rules_take_their_near_misses_from_the_index() -> None:
     # Each path is tried by the few matchers the index proposes for it (its package's trigger),
     # never by all 100 missing entries: the scan this replaced made 100 x 2,001 tries.
     assert tried <= 2 * len(changes)
-    assert report == _evaluate_naive(ruleset, ChangeSet(tuple(changes), RANGE), PrBody(None),
-                                     Phase.CI)  # fmt: skip
+    assert report == judge(
+        ruleset, ChangeSet(tuple(changes), RANGE), PrBody(None), Phase.CI, naive=True
+    )

@@ -6,12 +6,8 @@ from __future__ import annotations
 import pytest
 
 from cagr_config.manifest_globs import could_be_read
-from cagr_core.manifests import (
-    Format,
-    ManifestError,
-    added_dependencies,
-    format_of,
-)
+from cagr_core.dependencies import Format, format_of
+from cagr_manifests import ManifestError, added_dependencies
 
 
 def added(manifest: Format, before: str | bytes | None, after: str | bytes) -> list[str]:

@@ -8,7 +8,8 @@ from typing import NamedTuple
 
 import pytest
 
-from cagr_core.manifests import Format, ManifestError, added_dependencies, format_of
+from cagr_core.dependencies import Format, format_of
+from cagr_manifests import ManifestError, added_dependencies
 
 FIXTURES = Path(__file__).parent / "real_manifests"
 

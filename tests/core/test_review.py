@@ -7,6 +7,7 @@ from cagr_core.pull_request import PrBody
 from cagr_core.render import render_text
 from cagr_core.report import Report
 from cagr_core.review import check_pr_sections
+from cagr_markdown import parsed
 
 NAMES = ("Summary", "Risk")
 
@@ -16,11 +17,13 @@ def test_no_names_checks_nothing_even_without_a_body() -> None:
 
 
 def test_all_present_passes_whatever_is_under_them() -> None:
-    assert check_pr_sections(NAMES, PrBody("## Summary\nTODO\n## **risk**\n")) == ((), ())
+    assert check_pr_sections(NAMES, parsed(PrBody("## Summary\nTODO\n## **risk**\n"))) == ((), ())
 
 
 def test_each_missing_heading_is_a_finding_naming_it() -> None:
-    findings, unchecked = check_pr_sections(NAMES, PrBody("## Summary\nAdds x.\n### Risk\n"))
+    findings, unchecked = check_pr_sections(
+        NAMES, parsed(PrBody("## Summary\nAdds x.\n### Risk\n"))
+    )
     assert unchecked == ()
     (finding,) = findings
     assert finding.rule == "review.pr_sections"
@@ -31,7 +34,7 @@ def test_each_missing_heading_is_a_finding_naming_it() -> None:
 
 
 def test_an_empty_body_misses_every_heading() -> None:
-    findings, _ = check_pr_sections(NAMES, PrBody(""))
+    findings, _ = check_pr_sections(NAMES, parsed(PrBody("")))
     assert [f.message for f in findings] == [
         "The PR description has no `## Summary` section.",
         "The PR description has no `## Risk` section.",
@@ -39,14 +42,14 @@ def test_an_empty_body_misses_every_heading() -> None:
 
 
 def test_a_duplicated_heading_is_a_finding() -> None:
-    findings, _ = check_pr_sections(NAMES, PrBody("## Summary\na\n## Risk\nb\n## RISK\nc"))
+    findings, _ = check_pr_sections(NAMES, parsed(PrBody("## Summary\na\n## Risk\nb\n## RISK\nc")))
     (finding,) = findings
     assert finding.message == "The PR description has more than one `## Risk` section."
     assert finding.fix.startswith("Keep one `## Risk` heading")
 
 
 def test_fenced_and_level_three_headings_do_not_count() -> None:
-    findings, _ = check_pr_sections(["Risk"], PrBody("```\n## Risk\n```\n### Risk\n"))
+    findings, _ = check_pr_sections(["Risk"], parsed(PrBody("```\n## Risk\n```\n### Risk\n")))
     assert len(findings) == 1
 
 
@@ -66,7 +69,7 @@ def test_oversized_body_is_unchecked() -> None:
 
 
 def test_cut_body_decides_only_sections_that_end_inside_it() -> None:
-    body = PrBody("## Summary\nAdds x.\n## Risk\nLow, and the text goes on", truncated=True)
+    body = parsed(PrBody("## Summary\nAdds x.\n## Risk\nLow, and the text goes on", truncated=True))
     findings, unchecked = check_pr_sections(["Summary", "Risk", "Testing"], body)
     assert findings == ()
     assert [item.message.split(",")[0] for item in unchecked] == [
@@ -76,14 +79,14 @@ def test_cut_body_decides_only_sections_that_end_inside_it() -> None:
 
 
 def test_cut_body_still_reports_a_duplicate_it_contains() -> None:
-    body = PrBody("## Risk\na\n## Risk\nb", truncated=True)
+    body = parsed(PrBody("## Risk\na\n## Risk\nb", truncated=True))
     findings, unchecked = check_pr_sections(["Risk"], body)
     assert len(findings) == 1
     assert unchecked == ()
 
 
 def test_reports_name_it_as_a_check_not_a_change_rule() -> None:
-    findings, _ = check_pr_sections(["Risk"], PrBody(""))
+    findings, _ = check_pr_sections(["Risk"], parsed(PrBody("")))
     _, unchecked = check_pr_sections(["Risk"], PrBody.unavailable())
     text = render_text(Report(findings=findings, unchecked=unchecked))
     assert text.startswith("Check review.pr_sections failed.\n")

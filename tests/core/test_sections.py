@@ -1,10 +1,18 @@
 """Section lookups shared by pr_body rules and [review].pr_sections."""
 
-from cagr_core.sections import Body, Found, Problem, check_section, is_placeholder, missing_sections
+from cagr_core.sections import (
+    Found,
+    Problem,
+    check_section,
+    find_section,
+    is_placeholder,
+    missing_sections,
+)
+from tests.support.evaluation import document, section_of
 
 
 def test_pr_sections_are_presence_only() -> None:
-    body = Body.parse("## Summary\nTODO\n## Risk\n## risk\n")
+    body = document("## Summary\nTODO\n## Risk\n## risk\n")
     assert missing_sections(body, ["Summary", "Risk", "Testing"]) == [
         ("Risk", Problem.DUPLICATE),
         ("Testing", Problem.MISSING),
@@ -12,19 +20,19 @@ def test_pr_sections_are_presence_only() -> None:
 
 
 def test_sections_end_at_level_one_or_two_and_keep_deeper_content() -> None:
-    body = Body.parse("## Risk\nlow\n### Detail\nmore\n## Next\nother\n# Top\n## Risk2\n")
-    section = body.section("Risk")
+    body = document("## Risk\nlow\n### Detail\nmore\n## Next\nother\n# Top\n## Risk2\n")
+    section = find_section(body, "Risk")
     assert section.found is Found.FOUND
     assert section.lines == ("low", "more")
 
 
 def test_visible_text_only() -> None:
-    body = Body.parse(
+    body = document(
         "## Risk\n<!-- hidden -->\n<details><summary>Why</summary>shown</details>\n\n"
         "[link text](http://x) ![alt](i.png) `code` &amp;\n"
     )
-    assert body.section("risk").lines == ("Why shown", "link text alt code &")
-    assert check_section(body.section("risk"), None) is None
+    assert find_section(body, "risk").lines == ("Why shown", "link text alt code &")
+    assert check_section(find_section(body, "risk"), None) is None
 
 
 def test_placeholders() -> None:
@@ -35,7 +43,7 @@ def test_placeholders() -> None:
 
 
 def test_a_section_knows_whether_a_next_heading_ended_it() -> None:
-    assert Body.parse("## Risk\nlow\n# Next\n").section("Risk").ended
-    assert Body.parse("## Risk\nlow\n### Deeper\nmore\n## Next\n").section("Risk").ended
-    assert not Body.parse("## Risk\nlow\n### Deeper\nmore\n").section("Risk").ended
-    assert not Body.parse("## Other\n## Risk\nlow").section("Risk").ended
+    assert section_of("## Risk\nlow\n# Next\n", "Risk").ended
+    assert section_of("## Risk\nlow\n### Deeper\nmore\n## Next\n", "Risk").ended
+    assert not section_of("## Risk\nlow\n### Deeper\nmore\n", "Risk").ended
+    assert not section_of("## Other\n## Risk\nlow", "Risk").ended

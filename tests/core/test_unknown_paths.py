@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from cagr_config.compile import compile_rules
 from cagr_core.changes import ChangeSet, Stage, Unchecked
-from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
+from tests.support.evaluation import judge
 
 from .build import added, modified
 from .rules import GUARDS, MIGRATIONS, SCHEMA
@@ -21,7 +21,7 @@ def unknown(path: str) -> Unchecked:
 
 
 def check(*changes, gaps: tuple[Unchecked, ...] = ()):  # type: ignore[no-untyped-def]
-    return evaluate(RULES, ChangeSet(changes, unchecked=gaps), PrBody(None), Phase.CI)
+    return judge(RULES, ChangeSet(changes, unchecked=gaps), PrBody(None), Phase.CI)
 
 
 def test_an_unknown_path_no_rule_looks_at_changes_nothing() -> None:

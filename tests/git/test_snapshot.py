@@ -11,10 +11,10 @@ import pytest
 from cagr_config.compile import compile_rules
 from cagr_config.rules import RequiresRule
 from cagr_core.changes import ChangeSet
-from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_git.worktree import WorkTree
 from tests.repo.gitutil import collect, commit, git, oracle, rows, write
+from tests.support.evaluation import judge
 
 SCHEMA = RequiresRule(
     id="schema", paths=["src/schema.py"], require=["schema.json"], reason="Regenerate schema.json."
@@ -22,7 +22,7 @@ SCHEMA = RequiresRule(
 
 
 def status(changes: ChangeSet) -> str:
-    return evaluate(compile_rules([SCHEMA]), changes, PrBody(None), Phase.TURN).status
+    return judge(compile_rules([SCHEMA]), changes, PrBody(None), Phase.TURN).status
 
 
 def paths(changes: ChangeSet) -> dict[str, str]:

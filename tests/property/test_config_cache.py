@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from cagr_core.changes import Change, ChangeSet, Range, Side
-from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.values import evolve
 from cagr_repo import config as config_module
 from cagr_repo import config_cache
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
 from cagr_repo.config_files import ConfigFiles
+from tests.support.evaluation import judge
 
 SOURCES = ("cagr.toml", "pyproject.toml", ".cagr/a.toml", ".cagr/sub/b.toml")
 GLOBS = ("src/**", "*.py", "/package.json", "migrations/**", "docs/*.md", "{src,lib}/**/*.ts",
@@ -151,7 +151,7 @@ def _outcome(config: RepoConfig | ConfigErrors) -> object:
     if isinstance(config, ConfigErrors):
         return ("invalid", [str(issue) for issue in config.issues])
     verdicts = [
-        evaluate(config.rules, CHANGES, body, phase)
+        judge(config.rules, CHANGES, body, phase)
         for body, phase in ((PrBody(None), Phase.TURN), (PrBody("## Risk\nReason: x"), Phase.CI))
     ]
     return (config, config.settings, config.rules.rules, verdicts)

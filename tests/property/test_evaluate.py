@@ -6,9 +6,9 @@ from hypothesis import strategies as st
 from cagr_config.compile import compile_rules
 from cagr_config.rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule
 from cagr_core.changes import Change, ChangeSet, Stage, Unchecked
-from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from tests.core.build import added
+from tests.support.evaluation import judge
 
 from .strategies import changes, repo_path
 
@@ -52,8 +52,8 @@ class TestOrderIndependence:
         shuffled = items[:]
         rng.shuffle(shuffled)  # type: ignore[attr-defined]
         rng.shuffle(shuffled_rules)  # type: ignore[attr-defined]
-        first = evaluate(compile_rules(rules), ChangeSet(tuple(items)), PrBody(body), phase)
-        second = evaluate(
+        first = judge(compile_rules(rules), ChangeSet(tuple(items)), PrBody(body), phase)
+        second = judge(
             compile_rules(shuffled_rules), ChangeSet(tuple(shuffled)), PrBody(body), phase
         )
         assert first == second
@@ -65,7 +65,7 @@ class TestNeverAFalsePass:
     @given(changes(paths))
     def test_incomplete_change_set_is_unchecked(self, items: list[Change]) -> None:
         gap = Unchecked(None, Stage.COLLECT, "conflicts")
-        report = evaluate(
+        report = judge(
             compile_rules(RULES), ChangeSet(tuple(items), unchecked=(gap,)), PrBody(""), Phase.CI
         )
         assert report.status == "unchecked"
@@ -73,14 +73,14 @@ class TestNeverAFalsePass:
 
     @given(changes(paths), bodies)
     def test_turn_end_never_fails_on_the_body(self, items: list[Change], body: str | None) -> None:
-        report = evaluate(compile_rules(RULES), ChangeSet(tuple(items)), PrBody(body), Phase.TURN)
+        report = judge(compile_rules(RULES), ChangeSet(tuple(items)), PrBody(body), Phase.TURN)
         assert all(f.kind != "pr_body" for f in report.findings)
 
     @given(changes(paths))
     def test_adding_the_companions_never_adds_findings(self, items: list[Change]) -> None:
         rules = compile_rules(RULES[:1])
-        before = evaluate(rules, ChangeSet(tuple(items)), PrBody(None), Phase.CI)
+        before = judge(rules, ChangeSet(tuple(items)), PrBody(None), Phase.CI)
         taken = {c.path for c in items}
         extra = tuple(added(p) for p in ("gen/x", "CHANGELOG.md") if p not in taken)
-        after = evaluate(rules, ChangeSet(tuple(items) + extra), PrBody(None), Phase.CI)
+        after = judge(rules, ChangeSet(tuple(items) + extra), PrBody(None), Phase.CI)
         assert len(after.findings) <= len(before.findings)

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from cagr_core.manifests import Format, ManifestError, added_dependencies
+from cagr_core.dependencies import Format
+from cagr_manifests import ManifestError, added_dependencies
 
 from .strategies import MANIFEST_NAMES, Model, manifest_models, render_manifest
 

@@ -24,6 +24,9 @@ from cagr_core.rule_index import RuleIndex
 from cagr_core.ruleset import RuleSet
 from cagr_core.templates import RenderError, Template
 from cagr_core.when import When
+from cagr_manifests import read_changes
+from cagr_markdown import parsed
+from tests.support.evaluation import judge
 
 from .strategies import changes, component, sides
 
@@ -207,10 +210,12 @@ Case = tuple[RuleSet, ChangeSet, PrBody, Phase]
 def cases(draw: st.DrawFn) -> Case:
     rule_list, pool = draw(rules_and_paths())
     change_set = draw(change_sets(pool))
+    rules = compile_rules(rule_list)
+    # As the check service gives them: manifests read, the body parsed.
     return (
-        compile_rules(rule_list),
-        change_set,
-        PrBody(draw(bodies)),
+        rules,
+        read_changes(rules, change_set),
+        parsed(PrBody(draw(bodies))),
         draw(st.sampled_from(Phase)),
     )
 
@@ -239,7 +244,7 @@ class TestSameReportAsNaive:
 
     @given(cases())
     def test_equal_reports(self, case: Case) -> None:
-        assert evaluate(*case) == _evaluate_naive(*case)
+        assert judge(*case) == judge(*case, naive=True)
 
 
 def _expires_after(calls: int) -> Callable[[], bool]:
@@ -263,7 +268,7 @@ class TestDeadline:
     def test_decided_rules_are_exact_and_the_rest_unchecked(
         self, case: Case, evaluator: Callable[..., Report], data: st.DataObject
     ) -> None:
-        full = _evaluate_naive(*case)
+        full = judge(*case, naive=True)
         asked = itertools.count()
         with mock.patch.object(EVALUATE, "_CHECK_EVERY", 1):  # ask at every step of every loop
             assert evaluator(*case, expired=lambda: next(asked) < 0) == full
@@ -292,5 +297,5 @@ class TestDeadline:
     @given(cases())
     def test_a_deadline_that_never_passes_changes_nothing(self, case: Case) -> None:
         with mock.patch.object(EVALUATE, "_CHECK_EVERY", 1):
-            cut = evaluate(*case, expired=lambda: False)
-        assert cut == _evaluate_naive(*case)
+            cut = judge(*case, expired=lambda: False)
+        assert cut == judge(*case, naive=True)

@@ -5,7 +5,8 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cagr_core.sections import Body, Found, check_section, missing_sections, visible_text
+from cagr_core.sections import Found, check_section, find_section, missing_sections, visible_text
+from tests.support.evaluation import document, section_of
 
 from .strategies import heading_name, substantive_line
 
@@ -21,10 +22,10 @@ class TestOutsideText:
 
     @given(st.lists(substantive_line, max_size=5), heading_name)
     def test_preamble_never_satisfies(self, lines: list[str], name: str) -> None:
-        body = Body.parse("\n\n".join(f"{MARKER} {line}" for line in lines))
-        assert body.section(name).found is Found.MISSING
-        assert check_section(body.section(name), MARKER) is not None
-        assert check_section(body.section(name), None) is not None
+        body = document("\n\n".join(f"{MARKER} {line}" for line in lines))
+        assert find_section(body, name).found is Found.MISSING
+        assert check_section(find_section(body, name), MARKER) is not None
+        assert check_section(find_section(body, name), None) is not None
 
 
 class TestOrder:
@@ -41,10 +42,10 @@ class TestOrder:
         names = list(sections)
         shuffled = names[:]
         rng.shuffle(shuffled)  # type: ignore[attr-defined]
-        first = Body.parse("\n".join(section(n, sections[n]) for n in names))
-        second = Body.parse("\n".join(section(n, sections[n]) for n in shuffled))
+        first = document("\n".join(section(n, sections[n]) for n in names))
+        second = document("\n".join(section(n, sections[n]) for n in shuffled))
         for name in names:
-            one, other = first.section(name), second.section(name)
+            one, other = find_section(first, name), find_section(second, name)
             assert (one.found, one.lines) == (other.found, other.lines)
             if one.found is Found.FOUND:  # only where it stands: no heading ends the last one
                 assert one.ended == (name != names[-1])
@@ -56,8 +57,8 @@ class TestFences:
 
     @given(heading_name, substantive_line, st.sampled_from(["```", "~~~", "````"]))
     def test_fenced_heading_is_not_a_section(self, name: str, line: str, fence: str) -> None:
-        body = Body.parse(f"{fence}\n## {name}\n{MARKER} {line}\n{fence}\n")
-        assert body.section(name).found is Found.MISSING
+        body = document(f"{fence}\n## {name}\n{MARKER} {line}\n{fence}\n")
+        assert find_section(body, name).found is Found.MISSING
 
 
 class TestSubstance:
@@ -65,8 +66,8 @@ class TestSubstance:
 
     @given(heading_name, substantive_line)
     def test_marker_with_text_passes(self, name: str, line: str) -> None:
-        body = Body.parse(section(name, [f"{MARKER} {line}"]))
-        assert check_section(body.section(name.lower()), MARKER) is None
+        body = document(section(name, [f"{MARKER} {line}"]))
+        assert check_section(find_section(body, name.lower()), MARKER) is None
 
     @given(
         heading_name,
@@ -78,17 +79,17 @@ class TestSubstance:
         ),
     )
     def test_placeholders_never_pass(self, name: str, lines: list[str]) -> None:
-        body = Body.parse(section(name, [MARKER, *lines]))
-        assert check_section(body.section(name), MARKER) is not None
+        body = document(section(name, [MARKER, *lines]))
+        assert check_section(find_section(body, name), MARKER) is not None
 
     @given(heading_name, substantive_line, st.integers(min_value=2, max_value=3))
     def test_duplicates_are_reported(self, name: str, line: str, copies: int) -> None:
-        body = Body.parse("\n".join(section(name, [line]) for _ in range(copies)))
-        assert body.section(name).found is Found.DUPLICATE
+        body = document("\n".join(section(name, [line]) for _ in range(copies)))
+        assert find_section(body, name).found is Found.DUPLICATE
 
     @given(st.text(max_size=200), heading_name)
     def test_any_text_parses(self, text: str, name: str) -> None:
-        found = Body.parse(text).section(name)
+        found = section_of(text, name)
         assert found.found in (Found.FOUND, Found.MISSING, Found.DUPLICATE)
 
 
@@ -124,15 +125,15 @@ class TestVisibleText:
     @given(st.text(alphabet=st.characters(exclude_categories=("L", "N"))), heading_name)
     def test_no_letter_or_number_never_passes(self, after: str, name: str) -> None:
         """Whatever Markdown the text makes, it cannot make a letter: entities need them."""
-        body = Body.parse(section(name, [f"{MARKER} {after}"]))
-        assert check_section(body.section(name), MARKER) is not None
-        alone = Body.parse(section(name, [after]))
-        assert check_section(alone.section(name), None) is not None
+        body = document(section(name, [f"{MARKER} {after}"]))
+        assert check_section(find_section(body, name), MARKER) is not None
+        alone = document(section(name, [after]))
+        assert check_section(find_section(alone, name), None) is not None
 
     @given(st.lists(_INVISIBLE, max_size=6).map("".join), heading_name)
     def test_invisible_characters_and_fillers_never_pass(self, after: str, name: str) -> None:
-        body = Body.parse(section(name, [f"{MARKER} {after}"]))
-        assert check_section(body.section(name), MARKER) is not None
+        body = document(section(name, [f"{MARKER} {after}"]))
+        assert check_section(find_section(body, name), MARKER) is not None
 
     @given(
         st.lists(_INVISIBLE, max_size=3).map("".join),
@@ -143,15 +144,15 @@ class TestVisibleText:
     def test_one_readable_character_among_them_passes(
         self, before: str, char: str, after: str, name: str
     ) -> None:
-        body = Body.parse(section(name, [f"{MARKER} {before}{char}{after}"]))
-        assert check_section(body.section(name), MARKER) is None
+        body = document(section(name, [f"{MARKER} {before}{char}{after}"]))
+        assert check_section(find_section(body, name), MARKER) is None
 
     @given(heading_name, st.lists(_INVISIBLE.filter(lambda c: c.strip()), max_size=3))
     def test_both_checks_find_a_heading_through_invisible_characters(
         self, name: str, inserted: list[str]
     ) -> None:
         hidden = "".join(c for c in inserted if unicodedata.category(c[0]) == "Cf")
-        body = Body.parse(f"## {name[:1]}{hidden}{name[1:]}\nok\n")
-        found = body.section(name).found is Found.FOUND
+        body = document(f"## {name[:1]}{hidden}{name[1:]}\nok\n")
+        found = find_section(body, name).found is Found.FOUND
         assert found == (missing_sections(body, [name]) == [])
         assert found

@@ -10,11 +10,11 @@ from cagr_config.compile import compile_rules
 from cagr_config.globs import compile_matcher
 from cagr_config.rules import RequireAdded, RequiresRule, Severity, SiblingRule
 from cagr_core.changes import Change, ChangeSet
-from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.report import waive
 from cagr_core.templates import Template
 from tests.core.build import side
+from tests.support.evaluation import judge
 
 from .strategies import changes, plain_component, plain_path, sides
 
@@ -59,7 +59,7 @@ def sources_and_targets(draw: st.DrawFn) -> list[Change]:
 
 
 def _report(rule: RequiresRule | SiblingRule, found: list[Change]):  # type: ignore[no-untyped-def]
-    return evaluate(compile_rules([rule]), ChangeSet(tuple(found)), PrBody(None), Phase.CI)
+    return judge(compile_rules([rule]), ChangeSet(tuple(found)), PrBody(None), Phase.CI)
 
 
 class TestAddedRequirement:
@@ -189,7 +189,7 @@ class TestSeverityAndWaivers:
             ),
             SiblingRule(id="s", paths=SIBLING_PATHS, target=TEMPLATES[0], reason="y"),
         ]
-        report = evaluate(compile_rules(rules), ChangeSet(tuple(found)), PrBody(None), Phase.CI)
+        report = judge(compile_rules(rules), ChangeSet(tuple(found)), PrBody(None), Phase.CI)
         after = waive(report, labels)
         assert len(after.findings) + len(after.waived) == len(report.findings)
         assert all(w.finding.rule == "r" and w.label == "fix" for w in after.waived)

@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from ._reading import Declared, Malformed, Section, shown
+from cagr_core.dependencies import Declared, DependencySection, shown
+
+from ._reading import Malformed
 
 SECTION = "require"
 _PUNCTUATION = "()[]{},"
@@ -118,4 +120,4 @@ def read(text: str) -> Declared:
                 f" {shown(' '.join(arguments))}"
             )
         names.setdefault(arguments[0], arguments[0])
-    return Declared((Section(SECTION, SECTION, names),))
+    return Declared((DependencySection(SECTION, SECTION, names),))

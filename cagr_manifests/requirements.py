@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from cagr_core.dependencies import Declared, DependencySection
+
 from ._python import normalise, requirement_name
-from ._reading import Declared, Malformed, Section
+from ._reading import Malformed
 
 _COMMENT = re.compile(r"(^|\s+)#.*$")
 _EDITABLE = re.compile(r"(?:-e|--editable)(?:\s*=\s*|\s+|(?=[^-\s]))(?P<value>.*)\Z", re.DOTALL)
@@ -103,4 +105,4 @@ def read(text: str) -> Declared:
             unnamed.setdefault(" ".join(entry.split()), number)
         else:
             names.setdefault(normalise(name), name)
-    return Declared((Section(SECTION, None, names),), unnamed)
+    return Declared((DependencySection(SECTION, None, names),), unnamed)

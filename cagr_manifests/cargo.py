@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._reading import Declared, Malformed, Section, as_table, kind_of, label, load_toml, table
+from cagr_core.dependencies import Declared, DependencySection
+
+from ._reading import Malformed, as_table, kind_of, label, load_toml, table
 
 _KINDS = {
     "dependencies": "dependencies",
@@ -36,13 +38,13 @@ def read(text: str) -> Declared:
         found.extend(_tables(as_table(settings, "target", platform), ("target", platform)))
     where = ("workspace", "dependencies")
     names = _names(table(table(data, "workspace"), *where), where)
-    found.append(Section(label(*where), label(*where), names))
+    found.append(DependencySection(label(*where), label(*where), names))
     return Declared(tuple(found))
 
 
-def _tables(parent: dict[str, Any], where: tuple[str, ...]) -> list[Section]:
+def _tables(parent: dict[str, Any], where: tuple[str, ...]) -> list[DependencySection]:
     return [
-        Section(
+        DependencySection(
             label(*where, kind),
             label(*where, key),
             _names(table(parent, *where, key), (*where, key)),

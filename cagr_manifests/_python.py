@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-from ._reading import Malformed, shown
+from cagr_core.dependencies import shown
+
+from ._reading import Malformed
 
 _SEPARATORS = re.compile(r"[-_.]+")
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from cagr_core.dependencies import Declared, DependencySection
+
 from ._python import normalise, requirement_name
 from ._reading import (
-    Declared,
     Malformed,
-    Section,
     array,
     as_array,
     as_table,
@@ -29,26 +29,28 @@ def read(text: str) -> Declared:
     """The dependency sections of one pyproject.toml side; Malformed when the TOML or a
     section is not what its standard says."""
     data = load_toml(text)
-    found: list[Section] = []
+    found: list[DependencySection] = []
     project = table(data, "project")
     where: tuple[str, ...] = ("project", "dependencies")
-    found.append(Section(_RUNTIME, label(*where), _requirements(array(project, *where), where)))
+    found.append(
+        DependencySection(_RUNTIME, label(*where), _requirements(array(project, *where), where))
+    )
     for extra, entries in table(project, "project", "optional-dependencies").items():
         where = ("project", "optional-dependencies", extra)
         names = _requirements(as_array(entries, *where), where)
-        found.append(Section(f"extra {normalise(extra)}", label(*where), names))
+        found.append(DependencySection(f"extra {normalise(extra)}", label(*where), names))
     for group, entries in table(data, "dependency-groups").items():
         where = ("dependency-groups", group)
         names = _requirements(as_array(entries, *where), where, groups=True)
-        found.append(Section(_group(group), label(*where), names))
+        found.append(DependencySection(_group(group), label(*where), names))
     poetry = table(table(data, "tool"), "tool", "poetry")
     for key, name in ((_RUNTIME, "dependencies"), (_group("dev"), "dev-dependencies")):
         where = ("tool", "poetry", name)
-        found.append(Section(key, label(*where), _poetry(table(poetry, *where))))
+        found.append(DependencySection(key, label(*where), _poetry(table(poetry, *where))))
     for group, settings in table(poetry, "tool", "poetry", "group").items():
         where = ("tool", "poetry", "group", group, "dependencies")
         names = _poetry(table(as_table(settings, *where[:-1]), *where))
-        found.append(Section(_group(group), label(*where), names))
+        found.append(DependencySection(_group(group), label(*where), names))
     return Declared(tuple(found))
 
 

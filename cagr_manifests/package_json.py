@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._reading import Declared, Malformed, Section
+from cagr_core.dependencies import Declared, DependencySection
+
+from ._reading import Malformed
 
 SECTIONS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
 
@@ -52,5 +54,5 @@ def read(text: str) -> Declared:
         value = data.get(name, {})
         if not isinstance(value, dict):
             raise Malformed(f"has {name} as {_kind(value)}, not an object")
-        sections.append(Section(name, name, {key: key for key in value}))
+        sections.append(DependencySection(name, name, {key: key for key in value}))
     return Declared(tuple(sections))

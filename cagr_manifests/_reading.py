@@ -1,11 +1,9 @@
-"""What the manifest readers share: the values a side declares, decoding, TOML, table checks."""
+"""What the manifest readers share: decoding, TOML, table checks (the values are the core's)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-
-from ..values import field, frozen
 
 TYPE_CHECKING = False  # not typing's: a check need not import it
 if TYPE_CHECKING:
@@ -16,30 +14,6 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
 
 class Malformed(ValueError):
     """A manifest side that its format's rules reject; the message completes "the new side ..."."""
-
-
-@frozen
-class Section:
-    """One dependency section as a side writes it.
-
-    `key` is what the section means: two spellings of one section (Poetry's dev group and PEP
-    735's `dev` group, Cargo's `dev_dependencies` and `dev-dependencies`) share it, so moving a
-    name between them adds nothing. `label` is the section as written (`dependency-groups.dev`),
-    None for a format without sections; `names` maps each normalised name to its spelling.
-    """
-
-    key: str
-    label: str | None
-    names: Mapping[str, str]
-
-
-@frozen
-class Declared:
-    """Everything one side of a manifest declares: its sections, and the entries that name no
-    package (requirements files: a path or URL), each with its line."""
-
-    sections: tuple[Section, ...] = ()
-    unnamed: Mapping[str, int] = field(factory=dict)
 
 
 def decode(content: bytes) -> str:
@@ -113,9 +87,3 @@ def table(parent: Mapping[str, Any], *where: str) -> dict[str, Any]:
 def array(parent: Mapping[str, Any], *where: str) -> list[Any]:
     """The array at the last of `where` in `parent`; [] when absent."""
     return as_array(parent.get(where[-1], []), *where)
-
-
-def shown(text: str, limit: int = 80) -> str:
-    """Source text for a message: one line, cut to `limit` characters."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."

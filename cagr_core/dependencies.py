@@ -1,0 +1,154 @@
+"""What the dependency selector judges: manifest formats, what a side declares, what a change adds.
+
+The readers that turn a manifest's bytes into `Declared` values are cagr_manifests; here are the
+values and the rule for what counts as added: a name absent from a section before and present
+in it after, so a move between sections adds it again. Version, extra and marker edits and
+removals add nothing; a new manifest starts from empty sections; a deleted one adds nothing.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+
+from .values import field, frozen
+
+MAX_MANIFEST_BYTES = 1024 * 1024  # the most of one manifest side cagr reads
+
+
+class Format(enum.Enum):
+    """A manifest format the selector reads."""
+
+    PACKAGE_JSON = "package.json"
+    PYPROJECT = "pyproject.toml"
+    REQUIREMENTS = "requirements"
+    CARGO = "Cargo.toml"
+    GO_MOD = "go.mod"
+
+    @property
+    def described(self) -> str:
+        """What a file of this format is, for messages."""
+        return _DESCRIBED[self]
+
+
+_DESCRIBED = {
+    Format.PACKAGE_JSON: "a package.json",
+    Format.PYPROJECT: "a pyproject.toml",
+    Format.REQUIREMENTS: "a pip requirements file",
+    Format.CARGO: "a Cargo.toml",
+    Format.GO_MOD: "a go.mod",
+}
+_BY_NAME = {
+    "package.json": Format.PACKAGE_JSON,
+    "pyproject.toml": Format.PYPROJECT,
+    "Cargo.toml": Format.CARGO,
+    "go.mod": Format.GO_MOD,
+}
+MANIFEST_NAMES = tuple(_BY_NAME)  # the file names that say their format
+FORMATS = (
+    "package.json, pyproject.toml, pip requirements files (a .txt or .in file whose name"
+    " holds `requirements` or that sits in a requirements/ folder), Cargo.toml and go.mod"
+)
+
+
+def format_of(path: str) -> Format | None:
+    """The manifest format a repository path's name says, if any."""
+    folder, _, name = path.rpartition("/")
+    known = _BY_NAME.get(name)
+    if known is not None:
+        return known
+    lowered = name.lower()
+    if lowered.endswith((".txt", ".in")) and (
+        "requirements" in lowered or folder.rpartition("/")[2] == "requirements"
+    ):
+        return Format.REQUIREMENTS
+    return None
+
+
+@frozen
+class DependencySection:
+    """One dependency section as a side writes it.
+
+    `key` is what the section means: two spellings of one section (Poetry's dev group and PEP
+    735's `dev` group, Cargo's `dev_dependencies` and `dev-dependencies`) share it, so moving a
+    name between them adds nothing. `label` is the section as written (`dependency-groups.dev`),
+    None for a format without sections; `names` maps each normalised name to its spelling.
+    """
+
+    key: str
+    label: str | None
+    names: Mapping[str, str]
+
+
+@frozen
+class Declared:
+    """Everything one side of a manifest declares: its sections, and the entries that name no
+    package (requirements files: a path or URL), each with its line."""
+
+    sections: tuple[DependencySection, ...] = ()
+    unnamed: Mapping[str, int] = field(factory=dict)
+
+
+@frozen
+class ManifestProblem:
+    """Why one side of a manifest could not be read: the message completes "the new side ..."
+    (`is not valid JSON (...)`); `malformed` says the content was read and is not a valid
+    manifest (else cagr could not or would not read it: too large, not loaded)."""
+
+    message: str
+    malformed: bool = True
+
+
+@frozen
+class Addition:
+    """One added dependency: its section as the manifest writes it (None in a requirements
+    file), its name as written, and how messages show the two together."""
+
+    section: str | None
+    name: str
+    label: str
+
+
+@frozen
+class Additions:
+    """What a manifest change adds: named dependencies, and new entries that name no package
+    (a requirements file's path or URL lines, as `line N (text)`), which cannot be decided."""
+
+    added: tuple[Addition, ...] = ()
+    unnamed: tuple[str, ...] = ()
+
+
+def _label(manifest: Format, section: str | None, name: str) -> str:
+    if section is None:
+        return name
+    # package.json's sections are single JSON keys: `dependencies.x`, as the proposal writes it
+    return f"{section}.{name}" if manifest is Format.PACKAGE_JSON else f"{section}: {name}"
+
+
+def shown(text: str, limit: int = 80) -> str:
+    """Source text for a message: one line, cut to `limit` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def additions(manifest: Format, old: Declared | None, new: Declared | None) -> Additions:
+    """What `new` adds over `old` (None: that side is absent), in section and name order."""
+    if new is None:
+        return Additions()
+    old = old or Declared()
+    known: dict[str, set[str]] = {}
+    for section in old.sections:
+        known.setdefault(section.key, set()).update(section.names)
+    added = []
+    for section in sorted(new.sections, key=lambda s: (s.key, s.label or "")):
+        was = known.setdefault(section.key, set())
+        for normalised in sorted(section.names.keys() - was):
+            was.add(normalised)  # a name written in two spellings of a section is added once
+            name = section.names[normalised]
+            added.append(Addition(section.label, name, _label(manifest, section.label, name)))
+    unnamed = tuple(
+        f"line {line} ({shown(text)})"
+        for text, line in sorted(new.unnamed.items(), key=lambda item: item[1])
+        if text not in old.unnamed
+    )
+    return Additions(tuple(added), unnamed)

@@ -1,0 +1,97 @@
+"""cagr_markdown: a pull request's description, parsed into the core's Document.
+
+mistune (CommonMark, with GitHub's tables, strikethrough and task lists) parses the text; each
+top-level block becomes a Heading (its level and visible text) or Content (its visible lines:
+comments, tags and the inside of <script> and <style> dropped, entities decoded, code kept).
+The core finds sections in that Document and judges them.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
+from cagr_core.sections import Content, Document, Heading
+from cagr_core.values import evolve
+
+__all__ = ["parse", "parsed"]
+
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+# Elements whose content no reader sees: a browser never shows it, and GitHub drops scripts.
+_UNSEEN = re.compile(r"<(script|style)\b.*?(?:</\1\s*>|\Z)", re.DOTALL | re.IGNORECASE)
+_UNSEEN_OPEN = re.compile(r"<(script|style)\b", re.IGNORECASE)
+_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+
+
+def parse(text: str) -> Document:
+    """The description's top-level blocks, in order."""
+    # mistune costs about as much as the rest of the PR gate: loaded only to parse a body.
+    import mistune  # noqa: PLC0415
+
+    markdown = mistune.create_markdown(
+        renderer=None, plugins=["strikethrough", "table", "task_lists"]
+    )
+    tokens = markdown(text.replace("\r\n", "\n").replace("\r", "\n"))
+    assert isinstance(tokens, list)  # the AST renderer (renderer=None) returns block tokens
+    return tuple(_block(token) for token in tokens)
+
+
+def parsed(body: PrBody) -> PrBody:
+    """The body with its Document, when it has a text cagr reads (within MAX_BODY_BYTES)."""
+    text = body.text
+    if text is None or body.document is not None:
+        return body
+    if len(text.encode("utf-8", "replace")) > MAX_BODY_BYTES:
+        return body  # the core says it is too large, whatever it holds
+    return evolve(body, document=parse(text))
+
+
+def _block(token: Mapping[str, Any]) -> Heading | Content:
+    if token["type"] == "heading":
+        text = _inline_text(token.get("children", ()))
+        return Heading(token["attrs"]["level"], text, atx=token.get("style") == "atx")
+    return Content(tuple(_block_lines(token)))
+
+
+def _inline_text(tokens: Iterable[Mapping[str, Any]]) -> str:
+    out: list[str] = []
+    unseen = ""  # inside an inline <script> or <style>: its closing tag
+    for token in tokens:
+        kind = token["type"]
+        if kind == "inline_html":  # tags and comments are not visible
+            raw = token["raw"]
+            if unseen:
+                unseen = "" if re.fullmatch(unseen, raw, re.IGNORECASE) else unseen
+            elif opening := _UNSEEN_OPEN.match(raw):
+                unseen = rf"</{opening.group(1)}\s*>"
+        elif unseen:
+            continue
+        elif kind in ("text", "codespan"):
+            out.append(html.unescape(token["raw"]) if kind == "text" else token["raw"])
+        elif kind in ("softbreak", "linebreak"):
+            out.append("\n")
+        elif "children" in token:
+            out.append(_inline_text(token["children"]))
+        elif "raw" in token:
+            out.append(token["raw"])
+    return "".join(out)
+
+
+def _block_lines(token: Mapping[str, Any]) -> Iterator[str]:
+    """The visible lines of one block token (headings excluded: they are structure)."""
+    kind = token["type"]
+    if kind in ("blank_line", "thematic_break", "heading"):
+        return
+    if kind == "block_html":
+        visible = _TAG.sub(" ", _UNSEEN.sub("", _COMMENT.sub("", token["raw"])))
+        yield from html.unescape(visible).splitlines()
+    elif kind == "block_code":
+        yield from token["raw"].splitlines()
+    elif kind in ("paragraph", "block_text", "table_cell"):
+        yield from _inline_text(token.get("children", ())).splitlines()
+    else:  # lists, items, quotes, tables: containers of blocks
+        for child in token.get("children", ()):
+            yield from _block_lines(child)

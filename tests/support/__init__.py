@@ -1,0 +1,1 @@
+"""Test tools shared by the suite's packages (no test module imports another's helpers)."""
