@@ -27,16 +27,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from cagr_core.changes import Range, Stage, Unchecked
+from cagr_core.description import SECTIONS_RULE
 from cagr_core.pull_request import PrBody
-from cagr_core.report import Deferred, Report, waive
-from cagr_core.review import check_pr_sections
+from cagr_core.report import Deferred, Report
 from cagr_core.values import evolve, frozen
 from cagr_git.discover import Checkout
 from cagr_git.object_ids import is_sha
 from cagr_git.objects import COMMIT, DamagedObject, read_raw
 from cagr_git.repository import open_repo
-from cagr_markdown import parsed
-from cagr_repo.check import CheckResult, check
+from cagr_repo.check import CheckRequest, CheckResult, check
 from cagr_repo.config import RepoConfig
 from cagr_repo.judging_config import CommittedConfig, WorkingConfig
 
@@ -122,21 +121,20 @@ def check_queue(  # noqa: PLR0913  # the group's check and what it was made of
         number = _queued_number(event)
         pull_request = _read(event, number)
         _require_head(checkout, pull_request)
-        own = check(
-            working,
-            checkout,
-            judged_by=judged,
+        request = CheckRequest(
+            committed=True,
+            head=pull_request.head,
             base=pull_request.base,
             base_chosen_by=f"pull request #{number}'s base branch (GitHub API)",
-            committed=True,
             body=PrBody(pull_request.body),
+            labels=pull_request.labels,
             write_record=False,
-            head=pull_request.head,
         )
+        own = check(working, checkout, request, judged_by=judged)
         _require_attribution(group, own, number)
     except _Unresolved as unresolved:
         return QueueCheck(report, note=str(unresolved) + _UNCHECKED_TAIL)
-    its = _own_report(config, own, pull_request, sections)
+    its = _own_report(config, own, pull_request)
     merged = evolve(
         report,
         findings=tuple(sorted((*report.findings, *its.findings), key=lambda f: f.rule)),
@@ -305,29 +303,23 @@ def _foreign_dependencies(group: Sequence[Deferred], own: Sequence[Deferred]) ->
     ]
 
 
-def _own_report(
-    config: RepoConfig,
-    own: CheckResult,
-    pull_request: QueuedPullRequest,
-    sections: Sequence[str],
-) -> Report:
+def _own_report(config: RepoConfig, own: CheckResult, pull_request: QueuedPullRequest) -> Report:
     """The pull request's PR-body rules and headings on its own change, with its description,
     waived by its labels; every message names it."""
     body_rules = {rule.id for rule in config.rules.rules if rule.kind == "pr_body"}
+    body_rules.add(SECTIONS_RULE)
     report = own.report
-    findings, unknown = check_pr_sections(sections, parsed(PrBody(pull_request.body)))
     report = Report(
-        findings=(*(f for f in report.findings if f.rule in body_rules), *findings),
+        findings=tuple(f for f in report.findings if f.rule in body_rules),
         unchecked=(
             *(u for u in report.unchecked if u.rule in body_rules),
             # What kept its own change from being judged; the configuration's own notes are
             # the group's already.
             *(u for u in report.unchecked if u.rule is None and u.stage is not Stage.CONFIG),
-            *unknown,
         ),
         range=report.range,
+        waived=tuple(w for w in report.waived if w.finding.rule in body_rules),
     )
-    report = waive(report, pull_request.labels)
     name = f"Pull request #{pull_request.number}"
     if own.changes.range is not None:  # the report's own header names the group's range
         name += f" (its own change, {own.changes.range.label})"

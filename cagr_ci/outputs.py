@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 
-from cagr_core.render import json_status
+from cagr_core.report_json import json_status
 
 from .run import CiResult
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cagr_core.render import json_status, range_data, render_details, report_data
+from cagr_core.render import render_details
+from cagr_core.report_json import json_status, range_data, report_data
 from cagr_core.safe_text import terminal_safe
 
 from .merge_queue import PullRequestCheck

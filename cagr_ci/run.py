@@ -13,14 +13,12 @@ import os
 import time
 
 from cagr_core.changes import ChangeSet, Stage, Unchecked
+from cagr_core.description import SECTIONS_RULE
 from cagr_core.report import Report, Verdict, waive
-from cagr_core.review import RULE as SECTIONS_RULE
-from cagr_core.review import check_pr_sections
 from cagr_core.values import evolve, frozen
 from cagr_git.discover import Checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
-from cagr_markdown import parsed
-from cagr_repo.check import check
+from cagr_repo.check import CheckRequest, check
 from cagr_repo.config import ConfigErrors, RepoConfig
 from cagr_repo.declarations import declaration
 from cagr_repo.judging_config import WorkingConfig, committed_config
@@ -117,25 +115,20 @@ def run_ci(
     target = _target(event, config, checkout)
     name, source = target.name, target.chosen_by
     before = local_changes(checkout, head)
-    result = check(
-        working,
-        checkout,
-        judged_by=judged,
+    request = CheckRequest(
+        committed=True,
         base=name,
         base_chosen_by=source,
         base_guessed=target.guessed,
         head_branch=event.head_branch or None,
-        committed=True,
         body=event.body,
+        # Every pull request's description needs the headings; a push or a schedule has none.
+        pull_request=event.pull_request,
+        labels=None if event.merge_queue else event.labels,  # a queue's come from its PR
         write_record=False,  # CI never reads a gate record; it rebuilds the change every time
     )
+    result = check(working, checkout, request, judged_by=judged)
     report = result.report
-    # Every pull request's description needs the headings; a push or a schedule has none.
-    sections = config.settings.pr_sections if event.pull_request else ()
-    findings, unknown = check_pr_sections(sections, parsed(event.body)) if sections else ((), ())
-    report = evolve(
-        report, findings=report.findings + findings, unchecked=report.unchecked + unknown
-    )
     queue_note = ""
     pull_requests: tuple[PullRequestCheck, ...] = ()
     if event.merge_queue:  # the queued pull request's own description, from the forge's API
@@ -143,8 +136,7 @@ def run_ci(
         report, pull_requests, queue_note = queue.report, queue.pull_requests, queue.note
         if queue.labels is not None:
             event = evolve(event, labels=queue.labels, labels_source=queue.labels_source)
-    if event.labels is not None:  # a maintainer's labels on the pull request: nothing else waives
-        report = waive(report, event.labels)
+            report = waive(report, queue.labels)  # the group is its pull request's change
     commands = config.settings.ci
     withheld = _withheld(event, len(commands)) if commands and event.privileged else ()
     stack = [] if withheld else _run_stack(config, checkout.root, result.changes, started)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import html
 
+from cagr_core.description import SECTIONS_RULE
 from cagr_core.render import waivable
 from cagr_core.report import Finding
-from cagr_core.review import RULE as SECTIONS_RULE
 from cagr_core.safe_text import terminal_safe
 from cagr_core.severity import Severity
 from cagr_repo.config import RepoConfig

@@ -7,6 +7,7 @@ document that is not exactly what `to_data` wrote raises Damaged, never a partia
 
 from __future__ import annotations
 
+from cagr_core.data import Damaged, array, flag, table, text, text_or_none, texts
 from cagr_core.globs import Names, PathMatcher, Place
 from cagr_core.ruleset import CompiledRule, RuleSet, Selector
 from cagr_core.severity import Severity
@@ -21,10 +22,6 @@ if TYPE_CHECKING:
 
 _PLACES = frozenset({"path", "name", "folder", "end", "part"})
 _KINDS = ("requires", "add_only", "sibling", "pr_body")
-
-
-class Damaged(Exception):
-    """The data is not what `to_data` writes."""
 
 
 def to_data(kept: Compiled) -> dict[str, Any]:
@@ -75,74 +72,74 @@ def _matcher_data(matcher: PathMatcher) -> dict[str, Any]:
 
 def from_data(document: object) -> Compiled:
     """The compiled configuration `to_data` made; Damaged unless every value has its type."""
-    document = _table(document)
-    settings = _table(document["settings"])
-    rules = RuleSet.of(_rule(_table(item)) for item in _list(document["rules"]))
+    document = table(document)
+    settings = table(document["settings"])
+    rules = RuleSet.of(_rule(table(item)) for item in array(document["rules"]))
     return Compiled(
         rules,
         Settings(
-            _text_or_none(settings["protected_branch"]),
-            _texts(settings["pr_sections"]),
+            text_or_none(settings["protected_branch"]),
+            texts(settings["pr_sections"]),
             _runs(settings["on_turn_end"]),
             _runs(settings["ci"]),
         ),
-        _text(document["rules_digest"]),
-        tuple(_pair(pair) for pair in _list(document["rule_sources"])),
+        text(document["rules_digest"]),
+        tuple(_pair(pair) for pair in array(document["rule_sources"])),
     )
 
 
 def _rule(item: dict[str, Any]) -> CompiledRule:
-    require = tuple(_matcher(_table(entry)) for entry in _list(item["require"]))
-    globs = _texts(item["require_globs"])
-    added = tuple(_flag(flag) for flag in _list(item["require_added"]))
+    require = tuple(_matcher(table(entry)) for entry in array(item["require"]))
+    globs = texts(item["require_globs"])
+    added = tuple(flag(value) for value in array(item["require_added"]))
     if not len(require) == len(globs) == len(added):
         raise Damaged
-    kind = _text(item["kind"])
+    kind = text(item["kind"])
     if kind not in _KINDS:
         raise Damaged
     return CompiledRule(
-        _text(item["id"]),
+        text(item["id"]),
         kind,
-        _text(item["reason"]),
-        Selector(_matcher(_table(item["paths"])), _matcher(_table(item["ignores"]))),
-        severity=Severity(_text(item["severity"])),
-        waive_label=_text_or_none(item["waive_label"]),
-        when=When(_text(item["when"])),
-        format=_text_or_none(item["format"]),
+        text(item["reason"]),
+        Selector(_matcher(table(item["paths"])), _matcher(table(item["ignores"]))),
+        severity=Severity(text(item["severity"])),
+        waive_label=text_or_none(item["waive_label"]),
+        when=When(text(item["when"])),
+        format=text_or_none(item["format"]),
         require=require,
         require_globs=globs,
         require_added=added,
-        targets=tuple(_template(_text(source)) for source in _list(item["targets"])),
-        section=_text_or_none(item["section"]),
-        contains=_text_or_none(item["contains"]),
+        targets=tuple(_template(text(source)) for source in array(item["targets"])),
+        section=text_or_none(item["section"]),
+        contains=text_or_none(item["contains"]),
     )
 
 
 def _matcher(item: dict[str, Any]) -> PathMatcher:
     return PathMatcher(
-        _texts(item["patterns"]),
-        _texts(item["regexes"]),
-        tuple(_names(names) for names in _list(item["deep"])),
-        tuple(None if a is None else _names(a) for a in _list(item["alternatives"])),
-        tuple(_place(place) for place in _list(item["places"])),
+        texts(item["patterns"]),
+        texts(item["regexes"]),
+        tuple(_names(names) for names in array(item["deep"])),
+        tuple(None if a is None else _names(a) for a in array(item["alternatives"])),
+        tuple(_place(place) for place in array(item["places"])),
     )
 
 
 def _names(value: object) -> Names:
-    return tuple(_text_or_none(name) for name in _list(value))
+    return tuple(text_or_none(name) for name in array(value))
 
 
 def _place(value: object) -> Place:
     if value is None:
         return None
-    kind, key = _texts(value)
+    kind, key = texts(value)
     if kind not in _PLACES:
         raise Damaged
     return (kind, key)
 
 
 def _pair(value: object) -> tuple[str, str]:
-    first, second = _texts(value)
+    first, second = texts(value)
     return (first, second)
 
 
@@ -152,39 +149,7 @@ def _template(source: str) -> Template:
 
 def _runs(value: object) -> tuple[StackRun, ...]:
     runs = []
-    for entry in _list(value):
-        run, paths = _list(entry)
-        runs.append(StackRun(_text(run), _texts(paths)))
+    for entry in array(value):
+        run, paths = array(entry)
+        runs.append(StackRun(text(run), texts(paths)))
     return tuple(runs)
-
-
-def _table(value: object) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise Damaged
-    return value
-
-
-def _list(value: object) -> list[Any]:
-    if not isinstance(value, list):
-        raise Damaged
-    return value
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str):
-        raise Damaged
-    return value
-
-
-def _text_or_none(value: object) -> str | None:
-    return None if value is None else _text(value)
-
-
-def _texts(value: object) -> tuple[str, ...]:
-    return tuple(_text(item) for item in _list(value))
-
-
-def _flag(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise Damaged
-    return value

@@ -24,12 +24,12 @@ from .dependencies import (
     ManifestProblem,
     additions,
 )
+from .description import judge_section, owed
 from .globs import PathMatcher, is_literal
 from .pull_request import MAX_BODY_BYTES, Phase, PrBody
 from .report import AddedDependency, Deferred, Finding, Report
 from .rule_index import Matches, RuleIndex
 from .ruleset import CompiledRule, RuleSet
-from .sections import Found, Section, check_section, describe_problem, find_section
 from .severity import Severity
 from .templates import RenderError
 from .values import define, evolve, field, frozen
@@ -509,78 +509,32 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
     if not triggers and not problems:
         return
     need = f"`{compiled.contains}` and an explanation" if compiled.contains else "an explanation"
+    described = _describe_all(triggers) if triggers else ""
+    obligation = Deferred(
+        compiled.id,
+        compiled.section,
+        compiled.contains,
+        f"{described}; the PR body's {compiled.section} section will need {need}.",
+        compiled.reason,
+        trigger=described,
+        dependencies=_dependencies(triggers),
+        severity=compiled.severity,
+        waive_label=compiled.waive_label,
+        paths=tuple(t.change.path for t in triggers),
+    )
     if ctx.phase is Phase.TURN:
         if triggers:
-            message = (
-                f"{_describe_all(triggers)}; the PR body's {compiled.section} section will"
-                f" need {need}."
-            )
-            ctx.deferred.append(
-                Deferred(
-                    compiled.id,
-                    compiled.section,
-                    compiled.contains,
-                    message,
-                    compiled.reason,
-                    trigger=_describe_all(triggers),
-                    dependencies=_dependencies(triggers),
-                    severity=compiled.severity,
-                    waive_label=compiled.waive_label,
-                )
-            )
+            ctx.deferred.append(obligation)
         ctx.unchecked.extend(problems)
         return
-    text = ctx.body.text
-    if text is None or len(text.encode("utf-8", "replace")) > ctx.limits.max_body_bytes:
-        why = (
-            "no pull-request description is available"
-            if text is None
-            else f"the PR description is over the {ctx.limits.max_body_bytes} bytes cagr reads"
-        )
-        ctx.unchecked.append(
-            Unchecked(
-                compiled.id,
-                Stage.BODY,
-                f"this rule needs the PR body's {compiled.section} section, but {why}."
-                " Run the check where the PR description is known (a pull request's CI, or with"
-                " the body given explicitly).",
-            )
-        )
-        ctx.unchecked.extend(problems)
-        return
-    section = find_section(ctx.body.sections(), compiled.section)
-    if ctx.body.truncated and not section.decided_by_cut_text():
-        ctx.unchecked.append(Unchecked(compiled.id, Stage.BODY, _cut_section_message(section)))
-        ctx.unchecked.extend(problems)
-        return
-    problem = check_section(section, compiled.contains)
-    if problem is None:
-        return
+    judged = judge_section(ctx.body, compiled.section, compiled.contains, ctx.limits.max_body_bytes)
+    if judged.unknown is not None:
+        ctx.unchecked.append(Unchecked(compiled.id, Stage.BODY, judged.unknown))
+    elif judged.gap is None:
+        return  # met: whatever an unreadable manifest adds, the description explains it
     ctx.unchecked.extend(problems)
-    if not triggers:
-        return
-    empty = not text.strip()
-    gap = describe_problem(problem, compiled.section, compiled.contains, empty_body=empty)
-    ctx.find(
-        compiled,
-        f"{_describe_all(triggers)}; {gap}.",
-        [t.change.path for t in triggers],
-        dependencies=_dependencies(triggers),
-    )
-
-
-def _cut_section_message(section: Section) -> str:
-    """Why a cut copy of the description cannot decide a section (see PrBody.truncated)."""
-    where = (
-        "does not end inside it (no next heading follows it there)"
-        if section.found is Found.FOUND
-        else "is not in it"
-    )
-    return (
-        f"this rule needs the PR body's {section.name} section, but only the start of the PR"
-        f" description is available here and the {section.name} section {where}. Put the section"
-        " nearer the top of the description, or give the whole text with --body-file."
-    )
+    if triggers and judged.gap is not None:
+        ctx.findings.append(owed(obligation, judged.gap))
 
 
 _CHECKS: dict[str, Callable[[CompiledRule, _Context], None]] = {

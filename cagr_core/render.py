@@ -1,17 +1,12 @@
-"""Reports as text (rule, trigger, missing requirement, range, fix; with an output limit) and as
-JSON-ready data."""
+"""Reports as text: rule, trigger, missing requirement, range and fix, with an output limit.
+(The JSON form is report_json's.)"""
 
 from __future__ import annotations
 
 from itertools import groupby
 
-from .changes import Range, Unchecked
-from .report import AddedDependency, ConfigChanges, Finding, Report, UncommittedConfig
+from .report import Finding, Report
 from .severity import Severity
-
-TYPE_CHECKING = False  # not typing's: a check need not import it
-if TYPE_CHECKING:
-    from typing import Any
 
 _OUTCOME = {
     "pass": "passed",
@@ -184,128 +179,3 @@ def render_summary(report: Report) -> str:
         chosen = f", chosen by {range_.chosen_by}" if range_.chosen_by else ""
         where = f"Range: {range_.label}; target {range_.target_ref} at {range_.target[:7]}{chosen}."
     return f"Change rules {_OUTCOME[report.status]}: {counts} {where}"
-
-
-def range_data(range_: Range | None) -> dict[str, Any] | None:
-    """A range as JSON data (`head` is null for the working tree)."""
-    if range_ is None:
-        return None
-    return {
-        "target_ref": range_.target_ref,
-        "target": range_.target,
-        "base": range_.base,
-        "head": range_.head,
-        "result": range_.result,
-        "label": range_.label,
-        "chosen_by": range_.chosen_by,
-    }
-
-
-def unchecked_data(item: Unchecked) -> dict[str, Any]:
-    """One unchecked item as JSON data (`path` is null when the whole check is affected)."""
-    return {
-        "rule": item.rule,
-        "stage": item.stage.value,
-        "message": item.message,
-        "path": item.path,
-        "severity": item.severity.value,
-    }
-
-
-def _dependencies_data(dependencies: tuple[AddedDependency, ...]) -> list[dict[str, str | None]]:
-    return [{"name": d.name, "section": d.section, "manifest": d.manifest} for d in dependencies]
-
-
-def json_status(verdict: str) -> str:
-    """The JSON report's `status`, one of pass, fail, unchecked and error: a run whose only
-    findings a label waived is `pass` there (it exits 0); its `waived` list says which."""
-    return "pass" if verdict == "waived" else verdict
-
-
-def report_data(report: Report) -> dict[str, Any]:
-    """The JSON report (docs/checks.md); timings are null where no adapter measured them."""
-    return {
-        "status": json_status(report.status),
-        "range": range_data(report.range),
-        "findings": [
-            {
-                "rule": f.rule,
-                "kind": f.kind,
-                "message": f.message,
-                "fix": f.fix,
-                "paths": list(f.paths),
-                "requires": list(f.requires),
-                "target": f.target,
-                "targets": list(f.targets),
-                "dependencies": _dependencies_data(f.dependencies),
-                "severity": f.severity.value,
-                "waive_label": f.waive_label,
-            }
-            for f in report.findings
-        ],
-        "waived": [
-            {
-                "rule": w.finding.rule,
-                "label": w.label,
-                "message": w.finding.message,
-                "paths": list(w.finding.paths),
-                "kind": w.finding.kind,
-                "fix": w.finding.fix,
-                "severity": w.finding.severity.value,
-            }
-            for w in report.waived
-        ],
-        "unchecked": [unchecked_data(item) for item in report.unchecked],
-        "deferred": [
-            {
-                "rule": d.rule,
-                "section": d.section,
-                "contains": d.contains,
-                "message": d.message,
-                "fix": d.fix,
-                "trigger": d.trigger,
-                "dependencies": _dependencies_data(d.dependencies),
-                "severity": d.severity.value,
-                "waive_label": d.waive_label,
-            }
-            for d in report.deferred
-        ],
-        "pending_staged": list(report.pending_staged),
-        "rules_checked": report.rules_checked,
-        "changed_paths": report.changed_paths,
-        "uncommitted": report.uncommitted,
-        "timings_ms": {
-            "collect": report.timings.collect_ms,
-            "evaluate": report.timings.evaluate_ms,
-        },
-        "config_changes": _config_changes_data(report.config_changes),
-        "uncommitted_config": _uncommitted_config_data(report.uncommitted_config),
-    }
-
-
-def _uncommitted_config_data(config: UncommittedConfig | None) -> dict[str, Any] | None:
-    """What the working tree's config has that HEAD's, which judged, does not (null: same)."""
-    if config is None:
-        return None
-    return {
-        "rules_added": list(config.added),
-        "rules_removed": list(config.removed),
-        "rules_changed": list(config.changed),
-        "settings_changed": list(config.settings),
-        "note": config.note,
-        "message": config.describe(),
-    }
-
-
-def _config_changes_data(changes: ConfigChanges | None) -> dict[str, Any] | None:
-    """How the change edits cagr's own config (null when it does not)."""
-    if changes is None:
-        return None
-    return {
-        "files": list(changes.files),
-        "rules_added": list(changes.added),
-        "rules_removed": list(changes.removed),
-        "rules_changed": list(changes.changed),
-        "settings_changed": list(changes.settings),
-        "note": changes.note,
-    }

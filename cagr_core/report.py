@@ -77,8 +77,9 @@ class Deferred:
     """A PR-body obligation that fired where no body is required yet (an agent's turn end).
 
     `trigger` says what fired it ('Added dependencies.x in package.json'), so a later check of
-    the body (the PR gate) can word its finding exactly as CI would. `dependencies` lists every
-    added dependency that fired it; the message and trigger name the first few.
+    the body (the PR gate) can word its finding exactly as CI would; `paths` are the changes
+    that fired it. `dependencies` lists every added dependency that fired it; the message and
+    trigger name the first few.
     """
 
     rule: str
@@ -90,6 +91,7 @@ class Deferred:
     dependencies: tuple[AddedDependency, ...] = ()
     severity: Severity = Severity.ERROR
     waive_label: str | None = None
+    paths: tuple[str, ...] = ()
 
 
 @frozen

@@ -9,7 +9,7 @@ through with a notice asking for a fresh committed check, naming the rules the l
 check failed, and saying CI will check. The gate never answers "allow" and never records
 anything.
 
-Standard library only, until a body has to be parsed (then the shared section parser).
+The standard library and the core's values; mistune only when a body has to be parsed.
 """
 
 from __future__ import annotations
@@ -17,15 +17,19 @@ from __future__ import annotations
 import os
 import re
 
-from cagr_core.version import VERSION
+from cagr_core.description import check_pr_sections, judge_obligations
+from cagr_core.pull_request import PrBody
+from cagr_core.render import render_details
+from cagr_core.report import Report
+from cagr_core.values import evolve as replace
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.files import read_regular
 from cagr_git.refs import branch_ref, read_ref
 from cagr_repo.config_files import find_config_files, waive_labels
 from cagr_repo.gate_record import (
     GateRecord,
-    Observed,
     default_ref_now,
+    observe,
     read_gate_record,
     stale_reasons,
 )
@@ -34,8 +38,6 @@ from .gh_pr import PrCommand
 from .protocols import NONE, Decision
 from .shell_command import Found
 
-# How cagr_core.render starts an obligation the change owes its PR description.
-_DEFERRED = "Deferred to the pull request: "
 _LET_THROUGH = "This call was let through; no passing result was recorded, and CI will check."
 
 
@@ -128,13 +130,12 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
         )
     if target_ref is None:  # gh's default: the repository's default branch, as cagr's is now
         target_ref = default_ref_now(checkout, record)
-    now = Observed(
+    now = observe(
         checkout,
         head=head,
         target_ref=target_ref,
         target_ref_value=read_ref(checkout, target_ref or record.target_ref),
         config_digest=digest,
-        version=VERSION,
     )
     reasons = stale_reasons(record, now)
     if reasons:
@@ -143,7 +144,7 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
     if record.status == "fail" and pr.verb == "edit":
         return _notice(
             "the change rules fail for this PR's commits, and editing its description does not"
-            f" change that:\n\n{record.text}\n\nFix them and push; CI reports them on the PR.",
+            f" change that:\n\n{record.text()}\n\nFix them and push; CI reports them on the PR.",
             checkout,
             pr.base,
             named=False,
@@ -156,7 +157,9 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
             f"\n\n{_failing_commits(pr, record, line)}",
         )
     if record.status == "unchecked":
-        return _notice("the committed check was not complete:\n\n" + record.text, checkout, pr.base)
+        return _notice(
+            "the committed check was not complete:\n\n" + record.text(), checkout, pr.base
+        )
     return _with_warnings(_body_decision(pr, record, line), record)
 
 
@@ -186,11 +189,11 @@ def _waiving_labels(pr: PrCommand, cwd: str) -> Decision | None:
 def _with_warnings(decision: Decision, record: GateRecord) -> Decision:
     """A decision on a record that passed, with its findings added as a notice: a passing
     record's findings are all of `warn` rules, which never deny but are always shown."""
-    if decision.kind == "deny" or not record.findings:
+    if decision.kind == "deny" or not record.report.findings:
         return decision
     text = (
         "cagr: the change rules pass for this PR's commits, with warnings (rules of severity"
-        f" warn: shown, never denied):\n\n{record.text}"
+        f" warn: shown, never denied):\n\n{record.text()}"
     )
     return Decision("notice", "\n\n".join(t for t in (decision.text, text) if t))
 
@@ -209,11 +212,7 @@ def _notice(
     record = read_gate_record(checkout.gitdir)
     failed = ""
     if named and record is not None and record.status == "fail":
-        rules = ", ".join(
-            dict.fromkeys(
-                str(item["rule"]) for item in record.findings if item.get("severity") != "warn"
-            )
-        )
+        rules = ", ".join(dict.fromkeys(finding.rule for finding in record.report.errors))
         failed = f" The last committed check (of {record.head[:12]}) failed change rules: {rules}."
     run = _check_command(base)
     return Decision(
@@ -300,20 +299,19 @@ def _foreign(checkout: Checkout, pr: PrCommand) -> str | None:
 
 def _failing_commits(pr: PrCommand, record: GateRecord, line: str) -> str:
     """A deny on failing commits: the record's findings and, when the command's body can be
-    read, that body judged in place of the record's "deferred to the pull request" lines (a rule
-    must not read as both still owed and failed), so one round trip fixes both."""
-    if not record.deferred and not record.pr_sections:
-        return record.text
+    read, that body judged in place of the record's "deferred to the pull request" obligations
+    (a rule must not read as both still owed and failed), so one round trip fixes both."""
+    if not record.report.deferred and not record.pr_sections:
+        return record.text()
     body, _ = _body_of(pr, line)
     if body is None:
-        return record.text
-    paragraphs = record.text.split("\n\n")
-    kept = "\n\n".join(p for p in paragraphs if not p.startswith(_DEFERRED))
-    problems, warnings = _body_problems(body, record.deferred, record.pr_sections)
-    if not problems and not warnings:
+        return record.text()
+    kept = record.text(replace(record.report, deferred=()))
+    judged = _judged(body, record)
+    if not judged.findings:
         return kept
-    return f"{kept}\n\nThe PR description given also misses what the rules ask:\n\n" + "\n\n".join(
-        problems + warnings
+    return f"{kept}\n\nThe PR description given also misses what the rules ask:\n\n" + (
+        render_details(judged)
     )
 
 
@@ -329,13 +327,13 @@ def _body_of(pr: PrCommand, line: str) -> tuple[str | None, str | None]:
 
 def _body_decision(pr: PrCommand, record: GateRecord, line: str) -> Decision:
     """A current record that passed: check the body obligations against the command's body."""
-    obligations = record.deferred
+    obligations = record.report.deferred
     headings = record.pr_sections
     if not obligations and not headings:
         return NONE
     body, why = _body_of(pr, line)
     if body is None:
-        owed = [f"the {o['section']} section ({o['rule']})" for o in obligations] + [
+        owed = [f"the {o.section} section ({o.rule})" for o in obligations] + [
             f"a `## {h}` heading" for h in headings
         ]
         advice = (
@@ -346,18 +344,24 @@ def _body_decision(pr: PrCommand, record: GateRecord, line: str) -> Decision:
             f"cagr: this PR's description must have {', '.join(owed)}, but cagr cannot see the"
             f" body here: {why}.{advice} {_LET_THROUGH}",
         )
-    problems, warnings = _body_problems(body, obligations, headings)
-    if problems:
+    judged = _judged(body, record)
+    if judged.errors:
         return Decision(
             "deny",
             "cagr: the PR description does not meet the change rules.\n\n"
-            + "\n\n".join(problems + warnings),
+            + render_details(replace(judged, unchecked=())),
         )
-    if warnings:
+    if judged.unchecked:
+        return Decision(
+            "notice",
+            "cagr: unchecked: the PR description cannot be judged here:\n\n"
+            f"{render_details(judged)}\n\n{_LET_THROUGH}",
+        )
+    if judged.findings:
         return Decision(
             "notice",
             "cagr: the PR description misses what rules of severity warn ask (shown, never"
-            " denied):\n\n" + "\n\n".join(warnings),
+            " denied):\n\n" + render_details(judged),
         )
     return NONE
 
@@ -374,35 +378,13 @@ def _read_body_file(path: str, cwd: str) -> tuple[str | None, str | None]:
         return None, str(error).rstrip(".")
 
 
-def _body_problems(
-    body: str, obligations: list[dict[str, object]], headings: list[str]
-) -> tuple[list[str], list[str]]:
-    """What the body misses: (of error rules and headings, of `warn` rules)."""
-    # Imported here: parsing Markdown costs more than the rest of the gate together.
-    from cagr_core.pull_request import PrBody  # noqa: PLC0415
-    from cagr_core.render import waivable  # noqa: PLC0415
-    from cagr_core.review import check_pr_sections  # noqa: PLC0415
-    from cagr_core.sections import check_section, describe_problem, find_section  # noqa: PLC0415
+def _judged(body: str, record: GateRecord) -> Report:
+    """The command's body judged by the core, as CI judges it: the record's deferred
+    obligations and the headings every pull request needs."""
+    # Parsing Markdown (mistune) costs more than the rest of the gate: only with a body to judge.
     from cagr_markdown import parsed  # noqa: PLC0415
 
     given = parsed(PrBody(body))
-    document = given.sections()
-    problems: list[str] = []
-    warnings: list[str] = []
-    for item in obligations:
-        section = str(item["section"])
-        contains = item["contains"] if isinstance(item["contains"], str) else None
-        problem = check_section(find_section(document, section), contains)
-        if problem is None:
-            continue
-        gap = describe_problem(problem, section, contains, empty_body=not body.strip())
-        warn = item.get("severity") == "warn"
-        label = item.get("waive_label")
-        (warnings if warn else problems).append(
-            f"{'Warning: change rule' if warn else 'Change rule'} {item['rule']}"
-            f" {'(severity warn)' if warn else 'failed'}.\n{item['trigger']}; {gap}."
-            f"\nInstead: {item['fix']}" + (f"\n{waivable(label)}" if isinstance(label, str) else "")
-        )
-    findings, _ = check_pr_sections(headings, given)  # the body is available here
-    problems.extend(f"[review] pr_sections: {f.message}\nInstead: {f.fix}" for f in findings)
-    return problems, warnings
+    owed, unknown = judge_obligations(record.report.deferred, given)
+    missing, unseen = check_pr_sections(record.pr_sections, given)
+    return Report(findings=owed + missing, unchecked=unknown + unseen)

@@ -102,10 +102,9 @@ def refresh_record(
     it ran out of time (try again after the next command). A fault is not retried until HEAD
     moves: the gate asks for a check instead. A record made for another target than the
     default (`rules check --committed --base develop`) is renewed for that target."""
-    from cagr_core.version import VERSION  # noqa: PLC0415
-    from cagr_repo.check import check  # noqa: PLC0415
+    from cagr_repo.check import CheckRequest, check  # noqa: PLC0415
     from cagr_repo.gate_record import (  # noqa: PLC0415
-        Observed,
+        observe,
         read_gate_record,
         record_state,
         stale_reasons,
@@ -116,13 +115,12 @@ def refresh_record(
     record = read_gate_record(checkout.gitdir)
     chosen = record is not None and record.target_ref != record.default_target_ref
     if record is not None and chosen:  # a `--base` the person gave: keep it
-        now = Observed(
+        now = observe(
             checkout,
             head=read_ref(checkout, "HEAD"),
             target_ref=record.target_ref,
             target_ref_value=read_ref(checkout, record.target_ref),
             config_digest=config.raw_digest,
-            version=VERSION,
         )
         stale = stale_reasons(record, now)
     else:
@@ -134,7 +132,8 @@ def refresh_record(
         return False
     started = time.monotonic()
     try:
-        within(deadline - _RESERVE, lambda: check(config, checkout, base=base, committed=True))
+        request = CheckRequest(base=base, committed=True)
+        within(deadline - _RESERVE, lambda: check(config, checkout, request))
     except DeadlinePassed:
         return False
     except Exception:  # any fault: the gate will ask for a check instead

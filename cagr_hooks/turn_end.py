@@ -19,7 +19,7 @@ from cagr_core.render import render_details
 from cagr_core.report import Report
 from cagr_core.values import evolve
 from cagr_git.discover import Checkout
-from cagr_repo.check import check
+from cagr_repo.check import CheckRequest, check
 from cagr_repo.config import ConfigErrors, load_config
 from cagr_repo.judging_config import committed_otherwise_on_disk
 
@@ -61,7 +61,8 @@ def decide(
     started = time.monotonic()
     try:
         expired = lambda: time.monotonic() > end  # noqa: E731
-        result = within(end, lambda: check(config, checkout, expired=expired))
+        request = CheckRequest(expired=expired)
+        result = within(end, lambda: check(config, checkout, request))
     except DeadlinePassed:
         return _unchecked(
             "the time for this turn-end check ran out before the change rules were decided."

@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+import mistune
+
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
 from cagr_core.sections import Content, Document, Heading
 from cagr_core.values import evolve
@@ -28,9 +30,6 @@ _TAG = re.compile(r"</?[A-Za-z][^>]*>")
 
 def parse(text: str) -> Document:
     """The description's top-level blocks, in order."""
-    # mistune costs about as much as the rest of the PR gate: loaded only to parse a body.
-    import mistune  # noqa: PLC0415
-
     markdown = mistune.create_markdown(
         renderer=None, plugins=["strikethrough", "table", "task_lists"]
     )

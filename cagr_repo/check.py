@@ -1,7 +1,11 @@
-"""The check as a service: collect a range, evaluate it, time both, and record the result.
+"""The check as a service: one CheckRequest in, the whole verdict out.
 
-`cagr rules check`, the agents' turn-end hook and `cagr ci` are each a thin translation of one
-call to `check`. A committed check also writes the gate record the `gh pr create` gate reads.
+It collects the range, evaluates the change rules (with the pull request's description, when
+the request has one, and the headings every pull request needs), applies the pull request's
+waivers, says what the report must say of the configuration that judged, times the stages and
+writes the gate record a committed check prepares for the `gh pr create` gate. `cagr rules
+check`, `cagr.check`, the agents' turn end and record refresh, and `cagr ci` (merge queues
+included) are each a thin translation of one call to `check`.
 """
 
 from __future__ import annotations
@@ -10,16 +14,16 @@ import time
 from collections.abc import Callable
 
 from cagr_core.changes import ChangeSet, Unchecked
+from cagr_core.description import check_pr_sections
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
-from cagr_core.render import render_details, report_data
-from cagr_core.report import Deferred, Report, Timings, UncommittedConfig
-from cagr_core.values import evolve, frozen
+from cagr_core.report import Deferred, Report, Timings, UncommittedConfig, waive
+from cagr_core.values import evolve as replace
+from cagr_core.values import frozen
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
 from cagr_git.refs import branch_ref, read_ref
 from cagr_git.repository import open_repo
-from cagr_markdown import parsed
 
 from .collect import collect_committed, collect_working_tree, count_uncommitted
 from .config import RepoConfig
@@ -33,8 +37,6 @@ from .judging_config import (
     config_unlike_git,
 )
 from .target import BY_BASE_OPTION, choose_target, own_branch
-
-RECORD_TEXT_LIMIT = 8_000  # the gate shows it to an agent, whose messages hold 10,000 characters
 
 
 @frozen
@@ -55,44 +57,61 @@ class CheckResult:
     obligations: tuple[Deferred, ...] = ()
 
 
-def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a default
+@frozen(kw_only=True)
+class CheckRequest:
+    """What one check is asked to judge.
+
+    The range: merge base -> working tree, or -> HEAD (`committed`), or -> `head` (a committed
+    check of that commit; no gate record). The target is `base` (reported as chosen by
+    `base_chosen_by`), else the configured or default one. A guessed target (the remote's
+    default branch or main; `base_guessed` when the caller guessed `base`) that is the branch
+    being checked and already holds HEAD leaves the range unchecked, in a committed check or
+    with `refuse_own_branch`: the change would be empty; the branch is `head_branch` when the
+    caller knows it (CI, on a detached HEAD), else HEAD's.
+
+    The pull request: without a `body`, PR-body obligations are deferred (an agent's turn end,
+    a local check); with one (PrBody.unavailable() included) they are judged against it, and so
+    are the `[review].pr_sections` headings when the body is a `pull_request`'s (a push has
+    none). `labels`: the pull request's, which waive the rules that name them (CI only).
+
+    `note_uncommitted`: a committed check also counts the paths where the working tree differs
+    from HEAD, so a person is told what the verdict left out. `write_record=False`: a committed
+    check that writes no gate record (CI, which never reads one). `expired`: the caller's
+    deadline; rules not decided when it says yes are unchecked.
+    """
+
+    committed: bool = False
+    base: str | None = None
+    base_chosen_by: str = BY_BASE_OPTION
+    base_guessed: bool = False
+    head_branch: str | None = None
+    head: str | None = None
+    refuse_own_branch: bool | None = None
+    body: PrBody | None = None
+    pull_request: bool = True
+    labels: frozenset[str] | None = None
+    note_uncommitted: bool = False
+    write_record: bool = True
+    expired: Callable[[], bool] | None = None
+
+
+def check(
     config: WorkingConfig,
     checkout: Checkout,
+    request: CheckRequest,
     *,
-    base: str | None = None,
-    base_chosen_by: str = BY_BASE_OPTION,
-    base_guessed: bool = False,
-    head_branch: str | None = None,
-    refuse_own_branch: bool | None = None,
-    committed: bool = False,
-    body: PrBody | None = None,
-    note_uncommitted: bool = False,
-    expired: Callable[[], bool] | None = None,
-    write_record: bool = True,
     judged_by: CommittedConfig | None = None,
-    head: str | None = None,
 ) -> CheckResult:
-    """Collect merge base -> working tree (or HEAD, `committed`) and evaluate the rules.
+    """The whole verdict of one check: change rules, `[review].pr_sections`, waivers and what
+    the report says of the configuration that judged.
 
     `config` is the working tree's configuration: it judges a working-tree check (which needs
     it valid: ConfigErrors otherwise); a committed check is judged by HEAD's (`judged_by`, when
     the caller has read it already), and an invalid working-tree configuration only adds a note.
-    The target is `base` (reported as chosen by `base_chosen_by`), else the configured or
-    default one. In a committed check (or with `refuse_own_branch`), a guessed target (the
-    remote's default branch or main; `base_guessed` when the caller guessed `base`) that is
-    the branch being checked and already holds HEAD leaves the range unchecked, as the change
-    would be empty; the branch is `head_branch` when the caller knows it (CI, on a detached
-    HEAD), else HEAD's. Unpushed commits on it are a change and are judged.
-    Without a body, PR-body obligations are deferred (phase turn); with one, they are checked
-    against it (phase ci). A committed check writes the gate record, which always
-    holds the deferred form: the body that counts at the gate is the one on the `gh` command.
-    With `note_uncommitted`, a committed check also counts the paths where the working tree
-    differs from HEAD (about the cost of a working-tree check), so a person is told what the
-    verdict left out; a clean checkout, as in CI, has nothing to count. `expired` is the
-    caller's deadline: rules not decided when it says yes are unchecked. `write_record=False`: a
-    committed check that writes no gate record (CI, which never reads one). `head`: a committed
-    check of that commit instead of HEAD (judged by HEAD's configuration; no gate record).
+    A committed check writes the gate record, which always holds the deferred form: the body
+    that counts at the gate is the one on the `gh` command.
     """
+    committed, base, expired = request.committed, request.base, request.expired
     differs: UncommittedConfig | Unchecked | None = None
     if committed:
         judged_by = judged_by or committed_config(config, checkout)
@@ -112,11 +131,11 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     # without git objects: HEAD's config follows from HEAD, which the record holds as well.
     seen_digest = config.raw_digest
     protected = rules_config.settings.protected_branch
-    target = choose_target(checkout, base, protected, base_chosen_by)
+    target = choose_target(checkout, base, protected, request.base_chosen_by)
     default = choose_target(checkout, None, protected)
-    refuse = committed if refuse_own_branch is None else refuse_own_branch
-    guessed = target.guessed or base_guessed
-    own = own_branch(checkout, head_branch) if guessed and refuse else None
+    refuse = committed if request.refuse_own_branch is None else request.refuse_own_branch
+    guessed = target.guessed or request.base_guessed
+    own = own_branch(checkout, request.head_branch) if guessed and refuse else None
     with open_repo(checkout) as repo:
         started = time.perf_counter()
         if committed:
@@ -126,7 +145,7 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
                 rules_config.rules,
                 chosen_by=target.chosen_by,
                 own_branch=own,
-                head=head,
+                head=request.head,
             )
         else:
             changes = collect_working_tree(
@@ -138,12 +157,14 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         )
         report = (
             deferred
-            if body is None
-            else evaluate(rules_config.rules, changes, parsed(body), Phase.CI, expired=expired)
+            if request.body is None
+            else _with_body(rules_config, changes, request, expired)
         )
         done = time.perf_counter()
         # What a committed check leaves out, said so that no one takes it for the whole tree.
-        uncommitted = count_uncommitted(repo, changes) if committed and note_uncommitted else None
+        uncommitted = (
+            count_uncommitted(repo, changes) if committed and request.note_uncommitted else None
+        )
         # When the change edits cagr's own config, every report says how (see config_changes).
         edits = (
             config_changes(repo, changes.range.base, rules_config, changes)
@@ -154,12 +175,14 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         if not committed:  # rules git has in force that the disk does not hold
             differs = config_unlike_git(repo, changes, rules_config.root).unchecked()
     timings = Timings((collected - started) * 1000, (done - collected) * 1000)
-    report = evolve(report, timings=timings, uncommitted=uncommitted, config_changes=edits)
+    report = replace(report, timings=timings, uncommitted=uncommitted, config_changes=edits)
     if differs is not None:
         report = _with_config_note(report, differs)
         deferred = _with_config_note(deferred, differs)
+    if request.labels is not None:  # a maintainer's labels on the pull request: nothing else waives
+        report = waive(report, request.labels)
     obligations = deferred.deferred
-    if not committed or not write_record or head is not None:
+    if not committed or not request.write_record or request.head is not None:
         return CheckResult(report, changes, config=rules_config, obligations=obligations)
     from_head = judged_by is not None and judged_by.from_head
     if changes.range is None or changes.range.head is None:
@@ -187,11 +210,8 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
         cagr_version=VERSION,
         config_digest=seen_digest,
         rules_digest=rules_config.rules_digest,
-        text=render_details(deferred, limit=RECORD_TEXT_LIMIT),
-        pr_sections=list(rules_config.settings.pr_sections),
-        report=report_data(
-            evolve(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)
-        ),
+        pr_sections=rules_config.settings.pr_sections,
+        report=replace(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits),
     )
     note = write_gate_record(checkout.gitdir, record)
     return CheckResult(
@@ -206,6 +226,27 @@ def check(  # noqa: PLR0913  # keyword-only inputs of one check, each with a def
     )
 
 
+def _with_body(
+    config: RepoConfig,
+    changes: ChangeSet,
+    request: CheckRequest,
+    expired: Callable[[], bool] | None,
+) -> Report:
+    """The change rules with the body judged, and the headings every pull request needs."""
+    assert request.body is not None
+    # Parsing Markdown (mistune) is paid only by a check that has a body.
+    from cagr_markdown import parsed  # noqa: PLC0415
+
+    body = parsed(request.body)
+    report = evaluate(config.rules, changes, body, Phase.CI, expired=expired)
+    if not request.pull_request:
+        return report
+    findings, unknown = check_pr_sections(config.settings.pr_sections, body)
+    return replace(
+        report, findings=report.findings + findings, unchecked=report.unchecked + unknown
+    )
+
+
 def _no_record(left: str | None) -> str | None:
     """What to say when a check that writes no record could not remove an older one."""
     if left is None:
@@ -215,8 +256,8 @@ def _no_record(left: str | None) -> str | None:
 
 def _with_config_note(report: Report, said: UncommittedConfig | Unchecked) -> Report:
     if isinstance(said, Unchecked):
-        return evolve(report, unchecked=(said, *report.unchecked))
-    return evolve(report, uncommitted_config=said)
+        return replace(report, unchecked=(said, *report.unchecked))
+    return replace(report, uncommitted_config=said)
 
 
 def _ref_value(checkout: Checkout, ref: str, target: str) -> str | None:

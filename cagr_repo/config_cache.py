@@ -25,6 +25,7 @@ import sys
 
 from cagr_config import kept
 from cagr_config.compiled import Compiled
+from cagr_core.data import Damaged
 from cagr_core.version import VERSION
 
 from .config_files import ConfigFiles
@@ -51,10 +52,6 @@ _BUILDERS = frozenset(
         "cattrs",
     }
 )
-
-
-class _Damaged(Exception):
-    """The kept file is not what cagr wrote."""
 
 
 def cache_key(files: ConfigFiles) -> str:
@@ -138,9 +135,9 @@ def _prune(gitdir: str, keep: str) -> None:
 def _read(data: bytes, key: str) -> Compiled:
     stored_key, digest, payload = data.split(b"\n", 2)
     if stored_key.decode() != key or hashlib.sha256(payload).hexdigest() != digest.decode():
-        raise _Damaged
+        raise Damaged
     document = json.loads(payload)
     code = document.get("code") if isinstance(document, dict) else None
     if not isinstance(code, list) or not _same_code(code):
-        raise _Damaged  # not damaged, but compiled by code that has changed since
+        raise Damaged  # not damaged, but compiled by code that has changed since
     return kept.from_data(document)

@@ -6,7 +6,7 @@ import os
 import re
 
 from cagr_config.load import cagr_table
-from cagr_core.review import RULE as SECTIONS_RULE
+from cagr_core.description import SECTIONS_RULE
 from cagr_git.files import read_regular
 
 from .config import RepoConfig

@@ -1,8 +1,9 @@
 """The gate record: what `cagr rules check --committed` decided, and exactly what for.
 
 The `gh pr create` gate reads it instead of collecting a diff, so it is written and read with the
-standard library only. A record is current only while the repository, worktree, HEAD, target ref
-and its value, config bytes and cagr version all still match; `stale_reasons` says which do not.
+standard library and the core's values only (its report through the report's own codec). A
+record is current only while the repository, worktree, HEAD, target ref and its value, config
+bytes and cagr version all still match; `stale_reasons` says which do not.
 It stores failures as well as passes, and is validated field by field when read: a record that
 is not exactly what a writer wrote is absent, never trusted.
 """
@@ -12,6 +13,11 @@ from __future__ import annotations
 import json
 import os
 
+from cagr_core.data import table, text, text_or_none, texts
+from cagr_core.render import render_details
+from cagr_core.report import Report
+from cagr_core.report_json import json_status, report_data, report_from_data
+from cagr_core.values import frozen
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
 from cagr_git.object_ids import is_sha
@@ -20,7 +26,87 @@ from cagr_git.refs import branch_ref, read_ref
 from .state import GATE_RECORD, load, remove, state_path, write_state
 from .target import BY_PROTECTED_BRANCH, choose_target
 
-RECORD_VERSION = 3
+TYPE_CHECKING = False  # not typing's: the PR gate reads records
+if TYPE_CHECKING:
+    from typing import Any
+
+RECORD_VERSION = 4
+TEXT_LIMIT = 8_000  # the gate shows it to an agent, whose messages hold 10,000 characters
+_STATUSES = ("pass", "fail", "unchecked")
+
+
+def identity(checkout: Checkout) -> tuple[str, str]:
+    """(repository, worktree) as real paths, so links and relative paths agree."""
+    worktree = checkout.root if checkout.root is not None else checkout.gitdir
+    return os.path.realpath(checkout.commondir), os.path.realpath(worktree)
+
+
+@frozen(kw_only=True)
+class GateRecord:
+    """One committed check: its identity, range, config digest, version and report.
+
+    `target_ref` is the ref the target resolved through, or, when the target is not a ref, the
+    revision as read (`HEAD~2`, `refs/heads/main~1`, a whole commit id), and `target_ref_value`
+    that ref's own value (a tag object's id, say) when it is a ref; `default_target_ref` is the
+    ref cagr's default target chose at the time, for PR commands that give no `--base`.
+    `report` is the check's verdict with PR-body obligations deferred (the body that counts is
+    the one on the `gh` command); `pr_sections` the headings `[review].pr_sections` asks of
+    every PR description (the config digest keeps both current).
+    """
+
+    repository: str
+    worktree: str
+    head: str
+    target_name: str
+    target_ref: str
+    target_ref_value: str | None
+    default_target_ref: str | None
+    default_chosen_by: str | None
+    target: str
+    base: str
+    cagr_version: str
+    config_digest: str
+    rules_digest: str
+    pr_sections: tuple[str, ...]
+    report: Report
+
+    @property
+    def status(self) -> str:
+        """pass, fail or unchecked (the JSON report's status)."""
+        return json_status(self.report.status)
+
+    def text(self, report: Report | None = None) -> str:
+        """The record's report (or `report`, a part of it) for a person, within TEXT_LIMIT."""
+        return render_details(self.report if report is None else report, limit=TEXT_LIMIT)
+
+    def to_json(self) -> bytes:
+        data = {
+            "version": RECORD_VERSION,
+            **{name: getattr(self, name) for name in _TEXT_FIELDS + _OPTIONAL_TEXT_FIELDS},
+            "pr_sections": list(self.pr_sections),
+            "report": report_data(self.report),
+        }
+        return (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=True) + "\n").encode()
+
+    @classmethod
+    def from_json(cls, data: bytes) -> GateRecord | None:
+        """The record, or None unless every field has the shape its writer gives it."""
+        try:
+            parsed = table(json.loads(data))
+            if parsed.get("version") != RECORD_VERSION:
+                return None
+            fields: dict[str, Any] = {name: text(parsed[name]) for name in _TEXT_FIELDS}
+            fields.update({name: text_or_none(parsed[name]) for name in _OPTIONAL_TEXT_FIELDS})
+            if not all(is_sha(fields[name]) for name in _SHA_FIELDS):
+                return None
+            report = report_from_data(parsed["report"])
+            if json_status(report.status) not in _STATUSES:
+                return None
+            return cls(**fields, pr_sections=texts(parsed["pr_sections"]), report=report)
+        except (ValueError, KeyError, TypeError, RecursionError):  # Damaged is a ValueError
+            return None
+
+
 _TEXT_FIELDS = (
     "repository",
     "worktree",
@@ -32,108 +118,9 @@ _TEXT_FIELDS = (
     "cagr_version",
     "config_digest",
     "rules_digest",
-    "text",
 )
 _OPTIONAL_TEXT_FIELDS = ("target_ref_value", "default_target_ref", "default_chosen_by")
 _SHA_FIELDS = ("head", "target", "base")
-_STATUSES = ("pass", "fail", "unchecked")
-
-
-def identity(checkout: Checkout) -> tuple[str, str]:
-    """(repository, worktree) as real paths, so links and relative paths agree."""
-    worktree = checkout.root if checkout.root is not None else checkout.gitdir
-    return os.path.realpath(checkout.commondir), os.path.realpath(worktree)
-
-
-class GateRecord:
-    """One committed check: its identity, range, config digest, version and JSON report.
-
-    `target_ref` is the ref the target resolved through, or, when the target is not a ref, the
-    revision as read (`HEAD~2`, `refs/heads/main~1`, a whole commit id), and `target_ref_value`
-    that ref's own value (a tag object's id, say) when it is a ref; `default_target_ref` is the
-    ref cagr's default target chose at the time, for PR commands that give no `--base`. `text` is
-    the report rendered for a person; `pr_sections` the headings `[review].pr_sections` asks
-    of every PR description (the config digest keeps both current).
-    """
-
-    __slots__ = (*_TEXT_FIELDS, *_OPTIONAL_TEXT_FIELDS, "pr_sections", "report")
-
-    def __init__(self, **fields: object) -> None:
-        for name in self.__slots__:
-            setattr(self, name, fields[name])
-
-    repository: str
-    worktree: str
-    head: str
-    target_name: str
-    target_ref: str
-    target: str
-    base: str
-    cagr_version: str
-    config_digest: str
-    rules_digest: str
-    text: str
-    pr_sections: list[str]
-    target_ref_value: str | None
-    default_target_ref: str | None
-    default_chosen_by: str | None
-    report: dict[str, object]
-
-    @property
-    def status(self) -> str:
-        return str(self.report["status"])
-
-    @property
-    def findings(self) -> list[dict[str, object]]:
-        return self.report["findings"]  # type: ignore[return-value]  # checked in from_json
-
-    @property
-    def deferred(self) -> list[dict[str, object]]:
-        return self.report["deferred"]  # type: ignore[return-value]  # checked in from_json
-
-    def to_json(self) -> bytes:
-        data = {"version": RECORD_VERSION, **{name: getattr(self, name) for name in self.__slots__}}
-        return (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=True) + "\n").encode()
-
-    @classmethod
-    def from_json(cls, data: bytes) -> GateRecord | None:
-        """The record, or None unless every field has the shape its writer gives it."""
-        try:
-            parsed = json.loads(data)
-        except (ValueError, RecursionError):
-            return None
-        if not isinstance(parsed, dict) or parsed.get("version") != RECORD_VERSION:
-            return None
-        if not all(isinstance(parsed.get(name), str) for name in _TEXT_FIELDS):
-            return None
-        if not all(isinstance(parsed.get(n, 0), str | None) for n in _OPTIONAL_TEXT_FIELDS):
-            return None
-        if not all(is_sha(parsed[name]) for name in _SHA_FIELDS):
-            return None
-        sections = parsed.get("pr_sections")
-        if not isinstance(sections, list) or not all(isinstance(s, str) for s in sections):
-            return None
-        if not _report_shape(parsed.get("report")):
-            return None
-        return cls(**{name: parsed.get(name) for name in cls.__slots__})
-
-
-def _report_shape(report: object) -> bool:
-    if not isinstance(report, dict) or report.get("status") not in _STATUSES:
-        return False
-    findings, deferred = report.get("findings"), report.get("deferred")
-    if not isinstance(findings, list) or not isinstance(deferred, list):
-        return False
-    return all(
-        isinstance(item, dict)
-        and all(isinstance(item.get(key), str) for key in ("rule", "message", "fix"))
-        for item in (*findings, *deferred)
-    ) and all(
-        isinstance(item.get("section"), str)
-        and isinstance(item.get("trigger"), str)
-        and isinstance(item.get("contains"), str | None)
-        for item in deferred
-    )
 
 
 def read_gate_record(gitdir: str) -> GateRecord | None:
@@ -175,32 +162,39 @@ def discard_gate_record(gitdir: str, instead: GateRecord | None = None) -> str |
     )
 
 
+@frozen(kw_only=True)
 class Observed:
-    """What the checkout holds now, to compare a record with.
+    """What the checkout holds now, to compare a record with (see `observe`).
 
     `target_ref` is the ref a PR targets (None: the record's default target) and
     `target_ref_value` that ref's value now. Dirty files are not here: they are not part of a
     committed check.
     """
 
-    __slots__ = ("config_digest", "head", "identity", "target_ref", "target_ref_value", "version")
+    identity: tuple[str, str]
+    head: str | None
+    target_ref: str | None
+    target_ref_value: str | None
+    config_digest: str
+    version: str = VERSION
 
-    def __init__(  # noqa: PLR0913  # each is one thing a record is keyed by
-        self,
-        checkout: Checkout,
-        *,
-        head: str | None,
-        target_ref: str | None,
-        target_ref_value: str | None,
-        config_digest: str,
-        version: str,
-    ) -> None:
-        self.identity = identity(checkout)
-        self.head = head
-        self.target_ref = target_ref
-        self.target_ref_value = target_ref_value
-        self.config_digest = config_digest
-        self.version = version
+
+def observe(
+    checkout: Checkout,
+    *,
+    head: str | None,
+    target_ref: str | None,
+    target_ref_value: str | None,
+    config_digest: str,
+) -> Observed:
+    """What `checkout` holds now, as a record is compared with it."""
+    return Observed(
+        identity=identity(checkout),
+        head=head,
+        target_ref=target_ref,
+        target_ref_value=target_ref_value,
+        config_digest=config_digest,
+    )
 
 
 def stale_reasons(record: GateRecord, now: Observed) -> list[str]:
@@ -234,13 +228,12 @@ def record_state(checkout: Checkout, config_digest: str) -> tuple[GateRecord | N
     record = read_gate_record(checkout.gitdir)
     if record is None:
         return None, []
-    now = Observed(
+    now = observe(
         checkout,
         head=read_ref(checkout, "HEAD"),
         target_ref=default_ref_now(checkout, record),
         target_ref_value=read_ref(checkout, record.target_ref),
         config_digest=config_digest,
-        version=VERSION,
     )
     return record, stale_reasons(record, now)
 

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from cagr_core.changes import Change, ChangeSet, Side, Stage, Unchecked
-from cagr_core.render import range_data, unchecked_data
+from cagr_core.report_json import range_data, unchecked_data
 from cagr_core.ruleset import RuleSet
 from cagr_core.values import evolve
 from cagr_git.discover import Checkout

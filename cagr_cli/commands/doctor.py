@@ -22,7 +22,7 @@ from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_hooks.install import SETTINGS_FILES
 from cagr_hooks.status import agent_status, timing_summary
-from cagr_repo.check import check
+from cagr_repo.check import CheckRequest, check
 from cagr_repo.config import RepoConfig
 from cagr_repo.config_files import find_config_files
 from cagr_repo.diagnosis import advice
@@ -82,7 +82,7 @@ def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
         data["gate_record"] = _gate_record(checkout, config.raw_digest)
     else:
         # A diagnosis of the target too: one that is the branch itself is named as unchecked.
-        report = check(config, checkout, refuse_own_branch=True).report
+        report = check(config, checkout, CheckRequest(refuse_own_branch=True)).report
         range_ = report.range
         data["range"] = {
             "target_ref": range_.target_ref if range_ else None,

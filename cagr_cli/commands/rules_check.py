@@ -13,12 +13,10 @@ import argparse
 import sys
 
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
-from cagr_core.render import render_text, report_data
-from cagr_core.review import check_pr_sections
-from cagr_core.values import evolve
-from cagr_markdown import parsed
+from cagr_core.render import render_text
+from cagr_core.report_json import report_data
 from cagr_repo.body_file import BodyFileError, read_body_file
-from cagr_repo.check import check
+from cagr_repo.check import CheckRequest, check
 from cagr_repo.collect import BareRepository
 from cagr_repo.judging_config import committed_config
 
@@ -40,16 +38,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"cagr rules check: {error}", file=sys.stderr)
             return EXIT_INVALID
     judged_by = committed_config(config, checkout) if args.committed else None
+    request = CheckRequest(
+        committed=args.committed, base=args.base, body=pr_body, note_uncommitted=True
+    )
     try:
-        result = check(
-            config,
-            checkout,
-            base=args.base,
-            committed=args.committed,
-            body=pr_body,
-            note_uncommitted=True,
-            judged_by=judged_by,
-        )
+        result = check(config, checkout, request, judged_by=judged_by)
     except BareRepository as error:
         print(f"cagr rules check: {error}", file=sys.stderr)
         return EXIT_INVALID
@@ -58,11 +51,6 @@ def run(args: argparse.Namespace) -> int:
     if judged_by is not None and judged_by.config is None:  # nothing was evaluated
         return config_errors(args, judged_by.head_issues, "the configuration committed at HEAD")
     report = result.report
-    if pr_body is not None and result.config is not None:
-        found, unknown = check_pr_sections(result.config.settings.pr_sections, parsed(pr_body))
-        report = evolve(
-            report, findings=report.findings + found, unchecked=report.unchecked + unknown
-        )
     if args.format == "json":
         data = report_data(report)
         if args.committed:

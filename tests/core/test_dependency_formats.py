@@ -9,7 +9,7 @@ import pytest
 from cagr_config.rules import PrBodyRule, RequiresRule
 from cagr_config.validate import structure_config
 from cagr_core.changes import Change, Side
-from cagr_core.render import report_data
+from cagr_core.report_json import report_data
 from cagr_core.when import When
 
 from .build import added, check, deleted, modified

@@ -5,8 +5,9 @@ import json
 from cagr_config.rules import AddOnlyRule, RequiresRule, SiblingRule
 from cagr_core.changes import Range
 from cagr_core.pull_request import Phase
-from cagr_core.render import render_details, render_summary, render_text, report_data
+from cagr_core.render import render_details, render_summary, render_text
 from cagr_core.report import Finding, Report
+from cagr_core.report_json import report_data
 from cagr_core.values import evolve
 
 from .build import RANGE, added, check, deleted, modified

@@ -10,7 +10,8 @@ from attrs import evolve
 from cagr_config.example_runner import run_examples
 from cagr_config.rules import RequiresRule, Severity
 from cagr_config.validate import structure_config
-from cagr_core.render import render_summary, render_text, report_data
+from cagr_core.render import render_summary, render_text
+from cagr_core.report_json import report_data
 
 from .build import check, modified
 from .rules import DEPENDENCY_REASON, bump

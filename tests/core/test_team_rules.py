@@ -11,8 +11,9 @@ from attrs import evolve
 from cagr_config.rules import RequireAdded, RequiresRule, Severity, SiblingRule
 from cagr_config.validate import structure_config, unstructure_rule
 from cagr_core.pull_request import Phase
-from cagr_core.render import render_summary, render_text, report_data
+from cagr_core.render import render_summary, render_text
 from cagr_core.report import waive
+from cagr_core.report_json import report_data
 
 from .build import added, check, deleted, modified
 from .rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, bump, manifest

@@ -151,7 +151,9 @@ class TestWarnAtTheGate:
         assert main(["--repo", str(root), "rules", "check", "--committed"]) == 0
         answer = gate(root, 'gh pr create -t T -b "## Risk\nNone"')
         assert not denied("claude", answer.json)
-        assert "Warning: change rule dependency-reason (severity warn)." in answer.text
+        assert (
+            "Warning: change rule dependency-reason (severity warn: it does not fail" in answer.text
+        )
 
 
 class TestUncommittedRules:

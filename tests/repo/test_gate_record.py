@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from cagr_core.values import evolve
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout, find_checkout
 from cagr_git.refs import branch_ref, read_ref
-from cagr_repo.check import check
+from cagr_repo.check import CheckRequest, check
 from cagr_repo.config import load_config
 from cagr_repo.config_files import find_config_files
-from cagr_repo.gate_record import GateRecord, Observed, read_gate_record, stale_reasons
+from cagr_repo.gate_record import GateRecord, Observed, observe, read_gate_record, stale_reasons
 from cagr_repo.state import GATE_RECORD, state_path
 
 from .configs import rule
@@ -38,7 +39,7 @@ def branch(repo: Path) -> Path:
 
 def committed_check(root: Path, base: str | None = None) -> GateRecord:
     checkout = find_checkout(str(root))
-    result = check(load_config(root), checkout, base=base, committed=True)
+    result = check(load_config(root), checkout, CheckRequest(base=base, committed=True))
     assert result.record_written
     assert result.record is not None
     return result.record
@@ -49,13 +50,12 @@ def observed(root: Path, target_ref: str | None = None) -> tuple[Checkout, Obser
     record = read_gate_record(checkout.gitdir)
     assert record is not None
     ref = target_ref or record.default_target_ref or record.target_ref
-    now = Observed(
+    now = observe(
         checkout,
         head=read_ref(checkout, "HEAD"),
         target_ref=target_ref,
         target_ref_value=read_ref(checkout, ref),
         config_digest=find_config_files(str(root)).digest(),
-        version=VERSION,
     )
     return checkout, now
 
@@ -77,7 +77,8 @@ class TestRecord:
         assert read.head == git(branch, "rev-parse", "HEAD").decode().strip()
         assert read.target_ref == "refs/heads/main"
         assert read.default_target_ref == "refs/heads/main"
-        assert [f["rule"] for f in read.findings] == ["schema"]
+        assert read == written
+        assert [f.rule for f in read.report.findings] == ["schema"]
 
     @pytest.mark.parametrize(
         "tamper",
@@ -143,7 +144,7 @@ class TestRecord:
         elsewhere.mkdir()
         (branch / ".git" / "cagr").symlink_to(elsewhere)
         checkout = find_checkout(str(branch))
-        result = check(load_config(branch), checkout, committed=True)
+        result = check(load_config(branch), checkout, CheckRequest(committed=True))
         assert not result.record_written
         assert list(elsewhere.iterdir()) == []
         assert read_gate_record(checkout.gitdir) is None
@@ -188,7 +189,7 @@ class TestCurrency:
     def test_another_version(self, branch: Path) -> None:
         committed_check(branch)
         checkout, now = observed(branch)
-        now.version = "9.9.9"
+        now = evolve(now, version="9.9.9")
         record = read_gate_record(checkout.gitdir)
         assert record is not None
         assert stale_reasons(record, now) == [f"it was made by cagr {VERSION}, this is 9.9.9"]
@@ -199,7 +200,7 @@ class TestCurrency:
         record = read_gate_record(find_checkout(str(branch)).gitdir)
         assert record is not None
         _, now = observed(branch)
-        now.identity = (now.identity[0], str(tmp_path / "wt"))
+        now = evolve(now, identity=(now.identity[0], str(tmp_path / "wt")))
         assert stale_reasons(record, now) == ["it was made in another repository or worktree"]
 
 
@@ -250,5 +251,6 @@ class TestDefaultTarget:
         record = committed_check(branch)
         assert record.target_name == "master"
         assert record.target_ref == record.default_target_ref == "refs/remotes/origin/master"
-        assert record.report["range"]["chosen_by"] == "origin/HEAD"  # type: ignore[index]
+        assert record.report.range is not None
+        assert record.report.range.chosen_by == "origin/HEAD"
         assert reasons(branch) == []

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from cagr_core.changes import Stage
+from cagr_core.description import check_pr_sections
 from cagr_core.pull_request import PrBody
 from cagr_core.render import render_text
 from cagr_core.report import Report
-from cagr_core.review import check_pr_sections
 from cagr_markdown import parsed
 
 NAMES = ("Summary", "Risk")

@@ -1,0 +1,278 @@
+"""The report as JSON data (what `--format json` prints, docs/checks.md) and back: its one codec.
+
+`report_from_data` reads exactly what `report_data` writes (the gate record keeps a report so),
+every value checked for its type: anything else raises Damaged.
+"""
+
+from __future__ import annotations
+
+from .changes import Range, Stage, Unchecked
+from .data import (
+    Damaged,
+    array,
+    number_or_none,
+    table,
+    text,
+    text_or_none,
+    texts,
+    whole,
+)
+from .report import (
+    AddedDependency,
+    ConfigChanges,
+    Deferred,
+    Finding,
+    Report,
+    Timings,
+    UncommittedConfig,
+    Waived,
+)
+from .severity import Severity
+
+TYPE_CHECKING = False  # not typing's: the PR gate reads records with this
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["Damaged", "json_status", "range_data", "report_data", "report_from_data"]
+
+
+def range_data(range_: Range | None) -> dict[str, Any] | None:
+    """A range as JSON data (`head` is null for the working tree)."""
+    if range_ is None:
+        return None
+    return {
+        "target_ref": range_.target_ref,
+        "target": range_.target,
+        "base": range_.base,
+        "head": range_.head,
+        "result": range_.result,
+        "label": range_.label,
+        "chosen_by": range_.chosen_by,
+    }
+
+
+def unchecked_data(item: Unchecked) -> dict[str, Any]:
+    """One unchecked item as JSON data (`path` is null when the whole check is affected)."""
+    return {
+        "rule": item.rule,
+        "stage": item.stage.value,
+        "message": item.message,
+        "path": item.path,
+        "severity": item.severity.value,
+    }
+
+
+def _dependencies_data(dependencies: tuple[AddedDependency, ...]) -> list[dict[str, str | None]]:
+    return [{"name": d.name, "section": d.section, "manifest": d.manifest} for d in dependencies]
+
+
+def json_status(verdict: str) -> str:
+    """The JSON report's `status`, one of pass, fail, unchecked and error: a run whose only
+    findings a label waived is `pass` there (it exits 0); its `waived` list says which."""
+    return "pass" if verdict == "waived" else verdict
+
+
+def _finding_data(f: Finding) -> dict[str, Any]:
+    return {
+        "rule": f.rule,
+        "kind": f.kind,
+        "message": f.message,
+        "fix": f.fix,
+        "paths": list(f.paths),
+        "requires": list(f.requires),
+        "target": f.target,
+        "targets": list(f.targets),
+        "dependencies": _dependencies_data(f.dependencies),
+        "severity": f.severity.value,
+        "waive_label": f.waive_label,
+    }
+
+
+def report_data(report: Report) -> dict[str, Any]:
+    """The JSON report (docs/checks.md); timings are null where no adapter measured them."""
+    return {
+        "status": json_status(report.status),
+        "range": range_data(report.range),
+        "findings": [_finding_data(f) for f in report.findings],
+        "waived": [{**_finding_data(w.finding), "label": w.label} for w in report.waived],
+        "unchecked": [unchecked_data(item) for item in report.unchecked],
+        "deferred": [
+            {
+                "rule": d.rule,
+                "section": d.section,
+                "contains": d.contains,
+                "message": d.message,
+                "fix": d.fix,
+                "trigger": d.trigger,
+                "dependencies": _dependencies_data(d.dependencies),
+                "severity": d.severity.value,
+                "waive_label": d.waive_label,
+                "paths": list(d.paths),
+            }
+            for d in report.deferred
+        ],
+        "pending_staged": list(report.pending_staged),
+        "rules_checked": report.rules_checked,
+        "changed_paths": report.changed_paths,
+        "uncommitted": report.uncommitted,
+        "timings_ms": {
+            "collect": report.timings.collect_ms,
+            "evaluate": report.timings.evaluate_ms,
+        },
+        "config_changes": _config_changes_data(report.config_changes),
+        "uncommitted_config": _uncommitted_config_data(report.uncommitted_config),
+    }
+
+
+def _uncommitted_config_data(config: UncommittedConfig | None) -> dict[str, Any] | None:
+    """What the working tree's config has that HEAD's, which judged, does not (null: same)."""
+    if config is None:
+        return None
+    return {
+        "rules_added": list(config.added),
+        "rules_removed": list(config.removed),
+        "rules_changed": list(config.changed),
+        "settings_changed": list(config.settings),
+        "note": config.note,
+        "message": config.describe(),
+    }
+
+
+def _config_changes_data(changes: ConfigChanges | None) -> dict[str, Any] | None:
+    """How the change edits cagr's own config (null when it does not)."""
+    if changes is None:
+        return None
+    return {
+        "files": list(changes.files),
+        "rules_added": list(changes.added),
+        "rules_removed": list(changes.removed),
+        "rules_changed": list(changes.changed),
+        "settings_changed": list(changes.settings),
+        "note": changes.note,
+    }
+
+
+# Reading: the inverse of report_data.
+
+
+def report_from_data(data: object) -> Report:
+    """The Report `report_data` wrote; Damaged unless every value has its type."""
+    data = table(data)
+    timings = table(data["timings_ms"])
+    report = Report(
+        findings=tuple(_finding(table(item)) for item in array(data["findings"])),
+        unchecked=tuple(_unchecked(table(item)) for item in array(data["unchecked"])),
+        deferred=tuple(_deferred(table(item)) for item in array(data["deferred"])),
+        range=None if data["range"] is None else _range(table(data["range"])),
+        pending_staged=texts(data["pending_staged"]),
+        timings=Timings(number_or_none(timings["collect"]), number_or_none(timings["evaluate"])),
+        rules_checked=whole(data["rules_checked"]),
+        changed_paths=whole(data["changed_paths"]),
+        uncommitted=None if data["uncommitted"] is None else whole(data["uncommitted"]),
+        config_changes=_config_changes(data["config_changes"]),
+        waived=tuple(
+            Waived(_finding(table(item)), text(table(item)["label"]))
+            for item in array(data["waived"])
+        ),
+        uncommitted_config=_uncommitted_config(data["uncommitted_config"]),
+    )
+    if json_status(report.status) != data["status"]:
+        raise Damaged("the status does not follow from the findings")
+    return report
+
+
+def _severity(value: object) -> Severity:
+    try:
+        return Severity(text(value))
+    except ValueError as error:
+        raise Damaged(str(error)) from error
+
+
+def _range(item: dict[str, Any]) -> Range:
+    head = text_or_none(item["head"])
+    return Range(
+        text(item["target_ref"]),
+        text(item["target"]),
+        text(item["base"]),
+        head,
+        text_or_none(item["chosen_by"]),
+    )
+
+
+def _dependencies(value: object) -> tuple[AddedDependency, ...]:
+    return tuple(
+        AddedDependency(text(d["name"]), text_or_none(d["section"]), text(d["manifest"]))
+        for d in map(table, array(value))
+    )
+
+
+def _finding(item: dict[str, Any]) -> Finding:
+    return Finding(
+        text(item["rule"]),
+        text(item["kind"]),
+        text(item["message"]),
+        text(item["fix"]),
+        texts(item["paths"]),
+        requires=texts(item["requires"]),
+        target=text_or_none(item["target"]),
+        dependencies=_dependencies(item["dependencies"]),
+        severity=_severity(item["severity"]),
+        waive_label=text_or_none(item["waive_label"]),
+        targets=texts(item["targets"]),
+    )
+
+
+def _unchecked(item: dict[str, Any]) -> Unchecked:
+    try:
+        stage = Stage(text(item["stage"]))
+    except ValueError as error:
+        raise Damaged(str(error)) from error
+    return Unchecked(
+        text_or_none(item["rule"]),
+        stage,
+        text(item["message"]),
+        text_or_none(item["path"]),
+        _severity(item["severity"]),
+    )
+
+
+def _deferred(item: dict[str, Any]) -> Deferred:
+    return Deferred(
+        text(item["rule"]),
+        text(item["section"]),
+        text_or_none(item["contains"]),
+        text(item["message"]),
+        text(item["fix"]),
+        trigger=text(item["trigger"]),
+        dependencies=_dependencies(item["dependencies"]),
+        severity=_severity(item["severity"]),
+        waive_label=text_or_none(item["waive_label"]),
+        paths=texts(item["paths"]),
+    )
+
+
+def _config_changes(value: object) -> ConfigChanges | None:
+    if value is None:
+        return None
+    item = table(value)
+    return ConfigChanges(
+        texts(item["files"]),
+        texts(item["rules_added"]),
+        texts(item["rules_removed"]),
+        texts(item["rules_changed"]),
+        texts(item["settings_changed"]),
+        text_or_none(item["note"]),
+    )
+
+
+def _uncommitted_config(value: object) -> UncommittedConfig | None:
+    if value is None:
+        return None
+    item = table(value)
+    return UncommittedConfig(
+        texts(item["rules_added"]),
+        texts(item["rules_removed"]),
+        texts(item["rules_changed"]),
+        texts(item["settings_changed"]),
+        text_or_none(item["note"]),
+    )
