@@ -251,3 +251,31 @@ def test_the_call_after_a_shell_command_that_moved_nothing_loads_only_the_standa
     _loaded_by_hook(payload, root)  # the first call notes where HEAD is
     assert (root / ".git" / "cagr" / "refreshed.json").exists()
     assert _loaded_by_hook(payload, root) == []
+
+
+# The one check: who may judge. Every entry point goes through cagr_repo.check; the PR gate
+# judges a prepared record's obligations with the core's own functions; the examples and the
+# library's facade evaluate change sets that have no checkout.
+JUDGES = {
+    "evaluate": {"cagr_repo.check", "cagr_config.example_runner", "cagr"},
+    "check_pr_sections": {"cagr_repo.check", "cagr_hooks.gate"},
+    "judge_obligations": {"cagr_hooks.gate"},
+    "waive": {"cagr_repo.check", "cagr_ci.run"},  # cagr_ci.run: a merge queue's PR labels
+}
+
+
+def test_only_the_check_service_judges() -> None:
+    for package in PACKAGES:
+        if package == "cagr_core":
+            continue
+        for path in _modules(package):
+            tree = ast.parse(path.read_text(), str(path))
+            imported = {
+                alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cagr_core")
+                for alias in node.names
+            }
+            for name, allowed in JUDGES.items():
+                if name in imported:
+                    assert _module_name(path) in allowed, f"{path.relative_to(ROOT)} uses {name}"
