@@ -40,6 +40,7 @@ GATE_PATH = (
     "cagr_repo.gate_record",
     "cagr_git.discover",
     "cagr_git.refs",
+    "cagr_git.remotes",
     "cagr_repo.state",
     "cagr_repo.config_files",
     "cagr_core.version",
