@@ -18,10 +18,8 @@ import os
 import re
 
 from cagr_core.version import VERSION
-from cagr_git.config import GitConfigError
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.refs import branch_ref, read_ref
-from cagr_git.remotes import read_remotes
 from cagr_repo.config_files import find_config_files, waive_labels
 from cagr_repo.gate_record import (
     GateRecord,
@@ -281,6 +279,10 @@ def _repository(text: str) -> tuple[str, str, str] | None:
 def _remotes(checkout: Checkout) -> list[tuple[str, str, str]] | str:
     """(host, owner, name) of each remote's repository as gh finds it in `git remote -v`, or why
     they cannot be known."""
+    # Imported here: only `-R` and `--head owner:` need git's configuration (1 ms of imports).
+    from cagr_git.config import GitConfigError  # noqa: PLC0415
+    from cagr_git.remotes import read_remotes  # noqa: PLC0415
+
     try:
         found = read_remotes(checkout)
     except GitConfigError as error:
