@@ -44,9 +44,11 @@ class GitConfigError(CagrError):
 
 
 class GitConfig:
-    """The settings in force, each key's last value winning, as `git config --get` reads them."""
+    """The settings in force, each key's last value winning, as `git config --get` reads them;
+    `settings` holds every value in order, as `--get-all` reads a multi-valued key."""
 
     def __init__(self, settings: list[Setting]) -> None:
+        self.settings = settings
         self.values: dict[Key, str | None] = {}
         for key, value in settings:
             self.values[key] = value

@@ -23,7 +23,6 @@ from cagr_core.render import render_details
 from cagr_core.report import Report
 from cagr_core.values import evolve as replace
 from cagr_git.discover import Checkout, NotARepository, find_checkout
-from cagr_git.files import read_regular
 from cagr_git.refs import branch_ref, read_ref
 from cagr_repo.config_files import find_config_files, waive_labels
 from cagr_repo.gate_record import (
@@ -242,8 +241,12 @@ def _head(checkout: Checkout, pr: PrCommand) -> str | Decision:
         branch = pr.target
     elif pr.head is not None:
         owner, _, branch = pr.head.rpartition(":")
-        if owner and owner.lower() not in _remote_owners(checkout):
-            return _notice(f"the PR's head {pr.head} is in another repository.", checkout)
+        if owner:
+            remotes = _remotes(checkout)
+            if isinstance(remotes, str):
+                return _notice(remotes, checkout)
+            if owner.lower() not in {remote_owner for _, remote_owner, _ in remotes}:
+                return _notice(f"the PR's head {pr.head} is in another repository.", checkout)
     else:
         head = read_ref(checkout, "HEAD")
         return head if head is not None else _notice("HEAD cannot be read.", checkout)
@@ -272,27 +275,39 @@ def _repository(text: str) -> tuple[str, str, str] | None:
     return (match.group("host").lower(), match.group("owner").lower(), match.group("name").lower())
 
 
-def _remotes(checkout: Checkout) -> list[tuple[str, str, str]]:
-    """(host, owner, name) of every remote URL in the repository's config."""
-    data = read_regular(os.path.join(checkout.commondir, "config"), 1024 * 1024) or b""
-    found = []
-    for line in data.decode("utf-8", "replace").splitlines():
-        key, _, value = line.strip().partition("=")
-        repository = _repository(value) if key.strip() == "url" else None
+def _remotes(checkout: Checkout) -> list[tuple[str, str, str]] | str:
+    """(host, owner, name) of each remote's repository as gh finds it in `git remote -v`, or why
+    they cannot be known."""
+    # Imported here: only `-R` and `--head owner:` need git's configuration (1 ms of imports).
+    from cagr_git.config import GitConfigError  # noqa: PLC0415
+    from cagr_git.remotes import read_remotes  # noqa: PLC0415
+
+    try:
+        found = read_remotes(checkout)
+    except GitConfigError as error:
+        return (
+            f"git cannot read this repository's configuration ({error}): its remotes are unknown."
+        )
+    repositories = []
+    for remote in found:
+        # gh's TranslateRemotes: the fetch URL, and the last push URL only when that names none.
+        repository = _repository(remote.fetch_url or "")
+        if repository is None and remote.push_urls:
+            repository = _repository(remote.push_urls[-1])
         if repository is not None:
-            found.append(repository)
-    return found
-
-
-def _remote_owners(checkout: Checkout) -> set[str]:
-    return {owner for _, owner, _ in _remotes(checkout)}
+            repositories.append(repository)
+    return repositories
 
 
 def _foreign(checkout: Checkout, pr: PrCommand) -> str | None:
-    """Why `-R/--repo` (or GH_REPO) names a repository this checkout is not a clone of."""
+    """Why `-R/--repo` (or GH_REPO) names a repository this checkout is not a clone of, or why
+    that cannot be known."""
     if pr.repo is None:
         return None
-    if _repository(pr.repo) not in _remotes(checkout):
+    remotes = _remotes(checkout)
+    if isinstance(remotes, str):
+        return remotes
+    if _repository(pr.repo) not in remotes:
         return f"the PR is for {pr.repo}, which is not a remote of this checkout."
     return None
 

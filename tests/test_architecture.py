@@ -44,6 +44,7 @@ GATE_PATH = (
     "cagr_repo.gate_record",
     "cagr_git.discover",
     "cagr_git.refs",
+    "cagr_git.remotes",
     "cagr_repo.state",
     "cagr_repo.config_files",
     "cagr_core.version",
@@ -238,9 +239,12 @@ def _bash(root: Path, event: str, command: str) -> str:
     return json.dumps(payload)
 
 
-def test_the_pr_gate_without_a_body_loads_only_the_standard_library(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["gh pr create --fill", "gh pr create -R a/b -H a:c --fill"])
+def test_the_pr_gate_without_a_body_loads_only_the_standard_library(
+    tmp_path: Path, command: str
+) -> None:
     root = _configured(tmp_path)
-    assert _loaded_by_hook(_bash(root, "PreToolUse", "gh pr create --fill"), root) == []
+    assert _loaded_by_hook(_bash(root, "PreToolUse", command), root) == []
 
 
 def test_the_call_after_a_shell_command_that_moved_nothing_loads_only_the_standard_library(

@@ -174,6 +174,39 @@ class TestGate:
         assert "not a remote of this checkout" in answer.text
         assert denied("claude", gate(failing, "GH_REPO=acme/app gh pr create -t T -b x").json)
 
+    def test_a_submodule_url_is_not_a_remote(self, failing: Path) -> None:
+        git(failing, "remote", "add", "origin", "https://github.com/acme/app.git")
+        git(failing, "config", "submodule.vendor.url", "https://github.com/evil/other")
+        answer = gate(failing, "gh pr create -R evil/other -t T -b x")
+        assert not denied("claude", answer.json)  # not judged by this checkout's record
+        assert "evil/other, which is not a remote of this checkout" in answer.text
+
+    def test_a_remote_rewritten_by_instead_of_counts(self, failing: Path) -> None:
+        git(failing, "config", "url.https://github.com/.insteadOf", "gh:")
+        git(failing, "remote", "add", "origin", "gh:acme/app")
+        assert denied("claude", gate(failing, "gh pr create -R acme/app -t T -b x").json)
+        assert denied("claude", gate(failing, "gh pr create -H acme:work -t T -b x").json)
+
+    def test_a_remote_in_an_included_file_counts(self, failing: Path) -> None:
+        write(
+            failing, ".git/remotes.inc", '[remote "origin"]\n\turl = https://github.com/acme/app\n'
+        )
+        git(failing, "config", "include.path", "remotes.inc")
+        assert denied("claude", gate(failing, "gh pr create -R acme/app -t T -b x").json)
+
+    def test_a_config_git_refuses_gives_the_notice(self, failing: Path) -> None:
+        git(failing, "remote", "add", "origin", "https://github.com/acme/app.git")
+        with (failing / ".git" / "config").open("a") as handle:
+            handle.write('[remote "fork"]\n\turl\n')  # `git remote -v` fails on it, and gh too
+        answer = gate(failing, "gh pr create -R acme/app -t T -b x")
+        assert not denied("claude", answer.json)
+        assert "git cannot read this repository's configuration" in answer.text
+        assert "failed change rules: schema-companion" in answer.text
+        assert (
+            "cannot read this repository's configuration"
+            in gate(failing, "gh pr create -H acme:work -t T -b x").text
+        )
+
     def test_the_commands_own_folder_is_respected(self, failing: Path, tmp_path: Path) -> None:
         elsewhere = tmp_path / "elsewhere"
         elsewhere.mkdir()
