@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal, Protocol
 
-from cagr_core.values import frozen
+from cagr_core.values import value
 
 from . import github_api, gitlab_api
 from .event import CiEvent
@@ -33,7 +33,7 @@ COMMENT_SECONDS = 60.0  # for all of one client's requests: a comment never hold
 Done = Literal["created", "updated", "unchanged", "skipped", "nothing"]
 
 
-@frozen
+@value
 class CommentOutcome:
     """What became of the comment, in a sentence for the job log (`skipped`: it could not be
     written; `nothing`: the run is about no pull request)."""
@@ -42,7 +42,7 @@ class CommentOutcome:
     message: str
 
 
-@frozen
+@value
 class Posted:
     """A comment as the forge lists it: its id, its author (a login, or a user id) and text."""
 
@@ -200,7 +200,7 @@ def _login(name: str) -> str:
     return name.removesuffix("[bot]")
 
 
-@frozen
+@value
 class _GitHubThread:
     rest: RestClient
     repository: str
@@ -216,7 +216,7 @@ class _GitHubThread:
         github_api.delete_comment(self.rest, self.repository, comment)
 
 
-@frozen
+@value
 class _GitLabThread:
     rest: RestClient
     project: str

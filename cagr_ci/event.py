@@ -10,7 +10,7 @@ from typing import Literal
 
 from cagr_core.errors import ErrorWithFix
 from cagr_core.pull_request import PrBody
-from cagr_core.values import field, frozen
+from cagr_core.values import field, value
 
 from .forge import ForgeApi
 
@@ -21,7 +21,7 @@ class EventError(ErrorWithFix):
     """The CI event cannot be read or used (exit 2); `fix` says what to change in the job."""
 
 
-@frozen
+@value
 class CiEvent:
     """One CI run's inputs, each with where it came from (for the report).
 

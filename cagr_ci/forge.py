@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Literal
 
-from cagr_core.values import frozen
+from cagr_core.values import value
 
 Forge = Literal["github", "gitlab"]
 GITHUB_TOKEN = "GITHUB_TOKEN"
@@ -45,7 +45,7 @@ class Secret:
     __str__ = __repr__
 
 
-@frozen
+@value
 class ForgeApi:
     """A forge's REST API as this run may use it.
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cagr_core.pull_request import PrBody
-from cagr_core.values import evolve
+from cagr_core.values import replace
 from cagr_git.object_ids import is_sha
 from cagr_repo.target import BY_PUSH_BEFORE
 
@@ -103,8 +103,8 @@ def _branch_pipeline(env: Mapping[str, str], source: str) -> CiEvent:
     head = _sha_variable(env, "CI_COMMIT_SHA")
     before = _sha_variable(env, "CI_COMMIT_BEFORE_SHA")
     if before == NO_COMMIT:  # a new branch: its merge base with the target says what it adds
-        return evolve(event, head=head, head_source="CI_COMMIT_SHA", head_fix=_PUSH_HEAD_FIX)
-    return evolve(
+        return replace(event, head=head, head_source="CI_COMMIT_SHA", head_fix=_PUSH_HEAD_FIX)
+    return replace(
         event,
         head=head,
         head_source="CI_COMMIT_SHA",

@@ -11,7 +11,7 @@ import os
 
 from cagr_core.changes import ChangeSet
 from cagr_core.ruleset import RuleSet
-from cagr_core.values import frozen
+from cagr_core.values import value
 from cagr_git.discover import Checkout
 from cagr_git.refs import read_ref
 from cagr_git.repository import open_repo
@@ -39,7 +39,7 @@ def is_shallow(checkout: Checkout) -> bool:
         return False
 
 
-@frozen
+@value
 class LocalChanges:
     """How the working tree and index differ from HEAD: what a clean checkout has none of."""
 

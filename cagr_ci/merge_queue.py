@@ -30,7 +30,7 @@ from cagr_core.changes import Range, Stage, Unchecked
 from cagr_core.description import SECTIONS_RULE
 from cagr_core.pull_request import PrBody
 from cagr_core.report import Deferred, Report
-from cagr_core.values import evolve, frozen
+from cagr_core.values import replace, value
 from cagr_git.discover import Checkout
 from cagr_git.object_ids import is_sha
 from cagr_git.objects import COMMIT, DamagedObject, read_raw
@@ -47,7 +47,7 @@ _UNCHECKED_TAIL = (
 )
 
 
-@frozen
+@value
 class QueuedPullRequest:
     """A pull request as GitHub's API gave it: number, title, description (null: empty), head
     commit, base branch and label names."""
@@ -60,7 +60,7 @@ class QueuedPullRequest:
     labels: frozenset[str]
 
 
-@frozen
+@value
 class PullRequestCheck:
     """One queued pull request's own verdict: `report` holds its PR-body rules and
     `[review].pr_sections` judged on `range` (merge base with its base -> its head) with its
@@ -71,7 +71,7 @@ class PullRequestCheck:
     range: Range | None
 
 
-@frozen
+@value
 class QueueCheck:
     """What reading the queue did to the group's report.
 
@@ -135,7 +135,7 @@ def check_queue(  # noqa: PLR0913  # the group's check and what it was made of
     except _Unresolved as unresolved:
         return QueueCheck(report, note=str(unresolved) + _UNCHECKED_TAIL)
     its = _own_report(config, own, pull_request)
-    merged = evolve(
+    merged = replace(
         report,
         findings=tuple(sorted((*report.findings, *its.findings), key=lambda f: f.rule)),
         unchecked=(
@@ -323,16 +323,16 @@ def _own_report(config: RepoConfig, own: CheckResult, pull_request: QueuedPullRe
     name = f"Pull request #{pull_request.number}"
     if own.changes.range is not None:  # the report's own header names the group's range
         name += f" (its own change, {own.changes.range.label})"
-    return evolve(
+    return replace(
         report,
-        findings=tuple(evolve(f, message=f"{name}: {f.message}") for f in report.findings),
+        findings=tuple(replace(f, message=f"{name}: {f.message}") for f in report.findings),
         unchecked=tuple(_named(u, name) for u in report.unchecked),
         waived=tuple(
-            evolve(w, finding=evolve(w.finding, message=f"{name}: {w.finding.message}"))
+            replace(w, finding=replace(w.finding, message=f"{name}: {w.finding.message}"))
             for w in report.waived
         ),
     )
 
 
 def _named(item: Unchecked, name: str) -> Unchecked:
-    return evolve(item, message=f"{name}: {item.message}")
+    return replace(item, message=f"{name}: {item.message}")

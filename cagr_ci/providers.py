@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
-from cagr_core.values import evolve
+from cagr_core.values import replace
 from cagr_repo.body_file import read_body_file, read_body_stdin
 
 from . import github, gitlab
@@ -41,7 +41,7 @@ def read_event(
             " be checked: pass the description with --body-file FILE.",
         )
     if base:
-        event = evolve(event, target=base, target_source="--base")
+        event = replace(event, target=base, target_source="--base")
     if labels is not None:
         if event.merge_queue:
             raise EventError(
@@ -49,7 +49,7 @@ def read_event(
                 " requests, and one set of labels cannot stand for all of them.",
                 "Drop --labels; each pull request's own run reads its labels.",
             )
-        event = evolve(event, labels=split_labels(labels), labels_source="--labels")
+        event = replace(event, labels=split_labels(labels), labels_source="--labels")
     if body_file is not None:
         if event.merge_queue:
             raise EventError(
@@ -61,5 +61,5 @@ def read_event(
             text, source = read_body_stdin(stdin, MAX_BODY_BYTES), "--body-file - (standard input)"
         else:
             text, source = read_body_file(body_file, MAX_BODY_BYTES), f"--body-file {body_file}"
-        event = evolve(event, body=PrBody(text), body_source=source, pull_request=True)
+        event = replace(event, body=PrBody(text), body_source=source, pull_request=True)
     return event

@@ -24,7 +24,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from cagr_core.values import frozen
+from cagr_core.values import value
 from cagr_core.version import VERSION
 
 from .forge import Secret
@@ -51,7 +51,7 @@ class ApiError(Exception):
         self.rate_limited = rate_limited
 
 
-@frozen
+@value
 class Answer:
     """A successful answer: status, JSON data (None for an empty body), lower-cased headers."""
 

@@ -15,7 +15,7 @@ import time
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.description import SECTIONS_RULE
 from cagr_core.report import Report, Verdict, waive
-from cagr_core.values import evolve, frozen
+from cagr_core.values import replace, value
 from cagr_git.discover import Checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_repo.check import CheckRequest, check
@@ -46,7 +46,7 @@ CiStatus = Verdict
 STACK_SECONDS = 20 * 60  # the `[stack].ci` commands' shared deadline, from the start of the run
 
 
-@frozen
+@value
 class JobProblem:
     """Something wrong with the job itself (not a change rule): a dirty tree, a failed command."""
 
@@ -56,7 +56,7 @@ class JobProblem:
     paths: tuple[str, ...] = ()
 
 
-@frozen
+@value
 class CiResult:
     """One CI run: the event, the resolved target, the rules' report, commands and problems.
 
@@ -135,7 +135,7 @@ def run_ci(
         queue = check_queue(working, judged, checkout, event, group=result, report=report)
         report, pull_requests, queue_note = queue.report, queue.pull_requests, queue.note
         if queue.labels is not None:
-            event = evolve(event, labels=queue.labels, labels_source=queue.labels_source)
+            event = replace(event, labels=queue.labels, labels_source=queue.labels_source)
             report = waive(report, queue.labels)  # the group is its pull request's change
     commands = config.settings.ci
     withheld = _withheld(event, len(commands)) if commands and event.privileged else ()
@@ -143,7 +143,7 @@ def run_ci(
     ran = any(outcome.status != "skipped" for outcome in stack)
     after = local_changes(checkout, head) if ran else before  # only commands can write
     unknown_state = (*withheld, *_stack_unchecked(stack), *_unreadable(before, after))
-    report = evolve(report, unchecked=report.unchecked + unknown_state)
+    report = replace(report, unchecked=report.unchecked + unknown_state)
     problems = [*_dirt(before), *_stack_failures(stack), *_dirtied(checkout, before, after)]
     return CiResult(
         event,
@@ -201,7 +201,7 @@ def _run_stack(
         return []
     if not changes.complete or changes.range is None:
         # The change is not known, so no command may be skipped as "not touched".
-        commands = tuple(evolve(command, paths=()) for command in commands)
+        commands = tuple(replace(command, paths=()) for command in commands)
     paths = [change.path for change in changes.changes]
     from cagr_repo.stack import run_stack  # noqa: PLC0415  # subprocess: only with commands
 

@@ -21,8 +21,7 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from attrs import frozen
-
+from cagr_core.values import value
 from cagr_core.version import VERSION
 from cagr_repo.config import RepoConfig
 from cagr_repo.files import UnsafeOutput, output_path, write_atomically
@@ -114,7 +113,7 @@ _UPLOAD = """\
 """
 
 
-@frozen
+@value
 class WorkflowOptions:
     """What the workflow is made of: the install line (`given` with --install, or derived),
     whether the job uploads a SARIF log to code scanning, whether it keeps a comment on the pull
@@ -196,7 +195,7 @@ def is_unedited(text: str) -> bool:
     return match is not None and match.group(1) == _digest(text[match.end() :])
 
 
-@frozen
+@value
 class InstallResult:
     """What happened to the workflow file, and a sentence saying so."""
 

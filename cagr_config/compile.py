@@ -9,7 +9,7 @@ from cagr_core.errors import PatternError, RuleError, TemplateError
 from cagr_core.globs import PathMatcher
 from cagr_core.ruleset import CompiledRule, RuleSet, Selector
 from cagr_core.templates import Template, parse_target
-from cagr_core.values import evolve
+from cagr_core.values import replace
 from cagr_core.when import When
 
 from .globs import compile_matcher
@@ -48,14 +48,14 @@ def compile_rule(rule: Rule) -> CompiledRule:
         if not rule.require:
             raise RuleError(rule.id, "require", "needs at least one pattern")
         globs = tuple(entry if isinstance(entry, str) else entry.path for entry in rule.require)
-        return evolve(
+        return replace(
             compiled,
             require=tuple(_matcher(rule, "require", (glob,)) for glob in globs),
             require_globs=globs,
             require_added=tuple(not isinstance(entry, str) for entry in rule.require),
         )
     if isinstance(rule, SiblingRule):
-        return evolve(compiled, targets=_templates(rule))
+        return replace(compiled, targets=_templates(rule))
     return compiled
 
 

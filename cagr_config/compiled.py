@@ -7,10 +7,10 @@ Standard library and the core's values only: a check that reads a kept configura
 from __future__ import annotations
 
 from cagr_core.ruleset import RuleSet
-from cagr_core.values import frozen
+from cagr_core.values import value
 
 
-@frozen
+@value
 class StackRun:
     """One `[stack]` check command: the command line, and the globs that make it apply (none:
     it always runs)."""
@@ -19,7 +19,7 @@ class StackRun:
     paths: tuple[str, ...] = ()
 
 
-@frozen
+@value
 class Settings:
     """`[git] protected_branch`, `[review] pr_sections`, `[stack] on_turn_end` and `ci`."""
 
@@ -29,7 +29,7 @@ class Settings:
     ci: tuple[StackRun, ...] = ()
 
 
-@frozen
+@value
 class Compiled:
     """A configuration compiled: its rules, its other settings, a digest of the effective rules
     (stable across formatting and source order), and the file each rule is declared in."""

@@ -7,7 +7,7 @@ from itertools import pairwise
 
 from .dependencies import Declared, Format, ManifestProblem
 from .severity import Severity
-from .values import field, frozen
+from .values import field, value
 
 
 class Kind(enum.Enum):
@@ -63,7 +63,7 @@ def _check_mode(_: object, __: object, mode: int) -> None:
     Kind.from_mode(mode)
 
 
-@frozen
+@value
 class Side:
     """One side of a change: the entry's mode and object id, and its content when it was loaded.
 
@@ -86,7 +86,7 @@ class Side:
         return next((read for f, read in self.dependencies if f is manifest), None)
 
 
-@frozen
+@value
 class Change:
     """One path that differs between baseline and result (a rename: a deletion plus an addition)."""
 
@@ -133,7 +133,7 @@ else:
     Result = str  # what a Result is at run time
 
 
-@frozen
+@value
 class Range:
     """The resolved range: target ref and commit, merge base, and head (None: the working tree).
 
@@ -172,7 +172,7 @@ class Stage(enum.Enum):
     STACK = "stack"  # a `[stack]` check command
 
 
-@frozen
+@value
 class Unchecked:
     """Something cagr could not check. Never a pass: it is reported, and CI exits non-zero."""
 
@@ -194,7 +194,7 @@ def _sorted_unique(changes: tuple[Change, ...]) -> tuple[Change, ...]:
     return ordered
 
 
-@frozen
+@value
 class ChangeSet:
     """The changes of one range, sorted by path, plus what collection could not see.
 

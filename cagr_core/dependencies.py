@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 
-from .values import field, frozen
+from .values import field, value
 
 MAX_MANIFEST_BYTES = 1024 * 1024  # the most of one manifest side cagr reads
 
@@ -65,7 +65,7 @@ def format_of(path: str) -> Format | None:
     return None
 
 
-@frozen
+@value
 class DependencySection:
     """One dependency section as a side writes it.
 
@@ -80,7 +80,7 @@ class DependencySection:
     names: Mapping[str, str]
 
 
-@frozen
+@value
 class Declared:
     """Everything one side of a manifest declares: its sections, and the entries that name no
     package (requirements files: a path or URL), each with its line."""
@@ -89,7 +89,7 @@ class Declared:
     unnamed: Mapping[str, int] = field(factory=dict)
 
 
-@frozen
+@value
 class ManifestProblem:
     """Why one side of a manifest could not be read: the message completes "the new side ..."
     (`is not valid JSON (...)`); `malformed` says the content was read and is not a valid
@@ -99,7 +99,7 @@ class ManifestProblem:
     malformed: bool = True
 
 
-@frozen
+@value
 class Addition:
     """One added dependency: its section as the manifest writes it (None in a requirements
     file), its name as written, and how messages show the two together."""
@@ -109,7 +109,7 @@ class Addition:
     label: str
 
 
-@frozen
+@value
 class Additions:
     """What a manifest change adds: named dependencies, and new entries that name no package
     (a requirements file's path or URL lines, as `line N (text)`), which cannot be decided."""

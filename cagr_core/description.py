@@ -15,13 +15,13 @@ from .changes import Stage, Unchecked
 from .pull_request import MAX_BODY_BYTES, PrBody
 from .report import Deferred, Finding
 from .sections import Found, Section, check_section, describe_problem, find_section
-from .values import frozen
+from .values import value
 
 SECTIONS_RULE = "review.pr_sections"
 SECTIONS_KIND = "pr_sections"
 
 
-@frozen
+@value
 class Judged:
     """How a description met one section a rule needs: `gap` says what is missing (None: met),
     `unknown` why that cannot be told here (then `gap` is None too)."""

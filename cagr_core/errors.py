@@ -3,10 +3,10 @@ and ConfigIssue, one problem of the configuration as reported (errors become iss
 
 from __future__ import annotations
 
-from .values import frozen
+from .values import value
 
 
-@frozen
+@value
 class ConfigIssue:
     """One thing wrong with the configuration: where (file and key path) and what to do."""
 

@@ -32,11 +32,11 @@ from .rule_index import Matches, RuleIndex
 from .ruleset import CompiledRule, RuleSet
 from .severity import Severity
 from .templates import RenderError
-from .values import define, evolve, field, frozen
+from .values import field, replace, value
 from .when import When
 
 
-@frozen
+@value
 class Limits:
     """Caps that keep one evaluation bounded. Exceeding one reports unchecked, never a pass."""
 
@@ -59,7 +59,7 @@ class _OutOfTime(Exception):
     """The caller's deadline passed while a rule was being decided."""
 
 
-@define
+@value(frozen=False)
 class _Clock:
     """The caller's deadline: asked before each rule and every _CHECK_EVERY steps of a loop."""
 
@@ -94,7 +94,7 @@ if TYPE_CHECKING:
             ...
 
 
-@frozen
+@value
 class _Scan:
     """The naive way: the matcher is tried on every path, once per rule that asks. It asks the
     deadline only between rules and in the checks' loops, so that it costs what the evaluator
@@ -113,7 +113,7 @@ class _Scan:
         return None
 
 
-@define
+@value(frozen=False)
 class _Lookup:
     """The indexed way: every indexed matcher against every path in one walk, on first use
     (so the walk runs under the deadline too), then looked up."""
@@ -145,7 +145,7 @@ class _Lookup:
         return None if first is None else self.unknown[first]
 
 
-@frozen
+@value
 class _Trigger:
     """A selected change that fired the rule, with the dependencies it added, if that fired it."""
 
@@ -191,7 +191,7 @@ def _describe_all(triggers: list[_Trigger]) -> str:
     return f"{first} (and {len(rest)} more selected path{plural}: {_first_few(rest)})"
 
 
-@define
+@value(frozen=False)
 class _Context:
     """One evaluation's inputs, with the path index and the parsed body computed once."""
 
@@ -592,10 +592,10 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
         changed_paths=len(changes.changes),
     )
     if not changes.complete:
-        return evolve(report, unchecked=changes.unchecked)
+        return replace(report, unchecked=changes.unchecked)
     over = _over_limits(rules, changes, limits)
     if over is not None:
-        return evolve(report, unchecked=(over,))
+        return replace(report, unchecked=(over,))
     unknown = {item.path: item.message for item in changes.unchecked if item.path is not None}
     clock = _Clock(expired)
     known = changes.changes
@@ -622,7 +622,7 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
             Unchecked(c.id, Stage.DEADLINE, _OUT_OF_TIME) for c in rules.rules[decided:]
         )
     severities = {c.id: c.severity for c in rules.rules}
-    return evolve(
+    return replace(
         report,
         findings=tuple(sorted(ctx.findings, key=lambda f: (f.rule, f.paths, f.message))),
         unchecked=tuple(
@@ -639,7 +639,7 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
 def _weighed(item: Unchecked, severities: dict[str, Severity]) -> Unchecked:
     """An undecided rule's item, with that rule's severity: a `warn` rule's never gates."""
     severity = severities.get(item.rule or "", Severity.ERROR)
-    return item if severity is item.severity else evolve(item, severity=severity)
+    return item if severity is item.severity else replace(item, severity=severity)
 
 
 def _unknown_input(compiled: CompiledRule, unknown: dict[str, str], ctx: _Context) -> str | None:

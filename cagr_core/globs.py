@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .values import field, frozen
+from .values import field, value
 
 GLOB_CHARS = frozenset("*?[]{}\\")
 GLOBSTAR = "**"
@@ -101,7 +101,7 @@ def _fits(chunk: list[re.Pattern[str]], names: Sequence[str], start: int) -> boo
     return all(part.fullmatch(names[start + index]) for index, part in enumerate(chunk))
 
 
-@frozen
+@value
 class PathMatcher:
     """A compiled set of patterns: `matches(path)` is true when any pattern matches.
 

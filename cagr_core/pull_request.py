@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 
 from .sections import Document
-from .values import frozen
+from .values import value
 
 MAX_BODY_BYTES = 256 * 1024  # the most of a description cagr reads (Limits.max_body_bytes)
 
@@ -17,7 +17,7 @@ class Phase(enum.Enum):
     CI = "ci"
 
 
-@frozen
+@value
 class PrBody:
     """The pull request's description: its text, or None when no PR metadata is available.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .changes import Range, Unchecked
 from .severity import Severity
-from .values import evolve, frozen
+from .values import replace, value
 
 __all__ = [
     "AddedDependency",
@@ -29,7 +29,7 @@ else:
     Verdict = str  # what a Verdict is at run time
 
 
-@frozen
+@value
 class AddedDependency:
     """A dependency a manifest change adds: its name as written, the manifest's section as
     written (None for a requirements file, which has none), and the manifest's path."""
@@ -39,7 +39,7 @@ class AddedDependency:
     manifest: str
 
 
-@frozen
+@value
 class Finding:
     """One violated obligation: what changed and what is missing (`message`), and the fix.
 
@@ -64,7 +64,7 @@ class Finding:
     targets: tuple[str, ...] = ()
 
 
-@frozen
+@value
 class Waived:
     """A finding a CI run did not count because the pull request carries the rule's label."""
 
@@ -72,7 +72,7 @@ class Waived:
     label: str
 
 
-@frozen
+@value
 class Deferred:
     """A PR-body obligation that fired where no body is required yet (an agent's turn end).
 
@@ -94,7 +94,7 @@ class Deferred:
     paths: tuple[str, ...] = ()
 
 
-@frozen
+@value
 class Timings:
     """Milliseconds spent, measured by the adapter that ran the stages."""
 
@@ -102,7 +102,7 @@ class Timings:
     evaluate_ms: float | None = None
 
 
-@frozen
+@value
 class ConfigChanges:
     """How the change edits cagr's own configuration, against the merge base: the rules that
     judge this change are partly its own."""
@@ -140,7 +140,7 @@ class ConfigChanges:
         )
 
 
-@frozen
+@value
 class UncommittedConfig:
     """A committed check judged by HEAD's rules while the working tree's configuration differs:
     what the working tree has that HEAD does not (rule ids; other keys whose value differs)."""
@@ -172,7 +172,7 @@ class UncommittedConfig:
         )
 
 
-@frozen
+@value
 class Report:
     """The verdict on one change set. Findings win over unchecked; only neither is a pass."""
 
@@ -233,4 +233,4 @@ def waive(report: Report, labels: frozenset[str]) -> Report:
         for f in report.findings
         if f.waive_label is not None and f.waive_label in labels
     )
-    return evolve(report, findings=kept, waived=report.waived + waived)
+    return replace(report, findings=kept, waived=report.waived + waived)

@@ -20,14 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from .globs import PathMatcher
-from .values import frozen
+from .values import value
 
 
 def _nothing() -> None:
     return None
 
 
-@frozen
+@value
 class Matches:
     """Which of some paths each indexed matcher matches, as positions in ascending order."""
 
@@ -38,7 +38,7 @@ class Matches:
         return self._positions[self._ids[matcher.patterns]]
 
 
-@frozen
+@value
 class RuleIndex:
     """Distinct path matchers, filed by the literal parts of their patterns."""
 

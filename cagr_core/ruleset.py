@@ -17,11 +17,11 @@ from .globs import PathMatcher
 from .rule_index import RuleIndex
 from .severity import Severity
 from .templates import Template
-from .values import field, frozen
+from .values import field, value
 from .when import When
 
 
-@frozen
+@value
 class Selector:
     """A rule's trigger paths minus its ignores, compiled."""
 
@@ -32,7 +32,7 @@ class Selector:
         return self.paths.matches(path) and not self.ignores.matches(path)
 
 
-@frozen
+@value
 class CompiledRule:
     """A rule with its patterns and templates checked and compiled once.
 
@@ -68,7 +68,7 @@ class CompiledRule:
         return Format(self.format) if self.format is not None else format_of(path)
 
 
-@frozen
+@value
 class RuleSet:
     """Compiled rules with unique ids, in id order (rule order never matters), and their
     trigger and `require` patterns indexed once for evaluation (ignores are only ever tried on

@@ -17,7 +17,7 @@ import enum
 import re
 from collections.abc import Iterable
 
-from .values import frozen
+from .values import value
 
 PLACEHOLDER_WORDS = frozenset({"todo", "tbd", "tba", "n/a", "na", "none", "fixme", "xxx", "wip"})
 _PLACEHOLDERS = frozenset(word.replace("/", "") for word in PLACEHOLDER_WORDS)
@@ -40,7 +40,7 @@ class Found(enum.Enum):
     DUPLICATE = "duplicate"
 
 
-@frozen
+@value
 class Section:
     """The outcome of looking up one section: its visible content lines when found once.
 
@@ -97,7 +97,7 @@ def is_placeholder(line: str) -> bool:
     return not words or words in _PLACEHOLDERS
 
 
-@frozen
+@value
 class Heading:
     """A heading of a parsed description: its level (1 to 6), its visible text, and whether it
     is an ATX heading (`## Risk`) rather than a setext one (underlined)."""
@@ -107,7 +107,7 @@ class Heading:
     atx: bool = True
 
 
-@frozen
+@value
 class Content:
     """The text of a block that is not a heading, line by line, as a reader sees it."""
 

@@ -12,7 +12,7 @@ import re
 
 from .errors import CagrError, TemplateError
 from .globs import GLOB_CHARS
-from .values import frozen
+from .values import value
 
 FIELDS = ("dir", "name", "ext")
 _TOKEN = re.compile(r"\{([^{}/]*)\}")
@@ -22,7 +22,7 @@ class RenderError(CagrError):
     """A template that cannot give a target for this particular path (no extension for {ext})."""
 
 
-@frozen
+@value
 class Template:
     """A checked target template; `parts` are its `/`-separated components."""
 

@@ -23,6 +23,7 @@ import stat
 from collections.abc import Callable, Mapping
 
 from cagr_core.errors import CagrError
+from cagr_core.values import value
 
 from .config import GitConfig, parse_boolean
 from .ignore import user_file
@@ -47,15 +48,13 @@ class AttributeFileProblem(CagrError):
     """An attributes file git would hang on, or a pattern cagr cannot follow."""
 
 
+@value
 class Line:
     """One attributes line: a pattern (or a macro's name) and the states it sets, in order."""
 
-    __slots__ = ("macro", "pattern", "states")
-
-    def __init__(self, pattern: Pattern | None, macro: bytes | None, states: list[State]) -> None:
-        self.pattern = pattern
-        self.macro = macro
-        self.states = states
+    pattern: Pattern | None
+    macro: bytes | None
+    states: list[State]
 
 
 def _span(data: bytes, start: int, chars: bytes, inside: bool) -> int:
@@ -213,15 +212,14 @@ def _read_file(path: bytes, follow: bool) -> bytes | None:
         os.close(fd)
 
 
+@value
 class Frame:
-    """The lines of one source, and the folder its patterns are relative to (b"": the top)."""
+    """The lines of one source, and the folder its patterns are relative to (b"": the top);
+    `uncertain`: read from the index, which git may skip (sparse cone)."""
 
-    __slots__ = ("base", "lines", "uncertain")
-
-    def __init__(self, base: bytes, lines: list[Line], uncertain: bool = False) -> None:
-        self.base = base
-        self.lines = lines
-        self.uncertain = uncertain  # read from the index, which git may skip (sparse cone)
+    base: bytes
+    lines: list[Line]
+    uncertain: bool = False
 
 
 class AttributeRules:
@@ -324,10 +322,10 @@ class AttributeRules:
     def _fill(self, values: dict[bytes, Value], states: list[State]) -> None:
         """git's fill_one(): the line's states from the last, each only if still undecided; a
         macro set to true expands in place."""
-        for name, value in reversed(states):
+        for name, state in reversed(states):
             if name not in values:
-                values[name] = value
-                if value is True and name in self.macros:
+                values[name] = state
+                if state is True and name in self.macros:
                     self._fill(values, self.macros[name])
 
 

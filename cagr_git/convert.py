@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cagr_core.errors import CagrError
-from cagr_core.values import frozen
+from cagr_core.values import value
 
 from .attributes import AttributeRules, Value
 from .config import GitConfig, parse_boolean
@@ -28,7 +28,7 @@ class Unconvertible(CagrError):
     """Content whose way into git cagr does not reproduce; the message says why."""
 
 
-@frozen
+@value
 class Conversion:
     """What git does to one path's content on the way in."""
 

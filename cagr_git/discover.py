@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 from cagr_core.errors import CagrError
+from cagr_core.values import value
 
 from .files import read_regular, read_text
 from .object_ids import is_sha
@@ -22,23 +23,18 @@ class NotARepository(CagrError):
     """The folder is not inside a git repository, or its `.git` file is broken (exit 2)."""
 
 
+@value
 class Checkout:
     """Where a repository lives: its work tree (None when bare), this worktree's git directory
     (`.git`, or `.git/worktrees/NAME` for a linked worktree) and the common git directory."""
 
-    __slots__ = ("commondir", "gitdir", "root")
-
-    def __init__(self, root: str | None, gitdir: str, commondir: str) -> None:
-        self.root = root
-        self.gitdir = gitdir
-        self.commondir = commondir
+    root: str | None
+    gitdir: str
+    commondir: str
 
     @property
     def bare(self) -> bool:
         return self.root is None
-
-    def __repr__(self) -> str:
-        return f"Checkout(root={self.root!r}, gitdir={self.gitdir!r})"
 
 
 def _common_dir(gitdir: str) -> str:

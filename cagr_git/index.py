@@ -11,7 +11,7 @@ import struct
 from collections import namedtuple
 
 from cagr_core.errors import CagrError
-from cagr_core.values import frozen
+from cagr_core.values import value
 
 from .files import read_regular
 
@@ -58,7 +58,7 @@ if not TYPE_CHECKING:  # the same fields as a plain named tuple, without importi
     IndexEntry = namedtuple("IndexEntry", IndexEntry.__annotations__)
 
 
-@frozen
+@value
 class Index:
     """The parsed index: its entries in index (path) order and its extension signatures."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from binascii import unhexlify
 
-from attrs import frozen
+from cagr_core.values import value
 
 from .objects import COMMIT, DamagedObject, read_raw
 from .trees import TreeEntry, diff_trees
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .repository import Repository
 
 
-@frozen
+@value
 class CommitChange:
     """One commit's changes against its first parent: (path, old entry, new entry) with
     `/`-separated paths as git stores them; an entry is (mode, raw id), None where absent."""

@@ -18,14 +18,14 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from cagr_core.values import frozen
+from cagr_core.values import value
 
 from .config import GitConfig, GitConfigError, read_git_config
 from .discover import Checkout
 from .refs import head_ref
 
 
-@frozen
+@value
 class Remote:
     """One remote: its name, its URLs (the first is the one fetched) and where git pushes."""
 
@@ -43,11 +43,11 @@ def remotes(config: GitConfig) -> list[Remote]:
     urls: dict[str, list[str]] = {}
     push_urls: dict[str, list[str]] = {}
     rewrites: dict[str, dict[str, list[str]]] = {"insteadof": {}, "pushinsteadof": {}}
-    for (section, subsection, name), value in config.settings:
+    for (section, subsection, name), setting in config.settings:
         if subsection is None:
             continue
         if section == "url" and name in rewrites:
-            prefix = _value(value, section, subsection, name)
+            prefix = _value(setting, section, subsection, name)
             rewrites[name].setdefault(subsection, []).append(prefix)
         elif section == "remote" and not subsection.startswith("/"):
             # git names a remote whose subsection is empty after the rest of its key (`.url`).
@@ -55,9 +55,9 @@ def remotes(config: GitConfig) -> list[Remote]:
             urls.setdefault(remote, [])
             push_urls.setdefault(remote, [])
             if name == "url":
-                _add(urls[remote], _value(value, section, subsection, name))
+                _add(urls[remote], _value(setting, section, subsection, name))
             elif name == "pushurl":
-                _add(push_urls[remote], _value(value, section, subsection, name))
+                _add(push_urls[remote], _value(setting, section, subsection, name))
     found = []
     for remote, written in urls.items():
         pushes = [_rewritten(url, rewrites["insteadof"]) for url in push_urls[remote]]

@@ -14,7 +14,7 @@ import os
 import re
 
 from cagr_core.errors import ErrorWithFix
-from cagr_core.values import frozen
+from cagr_core.values import value
 
 from .files import read_regular
 from .history import GraphDamaged
@@ -37,7 +37,7 @@ class RevisionProblem(ErrorWithFix):
     """A revision that names no commit here; `fix` says what to do."""
 
 
-@frozen
+@value
 class Resolved:
     """A revision's commit, and what it resolved through.
 

@@ -13,7 +13,7 @@ import operator
 import os
 
 from cagr_core.errors import CagrError
-from cagr_core.values import frozen
+from cagr_core.values import value
 
 from .attributes import AttributeFileProblem, AttributeRules
 from .convert import Checkin
@@ -34,7 +34,7 @@ class StatusProblem(CagrError):
     """The working tree cannot be compared at all; the message says why and what to do."""
 
 
-@frozen
+@value
 class Status:
     """The base -> working tree difference: changed entries (sorted by path), paths whose staged
     content differs from both ends, paths whose content cannot be known, and the work tree

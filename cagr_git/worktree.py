@@ -15,7 +15,7 @@ import stat
 from collections.abc import Callable, Container, Iterable
 
 from cagr_core.errors import CagrError
-from cagr_core.values import define, field
+from cagr_core.values import field, value
 
 from .attributes import AttributeFileProblem
 from .convert import Checkin, Unconvertible, looks_binary, to_git
@@ -68,7 +68,7 @@ def mode_from_stat(
     return 0o100755 if st_mode & stat.S_IXUSR else 0o100644
 
 
-@define
+@value(frozen=False)
 class Scan:
     """The tracked paths' outcome: raw changes against the base, staged paths whose working
     tree content differs from the staged one, and paths that could not be read exactly."""
@@ -78,7 +78,7 @@ class Scan:
     unreadable: list[Unreadable] = field(factory=list)
 
 
-@define
+@value(frozen=False)
 class Walk:
     """The untracked part of W: files and nested repositories the index does not track, tracked
     folders that are no folder on disk any more, and what could not be listed or read."""

@@ -21,7 +21,7 @@ from cagr_core.description import check_pr_sections, judge_obligations
 from cagr_core.pull_request import PrBody
 from cagr_core.render import render_details
 from cagr_core.report import Report
-from cagr_core.values import evolve as replace
+from cagr_core.values import replace
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.refs import branch_ref, read_ref
 from cagr_repo.config_files import find_config_files, waive_labels

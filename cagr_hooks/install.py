@@ -21,9 +21,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from attrs import frozen
-
 from cagr_core.errors import CagrError
+from cagr_core.values import value
 from cagr_repo.files import UnsafeOutput, output_path, write_atomically
 
 from .settings_text import Edits, Node, SettingsSyntax, parse
@@ -58,7 +57,7 @@ class InstallError(CagrError):
     """The settings file cannot be merged safely (it is left as it was)."""
 
 
-@frozen
+@value
 class Installed:
     """What `install` did to one settings file: the changes, in words, and whether it wrote."""
 
@@ -184,17 +183,17 @@ def plan_entry(listed: list[Any], wanted: dict[str, Any]) -> list[Op]:
 def _applied(listed: list[Any], ops: list[Op]) -> list[Any]:
     """The list after `ops` (which name places in the list as it was)."""
     result = copy.deepcopy(listed)
-    for kind, where, value in ops:
+    for kind, where, item in ops:
         if kind == "set" and len(where) == 1:
-            result[where[0]] = value
+            result[where[0]] = item
         elif kind == "set":
-            result[where[0]]["hooks"][where[1]] = value
+            result[where[0]]["hooks"][where[1]] = item
     for _, where, _ in sorted((op for op in ops if op[0] == "delete"), reverse=True):
         if len(where) == 1:
             del result[where[0]]
         else:
             del result[where[0]]["hooks"][where[1]]
-    result.extend(value for kind, _, value in ops if kind == "append")
+    result.extend(item for kind, _, item in ops if kind == "append")
     return result
 
 
@@ -215,13 +214,13 @@ def _edit_entry(edits: Edits, array: Node, ops: list[Op]) -> None:
     if any(kind == "delete" for kind, _, _ in ops):
         edits.replace(array, _applied(array.value, ops))
         return
-    for kind, where, value in ops:
+    for kind, where, item in ops:
         if kind == "append":
-            edits.append(array, value)
+            edits.append(array, item)
         elif len(where) == 1:
-            edits.replace(array.items[where[0]], value)
+            edits.replace(array.items[where[0]], item)
         else:
-            edits.replace(array.items[where[0]].members["hooks"].items[where[1]], value)
+            edits.replace(array.items[where[0]].members["hooks"].items[where[1]], item)
 
 
 def installed_command(hooks: dict[str, object]) -> str | None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 import shlex
 
+from cagr_core.values import value
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -70,14 +72,12 @@ class Word:
         return f"Word({self.raw!r})"
 
 
+@value
 class Arg:
     """One field of a simple command: as written (`raw`) and its value (None: computed)."""
 
-    __slots__ = ("raw", "text")
-
-    def __init__(self, raw: str, text: str | None) -> None:
-        self.raw = raw
-        self.text = text
+    raw: str
+    text: str | None
 
 
 def _heredoc_text(heredoc: re.Match[str]) -> str | None:

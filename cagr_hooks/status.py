@@ -11,7 +11,7 @@ import statistics
 import subprocess
 from pathlib import Path
 
-from attrs import frozen
+from cagr_core.values import value
 
 from .install import (
     DEFAULT_COMMAND,
@@ -42,7 +42,7 @@ PROJECT_VARIABLES = {
 BUDGETS_MS = {"turn_end": 60_000.0, "command": 50.0}  # the hook's deadline; the gate's target
 
 
-@frozen
+@value
 class AgentStatus:
     """One agent's settings file: absent, or cagr's events installed, missing or outdated."""
 

@@ -17,7 +17,7 @@ import time
 from cagr_core.changes import ChangeSet
 from cagr_core.render import render_details
 from cagr_core.report import Report
-from cagr_core.values import evolve
+from cagr_core.values import replace
 from cagr_git.discover import Checkout
 from cagr_repo.check import CheckRequest, check
 from cagr_repo.config import ConfigErrors, load_config
@@ -119,7 +119,7 @@ def _stack_text(outcomes: list[StackOutcome], statuses: tuple[str, ...]) -> str:
 def _text(report: Report) -> str:
     """The report for the agent and the person, without the note on cagr's own config edits:
     every report says that, and at every turn end it would only repeat itself."""
-    return render_details(evolve(report, config_changes=None), limit=_TEXT_LIMIT)
+    return render_details(replace(report, config_changes=None), limit=_TEXT_LIMIT)
 
 
 def _fingerprint(changes: ChangeSet, report: Report, stack: list[StackOutcome]) -> str:

@@ -21,7 +21,7 @@ from cagr_core.dependencies import (
 )
 from cagr_core.errors import CagrError
 from cagr_core.ruleset import RuleSet
-from cagr_core.values import evolve
+from cagr_core.values import replace
 
 from . import cargo, go_mod, package_json, pyproject, requirements
 from ._reading import Malformed, decode
@@ -57,7 +57,7 @@ def _read_side(side: Side | None, formats: frozenset[Format], max_bytes: int) ->
     if side is None or side.content is None or not side.kind.is_file:
         return side  # the evaluator says why a side it needs was not read
     read = tuple((f, read_manifest(f, side.content, max_bytes)) for f in sorted(formats, key=str))
-    return evolve(side, dependencies=read)
+    return replace(side, dependencies=read)
 
 
 def read_change(rules: RuleSet, change: Change, max_bytes: int = MAX_MANIFEST_BYTES) -> Change:
@@ -76,7 +76,7 @@ def read_change(rules: RuleSet, change: Change, max_bytes: int = MAX_MANIFEST_BY
 def read_changes(rules: RuleSet, changes: ChangeSet) -> ChangeSet:
     """`read_change` of every change in the set."""
     read = tuple(read_change(rules, change) for change in changes.changes)
-    return evolve(changes, changes=read)
+    return replace(changes, changes=read)
 
 
 class ManifestError(CagrError):

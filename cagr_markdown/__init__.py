@@ -17,7 +17,7 @@ import mistune
 
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
 from cagr_core.sections import Content, Document, Heading
-from cagr_core.values import evolve
+from cagr_core.values import replace
 
 __all__ = ["parse", "parsed"]
 
@@ -45,7 +45,7 @@ def parsed(body: PrBody) -> PrBody:
         return body
     if len(text.encode("utf-8", "replace")) > MAX_BODY_BYTES:
         return body  # the core says it is too large, whatever it holds
-    return evolve(body, document=parse(text))
+    return replace(body, document=parse(text))
 
 
 def _block(token: Mapping[str, Any]) -> Heading | Content:

@@ -18,8 +18,7 @@ from cagr_core.description import check_pr_sections
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.report import Deferred, Report, Timings, UncommittedConfig, waive
-from cagr_core.values import evolve as replace
-from cagr_core.values import frozen
+from cagr_core.values import replace, value
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
 from cagr_git.refs import branch_ref, read_ref
@@ -39,7 +38,7 @@ from .judging_config import (
 from .target import BY_BASE_OPTION, choose_target, own_branch
 
 
-@frozen
+@value
 class CheckResult:
     """One check: its report, the change set it judged, and the gate record it wrote, if any.
 
@@ -57,7 +56,7 @@ class CheckResult:
     obligations: tuple[Deferred, ...] = ()
 
 
-@frozen(kw_only=True)
+@value(kw_only=True)
 class CheckRequest:
     """What one check is asked to judge.
 

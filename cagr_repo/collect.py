@@ -13,7 +13,7 @@ from cagr_core.changes import Change, ChangeSet, Range, Side, Stage, Unchecked
 from cagr_core.dependencies import MAX_MANIFEST_BYTES
 from cagr_core.errors import CagrError
 from cagr_core.ruleset import RuleSet
-from cagr_core.values import evolve
+from cagr_core.values import replace
 from cagr_git.config import GitConfigError
 from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
 from cagr_git.repository import Repository
@@ -190,7 +190,7 @@ def count_uncommitted(repo: Repository, committed: ChangeSet) -> int | None:
     except RangeProblem:
         return None
     worktree = _read_working_tree(
-        repo, evolve(range_, head=None), RuleSet.of(()), MAX_CONTENT_BYTES
+        repo, replace(range_, head=None), RuleSet.of(()), MAX_CONTENT_BYTES
     )
     if worktree.unchecked:
         return None

@@ -14,7 +14,7 @@ import os
 from cagr_config.compiled import Compiled, Settings
 from cagr_core.errors import CagrError, ConfigIssue
 from cagr_core.ruleset import RuleSet
-from cagr_core.values import field, frozen
+from cagr_core.values import field, value
 
 from .config_cache import cached_config, keep_config
 from .config_files import ConfigFiles, find_config_files
@@ -32,7 +32,7 @@ class ConfigErrors(CagrError):
         super().__init__("\n".join(str(issue) for issue in issues))
 
 
-@frozen
+@value
 class RepoConfig:
     """The combined, validated configuration of one checkout, compiled and digested.
 

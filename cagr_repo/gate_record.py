@@ -17,7 +17,7 @@ from cagr_core.data import table, text, text_or_none, texts
 from cagr_core.render import render_details
 from cagr_core.report import Report
 from cagr_core.report_json import json_status, report_data, report_from_data
-from cagr_core.values import frozen
+from cagr_core.values import value
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
 from cagr_git.object_ids import is_sha
@@ -41,7 +41,7 @@ def identity(checkout: Checkout) -> tuple[str, str]:
     return os.path.realpath(checkout.commondir), os.path.realpath(worktree)
 
 
-@frozen(kw_only=True)
+@value(kw_only=True)
 class GateRecord:
     """One committed check: its identity, range, config digest, version and report.
 
@@ -162,7 +162,7 @@ def discard_gate_record(gitdir: str, instead: GateRecord | None = None) -> str |
     )
 
 
-@frozen(kw_only=True)
+@value(kw_only=True)
 class Observed:
     """What the checkout holds now, to compare a record with (see `observe`).
 

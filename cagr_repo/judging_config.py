@@ -20,7 +20,7 @@ from cagr_config.sources import is_config_source
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.errors import ConfigIssue
 from cagr_core.report import UncommittedConfig
-from cagr_core.values import evolve, frozen
+from cagr_core.values import replace, value
 from cagr_git.discover import Checkout
 from cagr_git.objects import DamagedObject
 from cagr_git.refs import read_ref
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 _LISTED = 5  # problems or files named in one message
 
 
-@frozen
+@value
 class InvalidConfig:
     """A working tree's configuration that cannot be used: its files' digest (which the PR
     gate compares, and which needs no parsing) and every problem."""
@@ -69,7 +69,7 @@ def read_working_config(root: str, gitdir: str | None = None) -> WorkingConfig:
         return InvalidConfig(root, find_config_files(root).digest(), tuple(errors.issues))
 
 
-@frozen
+@value
 class CommittedConfig:
     """What judges a committed check: HEAD's configuration (`config`; the working tree's when
     both are the same, or when there is no HEAD to read), or None when HEAD's is invalid
@@ -153,10 +153,10 @@ def _differs(
     differs = uncommitted_config(head, working)
     if missing is None:
         return differs
-    return evolve(differs or UncommittedConfig(), note=missing)
+    return replace(differs or UncommittedConfig(), note=missing)
 
 
-@frozen
+@value
 class UnlikeGit:
     """Config files where the disk is not git's view of the working tree: `absent`, git has
     them and the disk does not (git trusts a skip-worktree or assume-unchanged entry without

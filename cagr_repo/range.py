@@ -8,7 +8,7 @@ with an instruction, never as a fallback range.
 from __future__ import annotations
 
 from cagr_core.errors import ErrorWithFix
-from cagr_core.values import frozen
+from cagr_core.values import value
 from cagr_git.history import History, merge_bases
 from cagr_git.object_ids import is_sha
 from cagr_git.objects import COMMIT, DamagedObject, read_raw
@@ -21,7 +21,7 @@ class RangeProblem(ErrorWithFix):
     """The range cannot be known exactly; the message says what to do."""
 
 
-@frozen
+@value
 class Target:
     """The resolved target: the name asked for, the ref it resolved through (or the revision,
     when it is not a ref: `HEAD~2`, a commit id), and its commit."""

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from cagr_config.compiled import StackRun
-from cagr_core.values import frozen
+from cagr_core.values import value
 
 StackStatus = Literal["passed", "failed", "timed_out", "skipped", "error"]
 TAIL_CHARS = 2_000
@@ -27,7 +27,7 @@ _READ_SIZE = 64 * 1024
 _POLL_SECONDS = 0.05
 
 
-@frozen
+@value
 class StackOutcome:
     """How one command went.
 

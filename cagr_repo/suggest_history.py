@@ -21,10 +21,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from attrs import field, frozen
-
 from cagr_config.globs import compile_matcher
 from cagr_core.dependencies import Format, format_of
+from cagr_core.values import field, value
 from cagr_git.log import first_parent_log
 from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
 from cagr_git.trees import TREE_MODE, TreeEntry, read_tree
@@ -61,7 +60,7 @@ _OUTPUTS = ("dist", "build")
 _NOT_SOURCES = frozenset(("node_modules", "tests", "test", "__tests__", "docs"))
 
 
-@frozen
+@value
 class Commit:
     """One recent commit as the suggestions read it: the paths it changed, those it added, and
     the manifests it added a dependency to."""
@@ -71,7 +70,7 @@ class Commit:
     dependencies: frozenset[str] = frozenset()
 
 
-@frozen
+@value
 class History:
     """Recent first-parent commits, newest first, and the folders (relative to its own) each
     lockfile at HEAD says it locks, where it says so."""

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from attrs import frozen
-
 from cagr_core.dependencies import Format, format_of
+from cagr_core.values import value
 
 # One manifest of each format before and after adding a dependency, for the examples.
 _ADDED_DEPENDENCY = {
@@ -22,7 +21,7 @@ _ADDED_DEPENDENCY = {
 }
 
 
-@frozen
+@value
 class Suggestion:
     """One suggested rule (as plain TOML-ready data) and why cagr suggests it."""
 

@@ -10,7 +10,7 @@ from typing import Any
 from cagr_core.changes import Change, ChangeSet, Side, Stage, Unchecked
 from cagr_core.report_json import range_data, unchecked_data
 from cagr_core.ruleset import RuleSet
-from cagr_core.values import evolve
+from cagr_core.values import replace
 from cagr_git.discover import Checkout
 from cagr_git.repository import open_repo
 from cagr_repo.collect import BareRepository, collect_committed, collect_working_tree
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             f" {unknown}, so this may not be the range a check judges. Name the target with"
             " --base, or fix the configuration."
         )
-        changes = evolve(
+        changes = replace(
             changes, unchecked=(*changes.unchecked, Unchecked(None, Stage.CONFIG, message))
         )
     if args.format == "json":

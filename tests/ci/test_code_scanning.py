@@ -12,7 +12,7 @@ from cagr_ci.run import run_ci
 from cagr_ci.sarif import LEFT_OUT, MAX_RESULTS, sarif_log
 from cagr_core.pull_request import PrBody
 from cagr_core.report import Finding
-from cagr_core.values import evolve
+from cagr_core.values import replace
 from cagr_git.discover import find_checkout
 from cagr_repo.config import load_config
 
@@ -59,12 +59,12 @@ class TestResultLimit:
             Finding("r", "requires", f"f{n} changed.", "Fix it.", (f"f{n}",))
             for n in range(MAX_RESULTS + 10)
         )
-        log = sarif_log(evolve(result, report=evolve(result.report, findings=many)))
+        log = sarif_log(replace(result, report=replace(result.report, findings=many)))
         assert len(log["runs"][0]["results"]) == MAX_RESULTS
         assert rejections(log) == []
         assert log["runs"][0]["results"][-1]["message"]["text"].startswith("11 more finding(s)")
         exact = many[:MAX_RESULTS]
-        log = sarif_log(evolve(result, report=evolve(result.report, findings=exact)))
+        log = sarif_log(replace(result, report=replace(result.report, findings=exact)))
         assert all(r["ruleId"] == "r" for r in log["runs"][0]["results"])  # nothing left out
 
 
@@ -100,7 +100,7 @@ class TestLocations:
         checkout = project.clone(head)
         config = load_config(checkout)
         event = CiEvent("none", "", "t", pull_request=True)
-        result = run_ci(config, find_checkout(str(checkout)), evolve(event, body=PrBody("")))
+        result = run_ci(config, find_checkout(str(checkout)), replace(event, body=PrBody("")))
         log = sarif_log(result)
         (finding,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "review.pr_sections"]
         place = finding["locations"][0]["physicalLocation"]

@@ -8,7 +8,7 @@ from cagr_core.pull_request import Phase
 from cagr_core.render import render_details, render_summary, render_text
 from cagr_core.report import Finding, Report
 from cagr_core.report_json import report_data
-from cagr_core.values import evolve
+from cagr_core.values import replace
 
 from .build import RANGE, added, check, deleted, modified
 from .rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, SCHEMA, bump, manifest
@@ -181,7 +181,7 @@ def test_json_deferred_dependencies_are_all_listed() -> None:
 
 def test_summary_line() -> None:
     failing = check([SCHEMA, GUARDS], modified("src/config/schema.ts"))
-    assert render_summary(evolve(failing, range=evolve(RANGE, chosen_by="origin/HEAD"))) == (
+    assert render_summary(replace(failing, range=replace(RANGE, chosen_by="origin/HEAD"))) == (
         "Change rules failed: 2 rule(s) checked, 1 changed path(s); 1 finding(s), 0 unchecked,"
         " 0 deferred. Range: merge base abc1234 to working tree; target main at aaaaaaa, chosen"
         " by origin/HEAD."
@@ -193,7 +193,7 @@ def test_summary_line() -> None:
 
 
 def test_uncommitted_paths_are_named_but_change_no_verdict() -> None:
-    report = evolve(check(SCHEMA, modified("README.md")), uncommitted=3)
+    report = replace(check(SCHEMA, modified("README.md")), uncommitted=3)
     assert report.status == "pass"
     assert render_text(report).startswith(
         "Not part of this committed check: 3 path(s) where the working tree differs from HEAD"

@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 from cagr_core import values
-from cagr_core.values import FrozenInstanceError, define, evolve, field, frozen
+from cagr_core.values import FrozenInstanceError, field, replace, value
 
 
 def _sorted(items: tuple[int, ...] | list[int]) -> tuple[int, ...]:
@@ -20,7 +20,7 @@ def _positive(_: object, name: str, value: int) -> None:
         raise ValueError(f"{name} must not be negative")
 
 
-@frozen
+@value
 class Point:
     x: int = field(validator=_positive)
     tags: tuple[int, ...] = field(default=(), converter=_sorted)
@@ -31,13 +31,13 @@ class Point:
         self.seen.append("built")
 
 
-@frozen(kw_only=True)
+@value(kw_only=True)
 class Named:
     first: str = "a"
     second: str
 
 
-@define
+@value(frozen=False)
 class Counter:
     count: int = 0
     log: list[int] = field(factory=list)
@@ -99,7 +99,7 @@ class TestBuilding:
 
 
 class TestValues:
-    """Compared by their fields, hashable when frozen, changed only by evolve."""
+    """Compared by their fields, hashable when frozen, changed only by replace."""
 
     def test_equality_ignores_fields_left_out(self) -> None:
         a, b = Point(1, (1,)), Point(1, (1,))
@@ -122,10 +122,10 @@ class TestValues:
         assert not hasattr(Point(1), "__dict__")
 
     def test_evolve_runs_converters_again(self) -> None:
-        point = evolve(Point(1, (5, 4)), tags=[9, 8], label="q")
+        point = replace(Point(1, (5, 4)), tags=[9, 8], label="q")
         assert (point.x, point.tags, point.label) == (1, (8, 9), "q")
         with pytest.raises(TypeError, match="no field nope"):
-            evolve(point, nope=1)
+            replace(point, nope=1)
 
     def test_repr_names_the_fields_shown(self) -> None:
         assert repr(Point(1)) == "Point(x=1, tags=(), label='p')"
@@ -146,7 +146,7 @@ class TestValues:
     def test_a_required_field_after_a_default_is_refused(self) -> None:
         with pytest.raises(TypeError, match="without a default follows one with"):
 
-            @frozen
+            @value
             class Bad:
                 a: int = 1
                 b: int

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from cagr_core.changes import Change, ChangeSet, Range, Side
 from cagr_core.pull_request import Phase, PrBody
-from cagr_core.values import evolve
+from cagr_core.values import replace
 from cagr_repo import config as config_module
 from cagr_repo import config_cache
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
@@ -219,8 +219,8 @@ def code_listed(monkeypatch: pytest.MonkeyPatch) -> Path:
     def compiled_by_this_code(root: Path, files: ConfigFiles) -> RepoConfig:
         config = compile_(root, files)
         made_by = f"{config_cache.VERSION}:{len(module.read_text())}"
-        compiled = evolve(config.compiled, rules_digest=f"{config.rules_digest}:{made_by}")
-        return evolve(config, compiled=compiled)
+        compiled = replace(config.compiled, rules_digest=f"{config.rules_digest}:{made_by}")
+        return replace(config, compiled=compiled)
 
     monkeypatch.setattr(config_module, "config_from", compiled_by_this_code)
     return module

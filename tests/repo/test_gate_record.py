@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cagr_core.values import evolve
+from cagr_core.values import replace
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout, find_checkout
 from cagr_git.refs import branch_ref, read_ref
@@ -189,7 +189,7 @@ class TestCurrency:
     def test_another_version(self, branch: Path) -> None:
         committed_check(branch)
         checkout, now = observed(branch)
-        now = evolve(now, version="9.9.9")
+        now = replace(now, version="9.9.9")
         record = read_gate_record(checkout.gitdir)
         assert record is not None
         assert stale_reasons(record, now) == [f"it was made by cagr {VERSION}, this is 9.9.9"]
@@ -200,7 +200,7 @@ class TestCurrency:
         record = read_gate_record(find_checkout(str(branch)).gitdir)
         assert record is not None
         _, now = observed(branch)
-        now = evolve(now, identity=(now.identity[0], str(tmp_path / "wt")))
+        now = replace(now, identity=(now.identity[0], str(tmp_path / "wt")))
         assert stale_reasons(record, now) == ["it was made in another repository or worktree"]
 
 
