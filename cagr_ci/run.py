@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Literal
 
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.description import SECTIONS_RULE
@@ -22,6 +23,7 @@ from cagr_repo.check import CheckRequest, check
 from cagr_repo.config import ConfigErrors, RepoConfig
 from cagr_repo.declarations import declaration
 from cagr_repo.judging_config import WorkingConfig, committed_config
+from cagr_repo.stack import StackOutcome
 from cagr_repo.target import TargetChoice, choose_target
 
 from .event import CiEvent
@@ -35,12 +37,6 @@ from .integrity import (
     local_changes,
 )
 from .merge_queue import PullRequestCheck, check_queue
-
-TYPE_CHECKING = False  # not typing's: a run without stack commands need not import it
-if TYPE_CHECKING:
-    from typing import Literal
-
-    from cagr_repo.stack import StackOutcome
 
 CiStatus = Verdict
 STACK_SECONDS = 20 * 60  # the `[stack].ci` commands' shared deadline, from the start of the run

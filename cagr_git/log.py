@@ -13,11 +13,8 @@ from binascii import unhexlify
 from cagr_core.values import value
 
 from .objects import COMMIT, DamagedObject, read_raw
+from .repository import Repository
 from .trees import TreeEntry, diff_trees
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .repository import Repository
 
 
 @value

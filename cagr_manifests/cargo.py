@@ -9,11 +9,13 @@ with case and `-`/`_` ignored, as crates.io compares them; Cargo's old `dev_depe
 
 from __future__ import annotations
 
-from typing import Any
-
 from cagr_core.dependencies import Declared, DependencySection
 
 from ._reading import Malformed, as_table, kind_of, label, load_toml, table
+
+TYPE_CHECKING = False  # not typing's: a check that reads a manifest need not import it
+if TYPE_CHECKING:
+    from typing import Any
 
 _KINDS = {
     "dependencies": "dependencies",

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from cagr_core.dependencies import Declared, DependencySection
 
 from ._reading import Malformed
+
+TYPE_CHECKING = False  # not typing's: a check that reads a manifest need not import it
+if TYPE_CHECKING:
+    from typing import Any
 
 SECTIONS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
 

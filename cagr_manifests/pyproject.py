@@ -8,8 +8,6 @@ Names, extras and group names compare by PEP 503 normalisation (`Foo_Bar` is `fo
 
 from __future__ import annotations
 
-from typing import Any
-
 from cagr_core.dependencies import Declared, DependencySection
 
 from ._python import normalise, requirement_name
@@ -23,6 +21,10 @@ from ._reading import (
     load_toml,
     table,
 )
+
+TYPE_CHECKING = False  # not typing's: a check that reads a manifest need not import it
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def read(text: str) -> Declared:

@@ -26,14 +26,11 @@ from cagr_core.dependencies import Format, format_of
 from cagr_core.values import field, value
 from cagr_git.log import first_parent_log
 from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
+from cagr_git.repository import Repository
 from cagr_git.trees import TREE_MODE, TreeEntry, read_tree
 from cagr_manifests import ManifestError, added_dependencies
 
 from .suggestion import Suggestion, example, examples, manifest_change, slug
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from cagr_git.repository import Repository
 
 HISTORY_LIMIT = 300  # recent first-parent commits read: enough to show a habit, fast on big repos
 _MIN_COMMITS = 3

@@ -25,6 +25,7 @@ COMPILING = (
 )  # fmt: skip
 MARKDOWN = ("mistune",)  # only a body to read needs it
 HOOK_ONLY_NEVER = ("argparse", "subprocess", "importlib.metadata")
+TYPING = ("typing",)  # its import costs about 2.5 ms: annotations are never evaluated
 SUGGESTING = ("difflib",)  # "did you mean": only a name that was not found needs it
 # Third-party packages a warm check may load, besides cagr's own: none.
 THIRD_PARTY: set[str] = set()
@@ -146,11 +147,11 @@ def _third_party(loaded: set[str]) -> set[str]:
 # on every run (tests/adversarial/test_local_state.py).
 PATHS = {
     "turn end": (lambda root: _hook(root, "Stop", stop_hook_active=False),
-                 COMPILING + MARKDOWN + HOOK_ONLY_NEVER + SUGGESTING),
+                 COMPILING + MARKDOWN + HOOK_ONLY_NEVER + SUGGESTING + TYPING),
     "rules check": (lambda _: (["rules", "check"], ""),
-                    COMPILING + MARKDOWN + SUGGESTING + ("subprocess",)),
+                    COMPILING + MARKDOWN + SUGGESTING + TYPING + ("subprocess",)),
     "rules check --committed": (lambda _: (["rules", "check", "--committed"], ""),
-                                COMPILING + MARKDOWN + SUGGESTING + ("subprocess",)),
+                                COMPILING + MARKDOWN + SUGGESTING + TYPING + ("subprocess",)),
     "changes": (lambda _: (["changes"], ""), COMPILING + MARKDOWN + SUGGESTING + ("subprocess",)),
     "the PR gate reading a body": (
         lambda root: _bash(root, 'gh pr create -t T -b "## Risk\nLow: a comment."'),
