@@ -1,3 +1,3 @@
-from cagr_cli.main import main
+from .main import main
 
 raise SystemExit(main())

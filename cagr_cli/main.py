@@ -277,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    from .guard import run_command  # noqa: PLC0415
+    from .error_boundary import run_command  # noqa: PLC0415
     from .output import EXIT_INVALID, terminal_safe_streams  # noqa: PLC0415
 
     with terminal_safe_streams():  # file names must never drive the terminal

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from cagr_core.errors import CagrError
 from cagr_core.values import value
 
-from .config import GitConfig, parse_boolean
+from .gitconfig import GitConfig, parse_boolean
 from .ignore import user_file
 from .patterns import NEGATIVE, Pattern, PatternTooDeep
 

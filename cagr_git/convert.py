@@ -18,7 +18,7 @@ from cagr_core.errors import CagrError
 from cagr_core.values import value
 
 from .attributes import AttributeRules, Value
-from .config import GitConfig, parse_boolean
+from .gitconfig import GitConfig, parse_boolean
 
 NEVER, ALWAYS, AUTO = 0, 1, 2  # when CRLF becomes LF
 _NONPRINTABLE = bytes([*range(1, 8), 11, *range(14, 27), *range(28, 32), 127])

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 
 from cagr_core.errors import CagrError
 
-from .config import GitConfig
+from .gitconfig import GitConfig
 from .patterns import ENDS_WITH, MUST_BE_DIR, NO_DIR, Pattern, PatternTooDeep, loose_regex
 
 MAX_IGNORE_BYTES = 64 * 1024 * 1024

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 
 from cagr_core.values import value
 
-from .config import GitConfig, GitConfigError, read_git_config
 from .discover import Checkout
+from .gitconfig import GitConfig, GitConfigError, read_git_config
 from .refs import head_ref
 
 

@@ -14,9 +14,9 @@ from collections.abc import Iterator, Mapping
 
 from cagr_core.errors import CagrError
 
-from .config import GitConfig, GitConfigError, read_git_config, repository_settings
 from .discover import Checkout
 from .files import read_regular
+from .gitconfig import GitConfig, GitConfigError, read_git_config, repository_settings
 from .history import CommitGraph
 from .objects import ObjectReader
 from .refs import head_ref, read_ref

@@ -18,12 +18,13 @@ import os
 import re
 
 from cagr_core.description import check_pr_sections, judge_obligations
-from cagr_core.pull_request import PrBody
+from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
 from cagr_core.render import render_details
 from cagr_core.report import Report
 from cagr_core.values import replace
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.refs import branch_ref, read_ref
+from cagr_repo.body_file import BodyFileError, read_body_file
 from cagr_repo.config_files import find_config_files, waive_labels
 from cagr_repo.gate_record import (
     GateRecord,
@@ -279,7 +280,7 @@ def _remotes(checkout: Checkout) -> list[tuple[str, str, str]] | str:
     """(host, owner, name) of each remote's repository as gh finds it in `git remote -v`, or why
     they cannot be known."""
     # Imported here: only `-R` and `--head owner:` need git's configuration (1 ms of imports).
-    from cagr_git.config import GitConfigError  # noqa: PLC0415
+    from cagr_git.gitconfig import GitConfigError  # noqa: PLC0415
     from cagr_git.remotes import read_remotes  # noqa: PLC0415
 
     try:
@@ -383,10 +384,6 @@ def _body_decision(pr: PrCommand, record: GateRecord, line: str) -> Decision:
 
 def _read_body_file(path: str, cwd: str) -> tuple[str | None, str | None]:
     """(text, None), or (None, why not): the same reader and bound as `--body-file`."""
-    # Imported here: the body is parsed next, which imports the core anyway.
-    from cagr_core.pull_request import MAX_BODY_BYTES  # noqa: PLC0415
-    from cagr_repo.body_file import BodyFileError, read_body_file  # noqa: PLC0415
-
     try:
         return read_body_file(os.path.join(cwd, os.path.expanduser(path)), MAX_BODY_BYTES), None
     except BodyFileError as error:

@@ -14,7 +14,7 @@ from cagr_core.dependencies import MAX_MANIFEST_BYTES
 from cagr_core.errors import CagrError
 from cagr_core.ruleset import RuleSet
 from cagr_core.values import replace
-from cagr_git.config import GitConfigError
+from cagr_git.gitconfig import GitConfigError
 from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
 from cagr_git.repository import Repository
 from cagr_git.status import RawChange, StatusProblem, index_signature, working_tree_status

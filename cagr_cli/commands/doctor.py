@@ -21,7 +21,7 @@ from cagr_core.changes import Stage
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_hooks.install import SETTINGS_FILES
-from cagr_hooks.status import agent_status, timing_summary
+from cagr_hooks.installed import agent_status, timing_summary
 from cagr_repo.check import CheckRequest, check
 from cagr_repo.config import RepoConfig
 from cagr_repo.config_files import find_config_files

@@ -19,7 +19,7 @@ from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_git.repository import open_repo
 from cagr_hooks.install import NOTES, InstallError, behind_others, install, machine_path
-from cagr_hooks.status import resolve
+from cagr_hooks.installed import resolve
 from cagr_repo.config import ConfigErrors, load_config
 from cagr_repo.files import UnsafeOutput, output_path, write_atomically
 from cagr_repo.schema_file import DEFAULT_SCHEMA_FILE as SCHEMA_FILE

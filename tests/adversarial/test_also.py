@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.adversarial.conftest import RULE, Outcome
 from tests.repo.gitutil import commit, git, write
-
-from .conftest import RULE, Outcome
 
 Cagr = Callable[..., Outcome]
 

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.adversarial.conftest import Outcome
 from tests.ci.events import cagr_ci
 from tests.hooks.hookutil import hook, payload
 from tests.repo.gitutil import commit, write
-
-from .conftest import Outcome
 
 Cagr = Callable[..., Outcome]
 BREAKS = ["syntax error", "folder", "fifo"]

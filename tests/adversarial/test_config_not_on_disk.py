@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.adversarial.conftest import RULE, Outcome
 from tests.ci.events import cagr_ci
 from tests.hooks.hookutil import hook, payload
 from tests.repo.gitutil import commit, git, write
-
-from .conftest import RULE, Outcome
 
 Cagr = Callable[..., Outcome]
 FRAGMENT = ".cagr/rules.toml"

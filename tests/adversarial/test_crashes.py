@@ -17,9 +17,8 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.commands import rules_test
+from tests.adversarial.conftest import RULE, Outcome, denied, run_process
 from tests.repo.gitutil import commit, git, write
-
-from .conftest import RULE, Outcome, denied, run_process
 
 Cagr = Callable[..., Outcome]
 

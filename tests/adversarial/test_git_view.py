@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.adversarial.conftest import RULE, Outcome
 from tests.repo.gitutil import collect, commit, git, oracle, rows, write
-
-from .conftest import RULE, Outcome
 
 Cagr = Callable[..., Outcome]
 CRLF_JSON = b"{}\r\n"  # schema/out.json's committed content ("{}\n") with a CRLF line end

@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 
 from cagr_core.sections import Problem, check_section, find_section, missing_sections
+from tests.adversarial.conftest import Outcome
 from tests.hooks.hookutil import hook, payload
 from tests.repo.configs import TWO_RULES
 from tests.repo.gitutil import commit, git, write
 from tests.support.evaluation import document
-
-from .conftest import Outcome
 
 Cagr = Callable[..., Outcome]
 MARKER = "Dependency reason:"

@@ -10,10 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cagr_repo import config_cache
+from tests.adversarial.conftest import Outcome
 from tests.ci.events import cagr_ci
 from tests.repo.gitutil import commit
-
-from .conftest import Outcome
 
 Cagr = Callable[..., Outcome]
 

@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.adversarial.conftest import Outcome
 from tests.ci.events import cagr_ci, github_env, pull_request
 from tests.repo.gitutil import commit, git
-
-from .conftest import Outcome
 
 Cagr = Callable[..., Outcome]
 

@@ -16,11 +16,10 @@ from pathlib import Path
 import pytest
 
 import cagr
+from tests.adversarial.conftest import Outcome
 from tests.ci.events import cagr_ci, github_env, pull_request
 from tests.hooks.hookutil import hook, payload
 from tests.repo.gitutil import commit, git, write
-
-from .conftest import Outcome
 
 Cagr = Callable[..., Outcome]
 Snapshot = dict[str, tuple[str, bytes]]

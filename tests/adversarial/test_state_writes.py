@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.adversarial.conftest import Outcome, run_process, unwritable
 from tests.repo.gitutil import commit, write
-
-from .conftest import Outcome, run_process, unwritable
 
 Cagr = Callable[..., Outcome]
 

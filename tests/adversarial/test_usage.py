@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.adversarial.conftest import Outcome
 from tests.repo.gitutil import commit
-
-from .conftest import Outcome
 
 Cagr = Callable[..., Outcome]
 NOT_A_TARGET = [

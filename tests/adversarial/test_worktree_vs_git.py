@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.adversarial.conftest import Outcome
 from tests.repo.gitutil import collect, commit, git, oracle, rows, write
-
-from .conftest import Outcome
 
 Cagr = Callable[..., Outcome]
 

@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 
 from cagr_ci.comment import MARKER
-
-from .conftest import DEPENDENCY, GOOD_BODY, Project
-from .events import cagr_ci, github_env, gitlab_env, pull_request, push
-from .forge_server import (
+from tests.ci.conftest import DEPENDENCY, GOOD_BODY, Project
+from tests.ci.events import cagr_ci, github_env, gitlab_env, pull_request, push
+from tests.ci.forge_server import (
     BOT,
     GITLAB_BOT,
     GITLAB_PERSON,

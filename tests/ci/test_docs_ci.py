@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.ci.conftest import GOOD_BODY, Project
+from tests.ci.events import _clean_environment, gitlab_env
+from tests.ci.test_install import ROOT, branch_without_its_schema, run_tool, tool
 from tests.conftest import GIT_ENV
 from tests.repo.gitutil import git
-
-from .conftest import GOOD_BODY, Project
-from .events import _clean_environment, gitlab_env
-from .test_install import ROOT, branch_without_its_schema, run_tool, tool
 
 DOC = (ROOT / "docs" / "ci.md").read_text()
 

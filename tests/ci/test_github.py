@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.ci.conftest import DEPENDENCY, GOOD_BODY, RULES, Project
+from tests.ci.events import cagr_ci, github_env, merge_group, pull_request, push, workflow_dispatch
 from tests.repo.gitutil import git, write
-
-from .conftest import DEPENDENCY, GOOD_BODY, RULES, Project
-from .events import cagr_ci, github_env, merge_group, pull_request, push, workflow_dispatch
 
 
 def pr_env(project: Project, action: str, head: str, body: str | None, **kw: object) -> dict:

@@ -11,10 +11,9 @@ import sys
 import pytest
 from jsonschema import Draft202012Validator
 
+from tests.ci.conftest import DEPENDENCY, GOOD_BODY, Project
+from tests.ci.events import cagr_ci, gitlab_env
 from tests.repo.gitutil import git
-
-from .conftest import DEPENDENCY, GOOD_BODY, Project
-from .events import cagr_ci, gitlab_env
 
 
 def mr_env(project: Project, head: str, description: str | None, **extra: str) -> dict:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import DEPENDENCY, GOOD_BODY, Project
-from .events import _clean_environment, github_env, merge_group, pull_request
-from .forge_server import TOKEN, FakeForge, serving
-from .test_merge_queue import pull, queue
+from tests.ci.conftest import DEPENDENCY, GOOD_BODY, Project
+from tests.ci.events import _clean_environment, github_env, merge_group, pull_request
+from tests.ci.forge_server import TOKEN, FakeForge, serving
+from tests.ci.test_merge_queue import pull, queue
 
 REPORT = (
     "import sys; from cagr_cli.main import main; code = main(sys.argv[1:]);"

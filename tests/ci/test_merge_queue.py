@@ -12,11 +12,10 @@ from typing import Any
 import pytest
 
 from cagr_ci.github import read_github_event
+from tests.ci.conftest import DEPENDENCY, GOOD_BODY, Project
+from tests.ci.events import cagr_ci, github_env, merge_group, pull_request, step_outputs
+from tests.ci.forge_server import SECONDARY, TOKEN, FakeForge, serving
 from tests.repo.gitutil import git
-
-from .conftest import DEPENDENCY, GOOD_BODY, Project
-from .events import cagr_ci, github_env, merge_group, pull_request, step_outputs
-from .forge_server import SECONDARY, TOKEN, FakeForge, serving
 
 SECTIONS = '\n[review]\npr_sections = ["Summary"]\n'
 WAIVABLE = """

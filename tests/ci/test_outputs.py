@@ -17,10 +17,9 @@ from cagr_ci.sarif import path_uri
 from cagr_ci.summary import step_summary
 from cagr_git.discover import find_checkout
 from cagr_repo.config import load_config
-
-from .code_scanning import rejections, unplaced
-from .conftest import DEPENDENCY, GOOD_BODY, RULES, Project
-from .events import cagr_ci, github_env, pull_request, push, step_outputs
+from tests.ci.code_scanning import rejections, unplaced
+from tests.ci.conftest import DEPENDENCY, GOOD_BODY, RULES, Project
+from tests.ci.events import cagr_ci, github_env, pull_request, push, step_outputs
 
 MORE_RULES = (
     RULES

@@ -10,11 +10,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.ci.conftest import RULES, Project
+from tests.ci.events import (
+    _clean_environment,
+    cagr_ci,
+    github_env,
+    gitlab_env,
+    push,
+    workflow_dispatch,
+)
 from tests.conftest import GIT_ENV
 from tests.repo.gitutil import commit, git, write
-
-from .conftest import RULES, Project
-from .events import _clean_environment, cagr_ci, github_env, gitlab_env, push, workflow_dispatch
 
 NEW = "0" * 40
 OWN_BRANCH = "which is the branch being checked itself"

@@ -9,11 +9,10 @@ import sys
 from pathlib import Path
 
 from cagr_ci.summary import CELL_LIMIT, cell, code
+from tests.ci.conftest import GOOD_BODY, RULES, Project
+from tests.ci.events import _clean_environment, cagr_ci, github_env, pull_request, push
+from tests.ci.test_outputs import MORE_RULES
 from tests.repo.gitutil import git
-
-from .conftest import GOOD_BODY, RULES, Project
-from .events import _clean_environment, cagr_ci, github_env, pull_request, push
-from .test_outputs import MORE_RULES
 
 SECTIONS = RULES + '\n[review]\npr_sections = ["Summary"]\n'
 

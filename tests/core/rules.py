@@ -7,8 +7,7 @@ import json
 from cagr_config.rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule
 from cagr_core.changes import Change
 from cagr_core.when import When
-
-from .build import modified
+from tests.core.build import modified
 
 SCHEMA = RequiresRule(
     id="schema-companion",

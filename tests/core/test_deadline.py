@@ -10,9 +10,8 @@ from cagr_config.rules import AddOnlyRule, RequiresRule
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.render import render_text
+from tests.core.build import RANGE, modified
 from tests.support.evaluation import judge
-
-from .build import RANGE, modified
 
 EVALUATE = sys.modules["cagr_core.evaluator"]
 FROZEN = AddOnlyRule(id="a-frozen", paths=["migrations/**"], reason="Add a new migration.")

@@ -5,8 +5,7 @@ import pytest
 from cagr_config.compile import compile_rules
 from cagr_config.rules import RequiresRule, SiblingRule
 from cagr_core.errors import RuleError
-
-from .rules import DEPENDENCY_REASON
+from tests.core.rules import DEPENDENCY_REASON
 
 
 class TestRuleSet:

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cagr_git.attributes import AttributeRules
-from cagr_git.config import read_git_config
+from cagr_git.gitconfig import read_git_config
 from tests.repo.gitutil import commit, git, write
 
 _TOKENS = ["a", "b", "A", "x.c", "*", "**", "?", "[ab]", "*.c", "\\*", "a b"]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cagr_git.config import GitConfigError, read_git_config
 from cagr_git.discover import find_checkout
+from cagr_git.gitconfig import GitConfigError, read_git_config
 from cagr_git.refs import head_ref
 from tests.repo.gitutil import commit, git, write
 

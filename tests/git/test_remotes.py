@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cagr_git.config import GitConfig, GitConfigError, read_git_config
 from cagr_git.discover import find_checkout
+from cagr_git.gitconfig import GitConfig, GitConfigError, read_git_config
 from cagr_git.remotes import Remote, read_remotes, remotes
 
 _NAMES = ["origin", "up", "Up", "a.b", "fork", "/abs"]

@@ -12,10 +12,9 @@ import pytest
 
 from cagr_cli.main import main
 from cagr_hooks.install import MISSING, SETTINGS_FILES
+from tests.hooks.hookutil import EVENTS, payload, project
+from tests.hooks.runners import RUNNERS, environment
 from tests.repo.gitutil import commit, write
-
-from .hookutil import EVENTS, payload, project
-from .runners import RUNNERS, environment
 
 AGENTS = tuple(SETTINGS_FILES)
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.main import main
+from tests.hooks.hookutil import RULES, hook, payload, project
 from tests.repo.gitutil import commit, git, write
-
-from .hookutil import RULES, hook, payload, project
 
 GOOD = "## Risk\nDependency reason: x reads the wire format."
 

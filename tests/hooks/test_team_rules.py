@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.main import main
+from tests.hooks.hookutil import RULES, hook, payload, project
+from tests.hooks.test_gate import denied, gate
 from tests.repo.gitutil import commit, git, write
-
-from .hookutil import RULES, hook, payload, project
-from .test_gate import denied, gate
 
 WARN_RULES = RULES.replace(
     'reason = "Run `make schema` and include schema.json in this change."',

@@ -8,9 +8,8 @@ from cagr_config.rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule
 from cagr_core.changes import Change, ChangeSet, Stage, Unchecked
 from cagr_core.pull_request import Phase, PrBody
 from tests.core.build import added
+from tests.property.strategies import changes, repo_path
 from tests.support.evaluation import judge
-
-from .strategies import changes, repo_path
 
 RULES = [
     RequiresRule(id="req", paths=["src/**"], require=["gen/**", "/CHANGELOG.md"], reason="Do it."),

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cagr_git.config import GitConfigError, parse_boolean, parse_config
+from cagr_git.gitconfig import GitConfigError, parse_boolean, parse_config
 
 # Pieces of config syntax, good and bad, so that random files hit every branch of the grammar.
 _SECTION = st.sampled_from(

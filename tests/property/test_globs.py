@@ -7,8 +7,7 @@ from wcmatch.glob import escape
 
 from cagr_config.globs import check_pattern, compile_matcher, matches
 from cagr_core.errors import PatternError
-
-from .strategies import component, folder, plain_component, repo_path
+from tests.property.strategies import component, folder, plain_component, repo_path
 
 
 class TestBasenamePatterns:

@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 
 from cagr_core.dependencies import Format
 from cagr_manifests import ManifestError, added_dependencies
-
-from .strategies import MANIFEST_NAMES, Model, manifest_models, render_manifest
+from tests.property.strategies import MANIFEST_NAMES, Model, manifest_models, render_manifest
 
 FORMATS = [manifest.value for manifest in Format]
 

@@ -26,9 +26,8 @@ from cagr_core.templates import RenderError, Template
 from cagr_core.when import When
 from cagr_manifests import read_changes
 from cagr_markdown import parsed
+from tests.property.strategies import changes, component, sides
 from tests.support.evaluation import judge
-
-from .strategies import changes, component, sides
 
 EVALUATE = sys.modules["cagr_core.evaluator"]
 

@@ -6,9 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cagr_core.sections import Found, check_section, find_section, missing_sections, visible_text
+from tests.property.strategies import heading_name, substantive_line
 from tests.support.evaluation import document, section_of
-
-from .strategies import heading_name, substantive_line
 
 MARKER = "Reason:"
 

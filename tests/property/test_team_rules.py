@@ -14,9 +14,8 @@ from cagr_core.pull_request import Phase, PrBody
 from cagr_core.report import waive
 from cagr_core.templates import Template
 from tests.core.build import side
+from tests.property.strategies import changes, plain_component, plain_path, sides
 from tests.support.evaluation import judge
-
-from .strategies import changes, plain_component, plain_path, sides
 
 TRIGGER = "src/**"
 REQUIRED = "mig/**"

@@ -5,8 +5,7 @@ from hypothesis import strategies as st
 
 from cagr_core.errors import TemplateError
 from cagr_core.templates import RenderError, Template, placeholder_values
-
-from .strategies import component, repo_path
+from tests.property.strategies import component, repo_path
 
 template_part = st.one_of(
     st.sampled_from(["{dir}", "{name}", "{ext}", "tests", "test_{name}", "{name}.test.{ext}"]),

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from cagr_repo.config import ConfigErrors, load_config
-
-from .configs import rule
-from .gitutil import write
+from tests.repo.configs import rule
+from tests.repo.gitutil import write
 
 
 def errors(root: Path) -> list[str]:

@@ -11,8 +11,7 @@ import pytest
 
 from cagr_cli.main import main
 from cagr_repo.suggest import SCHEMA_LINE, suggest
-
-from .gitutil import commit, write
+from tests.repo.gitutil import commit, write
 
 Capture = pytest.CaptureFixture[str]
 ROOT = Path(__file__).resolve().parents[2]
