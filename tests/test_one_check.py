@@ -15,32 +15,10 @@ import cagr
 from cagr_cli.output import exit_code
 from tests.ci.events import cagr_ci
 from tests.hooks.hookutil import hook, payload
+from tests.repo.configs import TWO_RULES
 from tests.repo.gitutil import commit, git, write
 
-RULES = """
-[review]
-pr_sections = ["Summary"]
-
-[[changes.rules]]
-id = "schema-companion"
-kind = "requires"
-paths = ["src/schema.py"]
-require = ["schema.json"]
-reason = "Run `make schema` and include schema.json in this change."
-examples.invalid = [{ changes = [{ path = "src/schema.py", status = "M" }] }]
-examples.valid = [{ changes = [{ path = "src/schema.py", status = "M" }, { path = "schema.json", status = "M" }] }]
-
-[[changes.rules]]
-id = "dependency-reason"
-kind = "pr_body"
-paths = ["package.json"]
-when = "dependency_added"
-section = "Risk"
-contains = "Dependency reason:"
-reason = "In the PR body's Risk section, write `Dependency reason:` and explain the dependency."
-examples.invalid = [{ changes = [{ path = "package.json", status = "M", before = "{}", after = '{"dependencies":{"x":"1"}}' }], pr_body = "" }]
-examples.valid = [{ changes = [{ path = "package.json", status = "M", before = '{"dependencies":{"x":"1"}}', after = '{"dependencies":{"x":"2"}}' }], pr_body = "" }]
-"""
+RULES = '[review]\npr_sections = ["Summary"]\n' + TWO_RULES
 ADDS_X = {"package.json": '{"dependencies":{"x":"1"}}'}
 RISK = "## Risk\nDependency reason: x parses the wire format.\n"
 SUMMARY = "## Summary\nAdds x.\n\n"
