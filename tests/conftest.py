@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.support.git import GIT_ENV
+
 # Shared machines are noisy: no per-example deadline; CI runs more examples than a quick local run.
 settings.register_profile("default", deadline=None)
 settings.register_profile(
@@ -16,16 +18,6 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test",
-    "GIT_AUTHOR_EMAIL": "test@example.invalid",
-    "GIT_COMMITTER_NAME": "Test",
-    "GIT_COMMITTER_EMAIL": "test@example.invalid",
-    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
-    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": "/dev/null",
-}
 # Every git the tests start, in any fixture or subprocess, gets the same identity and clock and
 # ignores the machine's own git settings (a CI image may have no identity at all).
 os.environ.update(GIT_ENV)

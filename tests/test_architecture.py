@@ -283,3 +283,14 @@ def test_only_the_check_service_judges() -> None:
             for name, allowed in JUDGES.items():
                 if name in imported:
                     assert _module_name(path) in allowed, f"{path.relative_to(ROOT)} uses {name}"
+
+
+def test_tests_share_helpers_only_through_tests_support() -> None:
+    """A test module imports no other test module and no conftest: what tests share lives in
+    tests/support (fixtures stay in conftest.py files, which pytest provides by name)."""
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                last = node.module.rpartition(".")[2]
+                shared = not last.startswith("test_") and last != "conftest"
+                assert shared, f"{path.relative_to(ROOT)} imports {node.module}"

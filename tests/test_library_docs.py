@@ -14,8 +14,8 @@ import pytest
 
 import cagr
 import cagr_core
-from tests.repo.configs import rule
-from tests.repo.gitutil import commit, git, write
+from tests.support.configs import rule
+from tests.support.git import commit, git, write
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "library.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.DOTALL)

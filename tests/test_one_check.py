@@ -13,10 +13,10 @@ import pytest
 
 import cagr
 from cagr_cli.output import exit_code
-from tests.ci.events import cagr_ci
-from tests.hooks.hookutil import hook, payload
-from tests.repo.configs import TWO_RULES
-from tests.repo.gitutil import commit, git, write
+from tests.support.ci import cagr_ci
+from tests.support.configs import TWO_RULES
+from tests.support.git import commit, git, write
+from tests.support.hooks import hook, payload
 
 RULES = '[review]\npr_sections = ["Summary"]\n' + TWO_RULES
 ADDS_X = {"package.json": '{"dependencies":{"x":"1"}}'}

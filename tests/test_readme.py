@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import GIT_ENV
+from tests.support.git import GIT_ENV
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 TOUR = re.search(r"^(git init -q -b main demo.*?)^```$", README, re.DOTALL | re.MULTILINE)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.adversarial.conftest import RULE, Outcome
-from tests.repo.gitutil import commit, git, write
+from tests.support.adversarial import RULE, Outcome
+from tests.support.git import commit, git, write
 
 Cagr = Callable[..., Outcome]
 

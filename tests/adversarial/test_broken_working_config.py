@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.adversarial.conftest import Outcome
-from tests.ci.events import cagr_ci
-from tests.hooks.hookutil import hook, payload
-from tests.repo.gitutil import commit, write
+from tests.support.adversarial import Outcome
+from tests.support.ci import cagr_ci
+from tests.support.git import commit, write
+from tests.support.hooks import hook, payload
 
 Cagr = Callable[..., Outcome]
 BREAKS = ["syntax error", "folder", "fifo"]
@@ -129,7 +129,7 @@ def test_rules_in_pyproject_at_head_judge_a_committed_check(feature: Path, cagr:
 def test_no_rules_at_head_and_an_unreadable_working_config_is_unchecked(
     repo: Path, cagr: Cagr
 ) -> None:
-    from tests.repo.gitutil import git  # noqa: PLC0415
+    from tests.support.git import git  # noqa: PLC0415
 
     git(repo, "init", "-q", "-b", "main")
     write(repo, "pyproject.toml", "[project]\nname = 'x'\n")

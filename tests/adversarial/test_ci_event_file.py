@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tests.adversarial.conftest import run_process
-from tests.repo.gitutil import commit, git
+from tests.support.adversarial import run_process
+from tests.support.git import commit, git
 
 
 def _pull_request_env(event: Path) -> dict[str, str]:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.adversarial.conftest import RULE, Outcome
-from tests.ci.events import cagr_ci
-from tests.hooks.hookutil import hook, payload
-from tests.repo.gitutil import commit, git, write
+from tests.support.adversarial import RULE, Outcome
+from tests.support.ci import cagr_ci
+from tests.support.git import commit, git, write
+from tests.support.hooks import hook, payload
 
 Cagr = Callable[..., Outcome]
 FRAGMENT = ".cagr/rules.toml"

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.commands import rules_test
-from tests.adversarial.conftest import RULE, Outcome, denied, run_process
-from tests.repo.gitutil import commit, git, write
+from tests.support.adversarial import RULE, Outcome, denied, run_process
+from tests.support.git import commit, git, write
 
 Cagr = Callable[..., Outcome]
 

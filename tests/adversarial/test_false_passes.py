@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.adversarial.conftest import Outcome, denied, run_process
-from tests.repo.gitutil import collect, commit, git, oracle, rows, write
+from tests.support.adversarial import Outcome, denied, run_process
+from tests.support.git import collect, commit, git, oracle, rows, write
 
 Cagr = Callable[..., Outcome]
 

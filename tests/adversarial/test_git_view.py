@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.adversarial.conftest import RULE, Outcome
-from tests.repo.gitutil import collect, commit, git, oracle, rows, write
+from tests.support.adversarial import RULE, Outcome
+from tests.support.git import collect, commit, git, oracle, rows, write
 
 Cagr = Callable[..., Outcome]
 CRLF_JSON = b"{}\r\n"  # schema/out.json's committed content ("{}\n") with a CRLF line end

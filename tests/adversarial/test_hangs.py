@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.adversarial.conftest import run_process
-from tests.conftest import GIT_ENV
-from tests.repo.gitutil import commit, git, write
+from tests.support.adversarial import run_process
+from tests.support.git import GIT_ENV, commit, git, write
 
 HANG_GUARD_S = 20  # no timing assertion: only a bound on a hang (it took 30 s and more)
 

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from cagr_core.sections import Problem, check_section, find_section, missing_sections
-from tests.adversarial.conftest import Outcome
-from tests.hooks.hookutil import hook, payload
-from tests.repo.configs import TWO_RULES
-from tests.repo.gitutil import commit, git, write
+from tests.support.adversarial import Outcome
+from tests.support.configs import TWO_RULES
 from tests.support.evaluation import document
+from tests.support.git import commit, git, write
+from tests.support.hooks import hook, payload
 
 Cagr = Callable[..., Outcome]
 MARKER = "Dependency reason:"

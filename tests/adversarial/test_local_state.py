@@ -10,9 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cagr_repo import config_cache
-from tests.adversarial.conftest import Outcome
-from tests.ci.events import cagr_ci
-from tests.repo.gitutil import commit
+from tests.support.adversarial import Outcome
+from tests.support.ci import cagr_ci
+from tests.support.git import commit
 
 Cagr = Callable[..., Outcome]
 

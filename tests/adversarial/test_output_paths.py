@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.adversarial.conftest import Outcome
-from tests.ci.events import cagr_ci, github_env, pull_request
-from tests.repo.gitutil import commit, git
+from tests.support.adversarial import Outcome
+from tests.support.ci import cagr_ci, github_env, pull_request
+from tests.support.git import commit, git
 
 Cagr = Callable[..., Outcome]
 

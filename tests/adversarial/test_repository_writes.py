@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 import cagr
-from tests.adversarial.conftest import Outcome
-from tests.ci.events import cagr_ci, github_env, pull_request
-from tests.hooks.hookutil import hook, payload
-from tests.repo.gitutil import commit, git, write
+from tests.support.adversarial import Outcome
+from tests.support.ci import cagr_ci, github_env, pull_request
+from tests.support.git import commit, git, write
+from tests.support.hooks import hook, payload
 
 Cagr = Callable[..., Outcome]
 Snapshot = dict[str, tuple[str, bytes]]

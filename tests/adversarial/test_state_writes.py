@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.adversarial.conftest import Outcome, run_process, unwritable
-from tests.repo.gitutil import commit, write
+from tests.support.adversarial import Outcome, run_process, unwritable
+from tests.support.git import commit, write
 
 Cagr = Callable[..., Outcome]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.adversarial.conftest import Outcome
-from tests.repo.gitutil import commit
+from tests.support.adversarial import Outcome
+from tests.support.git import commit
 
 Cagr = Callable[..., Outcome]
 NOT_A_TARGET = [

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.ci.conftest import DEPENDENCY, GOOD_BODY, Project
-from tests.ci.events import cagr_ci
+from tests.support.ci import DEPENDENCY, GOOD_BODY, Project, cagr_ci
 
 
 def test_base_and_body_file_without_any_ci_variables(project: Project) -> None:

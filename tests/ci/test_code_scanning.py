@@ -15,11 +15,16 @@ from cagr_core.report import Finding
 from cagr_core.values import replace
 from cagr_git.discover import find_checkout
 from cagr_repo.config import load_config
-from tests.ci.code_scanning import rejections, unplaced
-from tests.ci.conftest import GOOD_BODY, Project
-from tests.ci.events import cagr_ci, github_env, pull_request
-from tests.ci.test_outputs import MORE_RULES, sarif_schema
-from tests.ci.test_trial_findings import SECTIONS
+from tests.support.ci import (
+    GOOD_BODY,
+    MORE_RULES,
+    SECTIONS,
+    Project,
+    cagr_ci,
+    github_env,
+    pull_request,
+)
+from tests.support.code_scanning import rejections, sarif_schema, unplaced
 
 
 def valid(log: dict) -> bool:

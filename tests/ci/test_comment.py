@@ -11,9 +11,17 @@ from typing import Any
 import pytest
 
 from cagr_ci.comment import MARKER
-from tests.ci.conftest import DEPENDENCY, GOOD_BODY, Project
-from tests.ci.events import cagr_ci, github_env, gitlab_env, pull_request, push
-from tests.ci.forge_server import (
+from tests.support.ci import (
+    DEPENDENCY,
+    GOOD_BODY,
+    Project,
+    cagr_ci,
+    github_env,
+    gitlab_env,
+    pull_request,
+    push,
+)
+from tests.support.forge import (
     BOT,
     GITLAB_BOT,
     GITLAB_PERSON,

@@ -13,11 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.ci.conftest import GOOD_BODY, Project
-from tests.ci.events import _clean_environment, gitlab_env
-from tests.ci.test_install import ROOT, branch_without_its_schema, run_tool, tool
-from tests.conftest import GIT_ENV
-from tests.repo.gitutil import git
+from tests.support.ci import GOOD_BODY, Project, _clean_environment, gitlab_env
+from tests.support.git import GIT_ENV, git
+from tests.support.tools import ROOT, branch_without_its_schema, run_tool, tool
 
 DOC = (ROOT / "docs" / "ci.md").read_text()
 

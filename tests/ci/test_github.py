@@ -8,9 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.ci.conftest import DEPENDENCY, GOOD_BODY, RULES, Project
-from tests.ci.events import cagr_ci, github_env, merge_group, pull_request, push, workflow_dispatch
-from tests.repo.gitutil import git, write
+from tests.support.ci import (
+    DEPENDENCY,
+    GOOD_BODY,
+    RULES,
+    Project,
+    cagr_ci,
+    github_env,
+    merge_group,
+    pull_request,
+    push,
+    workflow_dispatch,
+)
+from tests.support.git import git, write
 
 
 def pr_env(project: Project, action: str, head: str, body: str | None, **kw: object) -> dict:

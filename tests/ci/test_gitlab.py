@@ -11,32 +11,8 @@ import sys
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.ci.conftest import DEPENDENCY, GOOD_BODY, Project
-from tests.ci.events import cagr_ci, gitlab_env
-from tests.repo.gitutil import git
-
-
-def mr_env(project: Project, head: str, description: str | None, **extra: str) -> dict:
-    """A merge request pipeline's variables (MR !12 from `work` into `main`)."""
-    env = gitlab_env(
-        "merge_request_event",
-        head,
-        CI_COMMIT_REF_NAME="work",
-        CI_COMMIT_REF_SLUG="work",
-        CI_MERGE_REQUEST_ID="3000",
-        CI_MERGE_REQUEST_IID="12",
-        CI_MERGE_REQUEST_EVENT_TYPE="detached",
-        CI_MERGE_REQUEST_REF_PATH="refs/merge-requests/12/head",
-        CI_MERGE_REQUEST_PROJECT_PATH="octo-org/app",
-        CI_MERGE_REQUEST_SOURCE_BRANCH_NAME="work",
-        CI_MERGE_REQUEST_TARGET_BRANCH_NAME="main",
-        CI_MERGE_REQUEST_DIFF_BASE_SHA=project.base,
-        CI_MERGE_REQUEST_TITLE="Add a dependency",
-    )
-    if description is not None:
-        env["CI_MERGE_REQUEST_DESCRIPTION"] = description
-    env.update(extra)
-    return env
+from tests.support.ci import DEPENDENCY, GOOD_BODY, Project, cagr_ci, gitlab_env, mr_env
+from tests.support.git import git
 
 
 def data(result) -> dict:

@@ -10,10 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.ci.conftest import DEPENDENCY, GOOD_BODY, Project
-from tests.ci.events import _clean_environment, github_env, merge_group, pull_request
-from tests.ci.forge_server import TOKEN, FakeForge, serving
-from tests.ci.test_merge_queue import pull, queue
+from tests.support.ci import (
+    DEPENDENCY,
+    GOOD_BODY,
+    Project,
+    _clean_environment,
+    github_env,
+    merge_group,
+    pull_request,
+)
+from tests.support.forge import TOKEN, FakeForge, pull, queue, serving
 
 REPORT = (
     "import sys; from cagr_cli.main import main; code = main(sys.argv[1:]);"

@@ -25,26 +25,11 @@ from cagr_ci.workflow import (
     workflow_text,
 )
 from cagr_cli.main import main
-from tests.conftest import GIT_ENV
-from tests.repo.configs import TWO_RULES
-from tests.repo.gitutil import commit, git, write
+from tests.support.configs import TWO_RULES
+from tests.support.git import GIT_ENV, commit, write
+from tests.support.tools import ROOT, branch_without_its_schema, run_tool, tool
 
-ROOT = Path(__file__).resolve().parents[2]
 Capture = pytest.CaptureFixture[str]
-
-
-def tool(name: str) -> str:
-    """A command-line tool from this environment (the `test` extra installs them), or a skip."""
-    found = shutil.which(
-        name, path=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    )
-    if found is None:
-        pytest.skip(f"{name} is not installed here; `pip install -e '.[test]'` provides it")
-    return found
-
-
-def run_tool(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, check=False)
 
 
 SPEC = "cagr @ git+https://github.com/octo-org/cagr@0123456789abcdef0123456789abcdef01234567"
@@ -376,25 +361,6 @@ class TestCompositeAction:
         )
         result = run_tool(actionlint, "-no-color", cwd=tmp_path)
         assert 'property "verdict" is not defined' in result.stdout  # the outputs are declared
-
-
-def branch_without_its_schema(repo: Path) -> None:
-    """A `schema` rule on main, then the branch `work` that edits src.py without schema.json."""
-    write(
-        repo,
-        "cagr.toml",
-        '[[changes.rules]]\nid = "schema"\nkind = "requires"\npaths = ["src.py"]\n'
-        'require = ["schema.json"]\nreason = "Regenerate schema.json."\n'
-        'examples.invalid = [{ changes = [{ path = "src.py", status = "M" }] }]\n'
-        'examples.valid = [{ changes = [{ path = "src.py", status = "M" },'
-        ' { path = "schema.json", status = "M" }] }]\n',
-    )
-    write(repo, "src.py", "1")
-    write(repo, "schema.json", "{}")
-    commit(repo, "base")
-    git(repo, "checkout", "-q", "-b", "work")
-    write(repo, "src.py", "2")
-    commit(repo, "edit the source only")
 
 
 class TestPreCommitHook:

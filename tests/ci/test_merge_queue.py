@@ -12,10 +12,17 @@ from typing import Any
 import pytest
 
 from cagr_ci.github import read_github_event
-from tests.ci.conftest import DEPENDENCY, GOOD_BODY, Project
-from tests.ci.events import cagr_ci, github_env, merge_group, pull_request, step_outputs
-from tests.ci.forge_server import SECONDARY, TOKEN, FakeForge, serving
-from tests.repo.gitutil import git
+from tests.support.ci import (
+    DEPENDENCY,
+    GOOD_BODY,
+    Project,
+    cagr_ci,
+    github_env,
+    merge_group,
+    step_outputs,
+)
+from tests.support.forge import SECONDARY, TOKEN, FakeForge, pull, queue, serving
+from tests.support.git import git
 
 SECTIONS = '\n[review]\npr_sections = ["Summary"]\n'
 WAIVABLE = """
@@ -48,32 +55,6 @@ def api_env(forge: FakeForge, tmp: Path, payload: dict[str, Any], **extra: str) 
         NO_PROXY="127.0.0.1,localhost",
         **extra,
     )
-
-
-def queue(
-    project: Project, files: dict[str, str], *, squash: bool = False
-) -> tuple[Path, str, str, str]:
-    """The PR branch `work` with `files`, queued behind another entry: (checkout, group head,
-    group base, PR head). The group is built as GitHub's queue builds it: the PR merged (or
-    squashed) onto the entry ahead of it."""
-    head = project.work(files)
-    base = project.main({"queued-before.txt": "another PR ahead in the queue"})
-    checkout = project.clone(base)
-    if squash:
-        git(checkout, "merge", "-q", "--squash", head)
-        git(checkout, "commit", "-q", "-m", "Add a dependency (#7)")
-    else:
-        git(checkout, "merge", "-q", "--no-ff", "--no-edit", head)
-    group = git(checkout, "rev-parse", "HEAD").decode().strip()
-    return checkout, group, base, head
-
-
-def pull(head: str, body: str | None, *labels: str, **fields: Any) -> dict[str, Any]:
-    """Pull request #7 as GitHub's REST API returns it (the webhook's `pull_request` object
-    has the same schema)."""
-    data = pull_request("opened", head, body, labels=labels)["pull_request"]
-    data.update(fields)
-    return data
 
 
 def report(result: Any) -> dict[str, Any]:

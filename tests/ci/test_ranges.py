@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.ci.conftest import RULES, Project
-from tests.ci.events import (
+from tests.support.ci import (
+    RULES,
+    Project,
     _clean_environment,
     cagr_ci,
     github_env,
@@ -19,8 +20,7 @@ from tests.ci.events import (
     push,
     workflow_dispatch,
 )
-from tests.conftest import GIT_ENV
-from tests.repo.gitutil import commit, git, write
+from tests.support.git import GIT_ENV, commit, git, write
 
 NEW = "0" * 40
 OWN_BRANCH = "which is the branch being checked itself"

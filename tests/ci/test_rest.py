@@ -10,7 +10,7 @@ import pytest
 
 from cagr_ci.forge import Secret, github_api, gitlab_api
 from cagr_ci.rest import ApiError, RestClient
-from tests.ci.forge_server import SECONDARY, TOKEN, FakeForge, serving
+from tests.support.forge import SECONDARY, TOKEN, FakeForge, serving
 
 
 @pytest.fixture

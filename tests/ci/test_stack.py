@@ -10,8 +10,7 @@ from cagr_ci.run import STACK_SECONDS, run_ci
 from cagr_core.pull_request import PrBody
 from cagr_git.discover import find_checkout
 from cagr_repo.config import load_config
-from tests.ci.conftest import GOOD_BODY, RULES, Project
-from tests.ci.events import cagr_ci, github_env, pull_request
+from tests.support.ci import GOOD_BODY, RULES, Project, cagr_ci, github_env, pull_request
 
 
 def with_stack(*commands: str) -> str:

@@ -8,11 +8,18 @@ import json
 import pytest
 from jsonschema import Draft4Validator
 
-from tests.ci.code_scanning import rejections
-from tests.ci.conftest import GOOD_BODY, Project
-from tests.ci.events import cagr_ci, github_env, merge_group, pull_request, push, step_outputs
-from tests.ci.test_gitlab import mr_env
-from tests.ci.test_outputs import sarif_schema
+from tests.support.ci import (
+    GOOD_BODY,
+    Project,
+    cagr_ci,
+    github_env,
+    merge_group,
+    mr_env,
+    pull_request,
+    push,
+    step_outputs,
+)
+from tests.support.code_scanning import rejections, sarif_schema
 
 TEAM_RULES = """
 [[changes.rules]]

@@ -9,12 +9,18 @@ import sys
 from pathlib import Path
 
 from cagr_ci.summary import CELL_LIMIT, cell, code
-from tests.ci.conftest import GOOD_BODY, RULES, Project
-from tests.ci.events import _clean_environment, cagr_ci, github_env, pull_request, push
-from tests.ci.test_outputs import MORE_RULES
-from tests.repo.gitutil import git
-
-SECTIONS = RULES + '\n[review]\npr_sections = ["Summary"]\n'
+from tests.support.ci import (
+    GOOD_BODY,
+    MORE_RULES,
+    SECTIONS,
+    Project,
+    _clean_environment,
+    cagr_ci,
+    github_env,
+    pull_request,
+    push,
+)
+from tests.support.git import git
 
 
 def test_pr_sections_are_asked_of_pull_requests_only(project: Project) -> None:

@@ -9,8 +9,8 @@ import pytest
 
 from cagr_cli.main import main
 from cagr_config.schema import json_schema
-from tests.repo.configs import rule
-from tests.repo.gitutil import write
+from tests.support.configs import rule
+from tests.support.git import write
 
 Capture = pytest.CaptureFixture[str]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.main import main
-from tests.hooks.hookutil import RULES, hook, payload, project
-from tests.repo.gitutil import commit, git, write
+from tests.support.git import commit, git, write
+from tests.support.hooks import RULES, hook, payload, project
 
 Capture = pytest.CaptureFixture[str]
 

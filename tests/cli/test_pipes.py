@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.main import EXIT_CLOSED_PIPE
-from tests.repo.configs import rule
-from tests.repo.gitutil import commit, git, write
+from tests.support.configs import rule
+from tests.support.git import commit, git, write
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import pytest
 
 import cagr
 from cagr_cli.main import main
-from tests.repo.configs import TWO_RULES as RULES
-from tests.repo.gitutil import commit, git, write
+from tests.support.configs import TWO_RULES as RULES
+from tests.support.git import commit, git, write
 
 Capture = pytest.CaptureFixture[str]
 

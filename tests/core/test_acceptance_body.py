@@ -8,9 +8,9 @@ from cagr_config.compile import compile_rules
 from cagr_config.rules import PrBodyRule, RequiresRule
 from cagr_core.changes import Change, ChangeSet, Side
 from cagr_core.pull_request import Phase, PrBody
-from tests.core.build import RANGE, SYMLINK, added, check, deleted, modified, side
-from tests.core.rules import DEPENDENCY_REASON, GOOD_BODY, bump, manifest
+from tests.support.build import RANGE, SYMLINK, added, check, deleted, modified, side
 from tests.support.evaluation import judge
+from tests.support.rules import DEPENDENCY_REASON, GOOD_BODY, bump, manifest
 
 
 class TestDependencies:

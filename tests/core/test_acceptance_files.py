@@ -6,8 +6,8 @@ rule fails as for a missing companion) are proven against git in tests/repo/test
 
 from cagr_config.rules import RequiresRule, SiblingRule
 from cagr_core.changes import Change, Side
-from tests.core.build import EXECUTABLE, GITLINK, SYMLINK, added, check, deleted, modified
-from tests.core.rules import GUARDS, MIGRATIONS, SCHEMA
+from tests.support.build import EXECUTABLE, GITLINK, SYMLINK, added, check, deleted, modified
+from tests.support.rules import GUARDS, MIGRATIONS, SCHEMA
 
 
 class TestCoChange:

@@ -10,7 +10,7 @@ from cagr_config.rules import AddOnlyRule, RequiresRule
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.render import render_text
-from tests.core.build import RANGE, modified
+from tests.support.build import RANGE, modified
 from tests.support.evaluation import judge
 
 EVALUATE = sys.modules["cagr_core.evaluator"]

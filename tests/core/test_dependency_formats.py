@@ -11,8 +11,8 @@ from cagr_config.validate import structure_config
 from cagr_core.changes import Change, Side
 from cagr_core.report_json import report_data
 from cagr_core.when import When
-from tests.core.build import added, check, deleted, modified
-from tests.core.rules import GOOD_BODY, SCHEMA
+from tests.support.build import added, check, deleted, modified
+from tests.support.rules import GOOD_BODY, SCHEMA
 
 REASON = PrBodyRule(
     id="dependency-reason",

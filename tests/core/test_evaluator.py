@@ -10,9 +10,9 @@ from cagr_core.changes import ChangeSet
 from cagr_core.evaluator import Limits
 from cagr_core.globs import PathMatcher
 from cagr_core.pull_request import Phase, PrBody
-from tests.core.build import RANGE, deleted, modified
-from tests.core.rules import GUARDS, MIGRATIONS, SCHEMA
+from tests.support.build import RANGE, deleted, modified
 from tests.support.evaluation import judge
+from tests.support.rules import GUARDS, MIGRATIONS, SCHEMA
 
 
 class TestLimits:

@@ -10,7 +10,7 @@ from cagr_config.examples import Example, Examples, FixtureChange
 from cagr_config.rules import Rule
 from cagr_core.changes import Status
 from cagr_core.pull_request import Phase
-from tests.core.rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, SCHEMA
+from tests.support.rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, SCHEMA
 
 
 def ex(

@@ -9,8 +9,8 @@ from cagr_core.render import render_details, render_summary, render_text
 from cagr_core.report import Finding, Report
 from cagr_core.report_json import report_data
 from cagr_core.values import replace
-from tests.core.build import RANGE, added, check, deleted, modified
-from tests.core.rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, SCHEMA, bump, manifest
+from tests.support.build import RANGE, added, check, deleted, modified
+from tests.support.rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, SCHEMA, bump, manifest
 
 
 def test_the_documented_messages() -> None:

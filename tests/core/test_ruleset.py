@@ -5,7 +5,7 @@ import pytest
 from cagr_config.compile import compile_rules
 from cagr_config.rules import RequiresRule, SiblingRule
 from cagr_core.errors import RuleError
-from tests.core.rules import DEPENDENCY_REASON
+from tests.support.rules import DEPENDENCY_REASON
 
 
 class TestRuleSet:

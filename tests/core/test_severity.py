@@ -12,8 +12,8 @@ from cagr_config.rules import RequiresRule, Severity
 from cagr_config.validate import structure_config
 from cagr_core.render import render_summary, render_text
 from cagr_core.report_json import report_data
-from tests.core.build import check, modified
-from tests.core.rules import DEPENDENCY_REASON, bump
+from tests.support.build import check, modified
+from tests.support.rules import DEPENDENCY_REASON, bump
 
 
 class TestSeverity:

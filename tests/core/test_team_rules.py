@@ -14,8 +14,8 @@ from cagr_core.pull_request import Phase
 from cagr_core.render import render_summary, render_text
 from cagr_core.report import waive
 from cagr_core.report_json import report_data
-from tests.core.build import added, check, deleted, modified
-from tests.core.rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, bump, manifest
+from tests.support.build import added, check, deleted, modified
+from tests.support.rules import DEPENDENCY_REASON, GUARDS, MIGRATIONS, bump, manifest
 
 MODELS = RequiresRule(
     id="models-migration",

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from cagr_config.compile import compile_rules
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.pull_request import Phase, PrBody
-from tests.core.build import added, modified
-from tests.core.rules import GUARDS, MIGRATIONS, SCHEMA
+from tests.support.build import added, modified
 from tests.support.evaluation import judge
+from tests.support.rules import GUARDS, MIGRATIONS, SCHEMA
 
 RULES = compile_rules([SCHEMA, GUARDS, MIGRATIONS])
 

@@ -7,7 +7,16 @@ from cagr_config.globs import check_pattern, compile_matcher
 from cagr_core.changes import Change, ChangeSet, Kind, Side, Status
 from cagr_core.errors import PatternError, TemplateError
 from cagr_core.templates import Template
-from tests.core.build import EXECUTABLE, GITLINK, REGULAR, SYMLINK, added, deleted, modified, side
+from tests.support.build import (
+    EXECUTABLE,
+    GITLINK,
+    REGULAR,
+    SYMLINK,
+    added,
+    deleted,
+    modified,
+    side,
+)
 
 
 class TestChange:

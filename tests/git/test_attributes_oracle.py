@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from cagr_git.attributes import AttributeRules
 from cagr_git.gitconfig import read_git_config
-from tests.repo.gitutil import commit, git, write
+from tests.support.git import commit, git, write
 
 _TOKENS = ["a", "b", "A", "x.c", "*", "**", "?", "[ab]", "*.c", "\\*", "a b"]
 _STATES = ["text", "-text", "!text", "text=auto", "eol=lf", "eol=crlf", "binary", "-binary"]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cagr_git import worktree
 from cagr_git.convert import ALWAYS, AUTO, Conversion, looks_binary, to_git
 from cagr_git.worktree import blob_id
-from tests.repo.gitutil import collect, commit, git, write
+from tests.support.git import collect, commit, git, write
 
 _BYTES = st.binary(max_size=40) | st.lists(
     st.sampled_from(

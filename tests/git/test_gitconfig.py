@@ -12,7 +12,7 @@ import pytest
 from cagr_git.discover import find_checkout
 from cagr_git.gitconfig import GitConfigError, read_git_config
 from cagr_git.refs import head_ref
-from tests.repo.gitutil import commit, git, write
+from tests.support.git import commit, git, write
 
 KEY = "core.autocrlf"
 

@@ -9,7 +9,7 @@ import pytest
 
 from cagr_git.discover import NotARepository, find_checkout
 from cagr_git.refs import branch_ref, head_ref, read_ref
-from tests.repo.gitutil import commit, git, write
+from tests.support.git import commit, git, write
 
 
 def rev(root: Path, name: str) -> str:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cagr_git.history import CommitGraph, History, merge_bases
 from cagr_git.objects import COMMIT, ObjectReader, read_raw
-from tests.repo.gitutil import git
+from tests.support.git import git
 
 
 @st.composite

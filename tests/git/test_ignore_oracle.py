@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.repo.gitutil import collect, commit, git, oracle, rows, write
+from tests.support.git import collect, commit, git, oracle, rows, write
 
 _NAMES = ["a", "b", "ab", "A", "x.log", "a b", "#c", "!d", "e*", "f ", "[g]"]
 _TOKENS = ["a", "b", "ab", "A", "log", ".", "*", "**", "***", "?", "[ab]", "[!a]", "[a-c]"]
@@ -115,7 +115,7 @@ def test_reading_the_working_tree_loads_no_dulwich(repo: Path) -> None:
     commit(repo, "base")
     write(repo, "new.txt", "a\r\n")
     code = (
-        "import sys; from tests.repo.gitutil import collect; "
+        "import sys; from tests.support.git import collect; "
         f"changes = collect({str(repo)!r}, base='HEAD'); "
         "print([c.path for c in changes.changes], 'dulwich' in sys.modules)"
     )

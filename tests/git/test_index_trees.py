@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cagr_git.index import read_index
 from cagr_git.trees import index_tree
-from tests.repo.gitutil import commit, git, write
+from tests.support.git import commit, git, write
 
 # Names around '/' in byte order (" ", "!", "-", "." sort before it, "0" and letters after), so
 # folders and files that share a prefix land where git's tree order puts them.

@@ -11,7 +11,7 @@ import pytest
 from cagr_git.discover import find_checkout
 from cagr_git.log import CommitChange, first_parent_log
 from cagr_git.repository import open_repo
-from tests.repo.gitutil import _parse_raw, commit, git, write
+from tests.support.git import _parse_raw, commit, git, write
 
 Rows = set[tuple[bytes, str | None, str | None, str | None, str | None]]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cagr_git.objects import BLOB, TYPE_NAMES, DamagedObject, ObjectReader, read_raw
-from tests.repo.gitutil import git
+from tests.support.git import git
 
 KINDS = {name.encode(): kind for kind, name in TYPE_NAMES.items()}
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.repo.gitutil import collect, commit, git, oracle, pending_oracle, rows, write
+from tests.support.git import collect, commit, git, oracle, pending_oracle, rows, write
 
 # Names git allows, with the awkward ones cagr must carry through untouched.
 _ODD = [" ", "\t", "\n", "'", '"', "*", "?", "[", "]", "{", "}", "!", "\\", "é", "\udcff"]

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.main import main
-from tests.repo.configs import TWO_RULES
-from tests.repo.gitutil import commit, git, write
+from tests.support.configs import TWO_RULES
+from tests.support.git import commit, git, write
 
 ROOT = Path(__file__).resolve().parents[2]
 # Calls that change a file system: os and shutil functions, file and path methods, cagr's own.

@@ -12,7 +12,7 @@ import pytest
 from cagr_git.discover import find_checkout
 from cagr_git.repository import open_repo
 from cagr_git.revisions import Resolved, RevisionProblem, resolve_revision
-from tests.repo.gitutil import commit, git, write
+from tests.support.git import commit, git, write
 
 
 def rev_parse(root: Path, text: str) -> str | None:

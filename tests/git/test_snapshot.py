@@ -13,8 +13,8 @@ from cagr_config.rules import RequiresRule
 from cagr_core.changes import ChangeSet
 from cagr_core.pull_request import Phase, PrBody
 from cagr_git.worktree import WorkTree
-from tests.repo.gitutil import collect, commit, git, oracle, rows, write
 from tests.support.evaluation import judge
+from tests.support.git import collect, commit, git, oracle, rows, write
 
 SCHEMA = RequiresRule(
     id="schema", paths=["src/schema.py"], require=["schema.json"], reason="Regenerate schema.json."

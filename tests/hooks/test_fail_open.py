@@ -12,9 +12,9 @@ import pytest
 
 from cagr_cli.main import main
 from cagr_hooks.install import MISSING, SETTINGS_FILES
-from tests.hooks.hookutil import EVENTS, payload, project
-from tests.hooks.runners import RUNNERS, environment
-from tests.repo.gitutil import commit, write
+from tests.support.agents import RUNNERS, environment
+from tests.support.git import commit, write
+from tests.support.hooks import EVENTS, payload, project
 
 AGENTS = tuple(SETTINGS_FILES)
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"

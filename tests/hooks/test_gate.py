@@ -7,38 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from cagr_cli.main import main
-from tests.hooks.hookutil import RULES, hook, payload, project
-from tests.repo.gitutil import commit, git, write
+from tests.support.git import commit, git, write
+from tests.support.hooks import RULES, committed_check, denied, gate, project
 
 GOOD = "## Risk\nDependency reason: x reads the wire format."
-
-
-def denied(agent: str, answer_json: dict | None) -> bool:
-    if answer_json is None:
-        return False
-    if agent == "cursor":
-        return answer_json.get("permission") == "deny"
-    if agent == "gemini":
-        return answer_json.get("decision") == "deny"
-    output = answer_json.get("hookSpecificOutput", {})
-    return output.get("permissionDecision") == "deny"
-
-
-def allowed_explicitly(answer_json: dict | None) -> bool:
-    text = str(answer_json)
-    return "'allow'" in text or '"allow"' in text
-
-
-def gate(root: Path, command: str, agent: str = "claude", cwd: Path | None = None):  # type: ignore[no-untyped-def]
-    answer = hook(payload(agent, 1, cwd or root, command=command), "--agent", agent)
-    assert answer.code == 0
-    assert not allowed_explicitly(answer.json)
-    return answer
-
-
-def committed_check(root: Path, *args: str) -> int:
-    return main(["--repo", str(root), "rules", "check", "--committed", *args])
 
 
 @pytest.fixture

@@ -17,9 +17,9 @@ import pytest
 
 from cagr_cli.main import main
 from cagr_hooks.install import SETTINGS_FILES
-from tests.hooks.hookutil import payload, project
-from tests.hooks.runners import RUNNERS, Outcome, environment
-from tests.repo.gitutil import commit, git, write
+from tests.support.agents import RUNNERS, Outcome, environment
+from tests.support.git import commit, git, write
+from tests.support.hooks import payload, project
 
 AGENTS = tuple(SETTINGS_FILES)
 AFTER = {"claude": "PostToolUse", "codex": "PostToolUse", "cursor": "afterShellExecution",
@@ -178,7 +178,7 @@ def test_a_deleted_config_is_a_config_change_at_the_gate(cloned: Path) -> None:
     assert main(["--repo", str(cloned), "rules", "check", "--committed"]) == 1
     (cloned / "cagr.toml").unlink()
     data = payload("claude", 1, cloned, command="gh pr create -t T -b x")
-    from tests.hooks.hookutil import hook  # noqa: PLC0415
+    from tests.support.hooks import hook  # noqa: PLC0415
 
     answer = hook(data, "--agent", "claude")
     assert "the cagr configuration changed since" in answer.text

@@ -23,9 +23,8 @@ from hypothesis import strategies as st
 from cagr_hooks.gate import decide
 from cagr_hooks.protocols import might_run_pr_command
 from cagr_hooks.shell_command import find_pr_commands
-from tests.hooks.hookutil import project
-from tests.hooks.test_gate import committed_check, denied, gate
-from tests.repo.gitutil import commit, write
+from tests.support.git import commit, write
+from tests.support.hooks import committed_check, denied, gate, project
 
 FAKE_GH = """#!/bin/sh
 exec "{python}" -c 'import json, os, sys
@@ -260,7 +259,7 @@ class TestWithAFailingRecord:
 
     def test_an_argv_list_is_read_as_the_command_it_runs(self, failing: Path) -> None:
         """Codex's older `local_shell` payload: the argv list itself in `tool_input.command`."""
-        from tests.hooks.hookutil import hook, payload  # noqa: PLC0415
+        from tests.support.hooks import hook, payload  # noqa: PLC0415
 
         for argv in (["bash", "-lc", "gh pr create -t T -b x"], ["gh", "pr", "create", "-b", "x"]):
             data = payload("codex", 1, failing, command="")
@@ -294,7 +293,7 @@ def test_a_working_directory_from_the_tool_input(repo: Path, tmp_path: Path) -> 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     for agent, key in (("gemini", "dir_path"), ("codex", "workdir")):
-        from tests.hooks.hookutil import hook, payload  # noqa: PLC0415
+        from tests.support.hooks import hook, payload  # noqa: PLC0415
 
         data = payload(agent, 1, elsewhere, command="gh pr create -t T -b x")
         data["tool_input"][key] = str(work)

@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.main import main
-from tests.hooks.hookutil import RULES, hook, payload, project
-from tests.hooks.test_gate import denied, gate
-from tests.repo.gitutil import commit, git, write
+from tests.support.git import commit, git, write
+from tests.support.hooks import RULES, denied, gate, hook, payload, project
 
 WARN_RULES = RULES.replace(
     'reason = "Run `make schema` and include schema.json in this change."',

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.main import main
-from tests.hooks.hookutil import RULES, hook, payload, project
-from tests.repo.gitutil import commit, git, write
+from tests.support.git import commit, git, write
+from tests.support.hooks import RULES, hook, payload, project
 
 TIMEOUT = 20  # seconds: a hook that blocks on a FIFO would hang past this
 

@@ -9,8 +9,8 @@ import pytest
 
 from cagr_git.discover import find_checkout
 from cagr_repo.gate_record import read_gate_record
-from tests.hooks.hookutil import RULES, hook, payload, project
-from tests.repo.gitutil import commit, git, write
+from tests.support.git import commit, git, write
+from tests.support.hooks import RULES, hook, payload, project
 
 AGENTS = ("claude", "codex", "cursor", "gemini")
 

@@ -7,8 +7,8 @@ from cagr_config.compile import compile_rules
 from cagr_config.rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule
 from cagr_core.changes import Change, ChangeSet, Stage, Unchecked
 from cagr_core.pull_request import Phase, PrBody
-from tests.core.build import added
 from tests.property.strategies import changes, repo_path
+from tests.support.build import added
 from tests.support.evaluation import judge
 
 RULES = [

@@ -13,8 +13,8 @@ from cagr_core.changes import Change, ChangeSet
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.report import waive
 from cagr_core.templates import Template
-from tests.core.build import side
 from tests.property.strategies import changes, plain_component, plain_path, sides
+from tests.support.build import side
 from tests.support.evaluation import judge
 
 TRIGGER = "src/**"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from cagr_repo.config import ConfigErrors, load_config
-from tests.repo.configs import rule
-from tests.repo.gitutil import write
+from tests.support.configs import rule
+from tests.support.git import write
 
 
 def errors(root: Path) -> list[str]:

@@ -16,8 +16,8 @@ from cagr_repo import config as config_module
 from cagr_repo import config_cache
 from cagr_repo.config import ConfigErrors, RepoConfig, load_config
 from cagr_repo.state import state_path
-from tests.repo.configs import rule
-from tests.repo.gitutil import write
+from tests.support.configs import rule
+from tests.support.git import write
 
 STACK = """
 [git]

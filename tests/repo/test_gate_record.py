@@ -21,8 +21,8 @@ from cagr_repo.config import load_config
 from cagr_repo.config_files import find_config_files
 from cagr_repo.gate_record import GateRecord, Observed, observe, read_gate_record, stale_reasons
 from cagr_repo.state import GATE_RECORD, state_path
-from tests.repo.configs import rule
-from tests.repo.gitutil import commit, git, write
+from tests.support.configs import rule
+from tests.support.git import commit, git, write
 
 
 @pytest.fixture

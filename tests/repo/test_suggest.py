@@ -11,7 +11,8 @@ import pytest
 
 from cagr_cli.main import main
 from cagr_repo.suggest import SCHEMA_LINE, suggest
-from tests.repo.gitutil import commit, write
+from tests.support.configs import uncomment
+from tests.support.git import commit, write
 
 Capture = pytest.CaptureFixture[str]
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,16 +47,6 @@ EXPECTED = {
     "ts-tests-dir": {"new-modules-have-tests": ["/lib/*.js"]},
     "py-tests": {"tests-for-pkg": ["/pkg/*.py"]},
 }  # fmt: skip
-
-
-def uncomment(text: str) -> str:
-    """What a person does: remove the `# ` before each suggested rule's lines."""
-    out, in_rule = [], False
-    for line in text.splitlines():
-        in_rule = in_rule or line.startswith("# Suggested because")
-        is_rule_line = in_rule and line.startswith("# ") and not line.startswith("# Suggested")
-        out.append(line[2:] if is_rule_line else line)
-    return "\n".join(out) + "\n"
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))

@@ -12,8 +12,8 @@ import pytest
 from cagr_cli.main import main
 from cagr_repo.suggest import suggest
 from cagr_repo.suggest_history import Commit, History, lock_members
-from tests.repo.gitutil import commit, git, write
-from tests.repo.test_suggest import uncomment
+from tests.support.configs import uncomment
+from tests.support.git import commit, git, write
 
 Capture = pytest.CaptureFixture[str]
 

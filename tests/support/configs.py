@@ -41,3 +41,13 @@ reason = "In the PR body's Risk section, write `Dependency reason:` and explain 
 examples.invalid = [{ changes = [{ path = "package.json", status = "M", before = "{}", after = '{"dependencies":{"x":"1"}}' }], pr_body = "" }]
 examples.valid = [{ changes = [{ path = "package.json", status = "M", before = '{"dependencies":{"x":"1"}}', after = '{"dependencies":{"x":"2"}}' }], pr_body = "" }]
 """
+
+
+def uncomment(text: str) -> str:
+    """What a person does: remove the `# ` before each suggested rule's lines."""
+    out, in_rule = [], False
+    for line in text.splitlines():
+        in_rule = in_rule or line.startswith("# Suggested because")
+        is_rule_line = in_rule and line.startswith("# ") and not line.startswith("# Suggested")
+        out.append(line[2:] if is_rule_line else line)
+    return "\n".join(out) + "\n"

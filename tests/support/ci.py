@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import GIT_ENV
+from tests.support.configs import TWO_RULES as RULES
+from tests.support.git import GIT_ENV, commit, git, write
 
 REPOSITORY = {
     "id": 1296269,
@@ -278,3 +279,104 @@ def cagr_ci(
             else {"stdin": subprocess.DEVNULL if stdin is None else stdin}
         ),
     )
+
+
+MORE_RULES = (
+    RULES
+    + """
+[[changes.rules]]
+id = "guard-tests"
+kind = "sibling"
+paths = ["src/guards/**/*.ts"]
+ignores = ["**/*.test.ts"]
+target = "{dir}/{name}.test.{ext}"
+reason = "Add the matching .test.ts file in this change."
+examples.invalid = [{ changes = [{ path = "src/guards/a.ts", status = "A" }] }]
+examples.valid = [{ changes = [{ path = "src/guards/a.ts", status = "A" }, { path = "src/guards/a.test.ts", status = "A" }] }]
+
+[[changes.rules]]
+id = "immutable-migrations"
+kind = "add_only"
+paths = ["migrations/**"]
+reason = "Restore the merged migration and add a new migration instead."
+examples.invalid = [{ changes = [{ path = "migrations/001.sql", status = "M" }] }]
+examples.valid = [{ changes = [{ path = "migrations/002.sql", status = "A" }] }]
+"""
+)
+
+
+SECTIONS = RULES + '\n[review]\npr_sections = ["Summary"]\n'
+
+
+def mr_env(project: Project, head: str, description: str | None, **extra: str) -> dict:
+    """A merge request pipeline's variables (MR !12 from `work` into `main`)."""
+    env = gitlab_env(
+        "merge_request_event",
+        head,
+        CI_COMMIT_REF_NAME="work",
+        CI_COMMIT_REF_SLUG="work",
+        CI_MERGE_REQUEST_ID="3000",
+        CI_MERGE_REQUEST_IID="12",
+        CI_MERGE_REQUEST_EVENT_TYPE="detached",
+        CI_MERGE_REQUEST_REF_PATH="refs/merge-requests/12/head",
+        CI_MERGE_REQUEST_PROJECT_PATH="octo-org/app",
+        CI_MERGE_REQUEST_SOURCE_BRANCH_NAME="work",
+        CI_MERGE_REQUEST_TARGET_BRANCH_NAME="main",
+        CI_MERGE_REQUEST_DIFF_BASE_SHA=project.base,
+        CI_MERGE_REQUEST_TITLE="Add a dependency",
+    )
+    if description is not None:
+        env["CI_MERGE_REQUEST_DESCRIPTION"] = description
+    env.update(extra)
+    return env
+
+
+class Project:
+    """`origin` holds main and the PR branch `work`; `clone()` is a CI job's checkout."""
+
+    def __init__(self, origin: Path, tmp: Path) -> None:
+        self.origin = origin
+        self.tmp = tmp
+        self.base = git(origin, "rev-parse", "main").decode().strip()
+        self._clones = 0
+
+    def work(self, files: dict[str, str], message: str = "work") -> str:
+        """Commit `files` on `work` in origin; the new head."""
+        git(self.origin, "checkout", "-q", "work")
+        for path, content in files.items():
+            write(self.origin, path, content)
+        head = commit(self.origin, message)
+        git(self.origin, "checkout", "-q", "main")  # a server's HEAD: its default branch
+        return head
+
+    def main(self, files: dict[str, str], message: str = "main moves on") -> str:
+        git(self.origin, "checkout", "-q", "main")
+        for path, content in files.items():
+            write(self.origin, path, content)
+        return commit(self.origin, message)
+
+    def baseline(self, files: dict[str, str]) -> None:
+        """Add `files` to main and start `work` again from there."""
+        git(self.origin, "checkout", "-q", "main")
+        for path, content in files.items():
+            write(self.origin, path, content)
+        commit(self.origin, "more baseline")
+        git(self.origin, "branch", "-f", "work", "main")
+        self.base = git(self.origin, "rev-parse", "main").decode().strip()
+
+    def clone(self, ref: str, depth: int | None = None) -> Path:
+        """A fresh clone with origin/* branches, detached at `ref` (actions/checkout's way);
+        with `depth`, a shallow one (`ref` must then be a branch tip)."""
+        self._clones += 1
+        target = self.tmp / f"checkout{self._clones}"
+        shallow = ["--depth", str(depth), "--no-single-branch"] if depth else []
+        source = f"file://{self.origin}" if depth else str(self.origin)
+        git(self.tmp, "clone", "-q", "--no-checkout", *shallow, source, str(target))
+        git(target, "checkout", "-q", "--detach", ref)
+        return target
+
+
+GOOD_BODY = "## Summary\nAdds x.\n\n## Risk\nDependency reason: x parses the wire format.\n"
+
+
+DEPENDENCY = '{"dependencies": {"x": "1"}}'

@@ -18,10 +18,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from attrs import define, field
+
+from tests.support.ci import Project, pull_request
+from tests.support.git import git
 
 TOKEN = "ghs_f4keT0kenThatMustNeverBePrinted0123456789"
 GITLAB_TOKEN = "glpat-f4keGitLabT0kenNeverPrinted"
@@ -383,3 +387,29 @@ def serving() -> Iterator[FakeForge]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+def queue(
+    project: Project, files: dict[str, str], *, squash: bool = False
+) -> tuple[Path, str, str, str]:
+    """The PR branch `work` with `files`, queued behind another entry: (checkout, group head,
+    group base, PR head). The group is built as GitHub's queue builds it: the PR merged (or
+    squashed) onto the entry ahead of it."""
+    head = project.work(files)
+    base = project.main({"queued-before.txt": "another PR ahead in the queue"})
+    checkout = project.clone(base)
+    if squash:
+        git(checkout, "merge", "-q", "--squash", head)
+        git(checkout, "commit", "-q", "-m", "Add a dependency (#7)")
+    else:
+        git(checkout, "merge", "-q", "--no-ff", "--no-edit", head)
+    group = git(checkout, "rev-parse", "HEAD").decode().strip()
+    return checkout, group, base, head
+
+
+def pull(head: str, body: str | None, *labels: str, **fields: Any) -> dict[str, Any]:
+    """Pull request #7 as GitHub's REST API returns it (the webhook's `pull_request` object
+    has the same schema)."""
+    data = pull_request("opened", head, body, labels=labels)["pull_request"]
+    data.update(fields)
+    return data

@@ -7,7 +7,7 @@ import json
 from cagr_config.rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule
 from cagr_core.changes import Change
 from cagr_core.when import When
-from tests.core.build import modified
+from tests.support.build import modified
 
 SCHEMA = RequiresRule(
     id="schema-companion",

@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.repo.configs import TWO_RULES as RULES
-from tests.repo.gitutil import commit, git, write
+from cagr_cli.main import main
+from tests.support.configs import TWO_RULES as RULES
+from tests.support.git import commit, git, write
 
 EVENTS = {  # agent -> (turn end, command before, session start, prompt)
     "claude": ("Stop", "PreToolUse", "SessionStart", "UserPromptSubmit"),
@@ -96,3 +97,30 @@ def hook(data: dict[str, Any] | bytes, *args: str, cwd: Path | None = None) -> A
         check=False,
     )
     return Answer(result)
+
+
+def denied(agent: str, answer_json: dict | None) -> bool:
+    if answer_json is None:
+        return False
+    if agent == "cursor":
+        return answer_json.get("permission") == "deny"
+    if agent == "gemini":
+        return answer_json.get("decision") == "deny"
+    output = answer_json.get("hookSpecificOutput", {})
+    return output.get("permissionDecision") == "deny"
+
+
+def gate(root: Path, command: str, agent: str = "claude", cwd: Path | None = None):  # type: ignore[no-untyped-def]
+    answer = hook(payload(agent, 1, cwd or root, command=command), "--agent", agent)
+    assert answer.code == 0
+    assert not allowed_explicitly(answer.json)
+    return answer
+
+
+def committed_check(root: Path, *args: str) -> int:
+    return main(["--repo", str(root), "rules", "check", "--committed", *args])
+
+
+def allowed_explicitly(answer_json: dict | None) -> bool:
+    text = str(answer_json)
+    return "'allow'" in text or '"allow"' in text
