@@ -116,10 +116,10 @@ def _verdict(result: CiResult) -> str:
     if result.status == "pass":
         return f"Passed: {', '.join([checked, *also])}."
     if result.status == "waived":
-        labels = ", ".join(sorted({w.label for w in report.waived}))
+        by = ", ".join(sorted({w.by for w in report.waived}))
         return (
-            f"Waived, not a pass: {len(report.waived)} finding(s) waived by the label(s)"
-            f" {labels}; {', '.join([checked, *also])}."
+            f"Waived, not a pass: {len(report.waived)} finding(s) waived by the {by};"
+            f" {', '.join([checked, *also])}."
         )
     parts = []
     if report.errors:

@@ -143,9 +143,7 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
                 what += " (Every path below the table.)"
         elif waived:
             verdict = "waived"
-            what = f"Waived by the label {waived[0].label}: " + " ".join(
-                w.finding.message for w in waived
-            )
+            what = f"Waived by the {waived[0].by}: " + " ".join(w.finding.message for w in waived)
             fix = ""
         elif unknown:
             verdict, what, fix = "unchecked", " ".join(u.message for u in unknown), ""

@@ -21,6 +21,7 @@ from cagr_core.description import check_pr_sections, judge_obligations
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
 from cagr_core.render import render_details
 from cagr_core.report import Report
+from cagr_core.sections import heading_marks, heading_text
 from cagr_core.values import replace
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.refs import branch_ref, read_ref
@@ -349,8 +350,8 @@ def _body_decision(pr: PrCommand, record: GateRecord, line: str) -> Decision:
         return NONE
     body, why = _body_of(pr, line)
     if body is None:
-        owed = [f"the {o.section} section ({o.rule})" for o in obligations] + [
-            f"a `## {h}` heading" for h in headings
+        owed = [f"the {heading_text(o.section)} section ({o.rule})" for o in obligations] + [
+            f"a `{heading_marks(h)}` heading" for h in headings
         ]
         advice = (
             "" if pr.verb == "ready" else " Give it with `--body-file FILE` to have it checked now."

@@ -35,10 +35,11 @@ def advice(rules: RuleSet, tracked: Sequence[str]) -> list[str]:
         for template in compiled.targets:
             targets = set()
             for path in selected:
-                try:
-                    targets.add(posixpath.dirname(template.render(path)))
-                except RenderError:
-                    continue
+                for binding in compiled.selector.paths.bindings(path) or ((),):
+                    try:
+                        targets.add(posixpath.dirname(template.render(path, dict(binding))))
+                    except (RenderError, KeyError):  # KeyError: a part this path leaves unnamed
+                        continue
             if targets and not targets & folders:
                 shown = ", ".join(sorted(t or "(the root)" for t in targets)[:3])
                 notes.append(
