@@ -39,6 +39,8 @@ def describe_run(result: CiResult) -> list[str]:
     if event.labels is not None:
         shown = ", ".join(sorted(event.labels)) or "none"
         lines.append(f"Labels: {shown} ({event.labels_source})")
+    if event.author is not None:
+        lines.append(f"Author: {terminal_safe(event.author)} ({event.author_source})")
     if event.body.available:
         size = len(event.body.text or "")
         lines.append(f"Body:   {event.body_source} ({size} characters)")
@@ -154,6 +156,8 @@ def result_data(result: CiResult) -> dict[str, Any]:
         "merge_queue": event.merge_queue,
         "labels": None if event.labels is None else sorted(event.labels),
         "labels_source": event.labels_source or None,
+        "author": event.author,
+        "author_source": event.author_source or None,
     }
     data["stack"] = [
         {

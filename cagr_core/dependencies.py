@@ -191,7 +191,7 @@ def changes(manifest: Format, old: Declared | None, new: Declared | None) -> Add
         section, name, _ = now or was  # type: ignore[misc]  # one of them is set
         label = _label(manifest, section, name)
         if was is None:
-            edits.append(Addition(section, name, label, where[1]))
+            edits.append(Addition(section, name, f"added {label}", where[1]))
         elif now is None:
             edits.append(Addition(section, name, f"removed {label}", where[1], "removed"))
         else:

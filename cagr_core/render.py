@@ -170,8 +170,13 @@ def render_summary(report: Report) -> str:
         for count, what in ((len(report.warnings), "warning(s)"), (len(report.waived), "waived"))
         if count
     )
+    only = (
+        ""
+        if report.rules_filter is None
+        else f" (only {', '.join(report.rules_filter)}, as --rule asked: not the whole verdict)"
+    )
     counts = (
-        f"{report.rules_checked} rule(s) checked, {report.changed_paths} changed path(s);"
+        f"{report.rules_checked} rule(s) checked{only}, {report.changed_paths} changed path(s);"
         f" {len(report.errors)} finding(s),{extra} {len(report.unchecked)} unchecked,"
         f" {len(report.deferred)} deferred."
     )

@@ -202,6 +202,7 @@ class Report:
     config_changes: ConfigChanges | None = None
     waived: tuple[Waived, ...] = ()
     uncommitted_config: UncommittedConfig | None = None
+    rules_filter: tuple[str, ...] | None = None  # only these rules ran (`--rule`); None: all
 
     @property
     def errors(self) -> tuple[Finding, ...]:

@@ -134,6 +134,7 @@ def report_data(report: Report) -> dict[str, Any]:
         },
         "config_changes": _config_changes_data(report.config_changes),
         "uncommitted_config": _uncommitted_config_data(report.uncommitted_config),
+        "rules_filter": None if report.rules_filter is None else list(report.rules_filter),
     }
 
 
@@ -185,6 +186,7 @@ def report_from_data(data: object) -> Report:
         config_changes=_config_changes(data["config_changes"]),
         waived=tuple(_waived(table(item)) for item in array(data["waived"])),
         uncommitted_config=_uncommitted_config(data["uncommitted_config"]),
+        rules_filter=None if data["rules_filter"] is None else texts(data["rules_filter"]),
     )
     if json_status(report.status) != data["status"]:
         raise Damaged("the status does not follow from the findings")

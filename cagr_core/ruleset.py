@@ -102,6 +102,11 @@ class RuleSet:
                 raise RuleError(after.id, "id", "two rules share this id")
         return cls(tuple(ordered))
 
+    def only(self, ids: Iterable[str]) -> RuleSet:
+        """The rule set of these rules alone (ids it does not hold are left out)."""
+        wanted = frozenset(ids)
+        return RuleSet(tuple(c for c in self.rules if c.id in wanted))
+
     def content_paths(self, paths: Iterable[str]) -> frozenset[str]:
         """Which of these changed paths a selector needs the before/after content of."""
         readers = [c.selector for c in self.rules if c.when.reads_manifests]

@@ -240,7 +240,7 @@ class TestErrors:
         assert (
             "cagr.toml: changes.rules[0] (id 'x'): unknown key requires (did you mean"
             " `require`?); the keys here are: id, kind, paths, ignores, when, format, require,"
-            " reason, note, severity, waive_label, examples"
+            " ignore_dependencies, reason, note, severity, waive_label, waive_authors, examples"
         ) in found
         write(
             repo, "cagr.toml", rule("x").replace("reason = ", "raeson = ").replace("ignores", "x")
