@@ -83,12 +83,14 @@ def _check_parts_defined(rule: Rule, compiled: CompiledRule) -> None:
         for name in sorted(used):
             lacking = _lacking(compiled.selector.paths, rule.paths, name)
             if lacking is not None:
+                instead = (
+                    "use {dir}, {name} or {ext}" if key.startswith("target") else "write a glob"
+                )
                 raise RuleError(
                     rule.id,
                     key,
                     f"{{{name}}} is not a named part of {lacking}, so a path it selects has no"
-                    f" value for it: name {{{name}}} in every `paths` pattern (or use a glob"
-                    " here)",
+                    f" value for it: name {{{name}}} in every `paths` pattern, or {instead}",
                 )
 
 

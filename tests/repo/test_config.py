@@ -285,7 +285,7 @@ def test_every_problem_of_one_rule_at_once(repo: Path) -> None:
         repo,
         "cagr.toml",
         '[[changes.rules]]\nid = "s"\nkind = "sibling"\npaths = ["src/"]\nignores = ["!x"]\n'
-        'target = "{dir}/{nme}"\nreason = " "\n',
+        'target = "{dir}/{Nme}"\nreason = " "\n',
     )
     found = [m.split(": ", 2)[1] for m in errors(repo)]
     assert found == [
