@@ -198,7 +198,7 @@ def _suppression(label: str) -> dict[str, Any]:
     return {
         "kind": "external",
         "status": "accepted",
-        "justification": f"waived by the pull request's {label}",
+        "justification": f"waived by the pull request {label}",
     }
 
 
