@@ -8,7 +8,7 @@ import html
 
 from cagr_core.description import SECTIONS_RULE
 from cagr_core.render import waivable
-from cagr_core.report import Finding
+from cagr_core.report import Finding, Report
 from cagr_core.safe_text import terminal_safe
 from cagr_core.severity import Severity
 from cagr_repo.config import RepoConfig
@@ -63,6 +63,12 @@ def error_summary(text: str) -> str:
     return f"## cagr ci: could not check this run\n\n{escaped}\n\nThe job log says more.\n"
 
 
+def _waivers(report: Report) -> str:
+    """What waived the findings: `label`, `author` or both."""
+    kinds = sorted({"label" if w.label is not None else "author" for w in report.waived})
+    return " and ".join(kinds) or "label"
+
+
 def step_summary(
     result: CiResult,
     config: RepoConfig,
@@ -76,7 +82,7 @@ def step_summary(
         "pass": "passed",
         "fail": "failed",
         "unchecked": "not a pass (something could not be checked)",
-        "waived": "waived by label (not a pass)",
+        "waived": f"waived by {_waivers(report)} (not a pass)",
     }[result.status]
     range_ = report.range
     where = (
