@@ -285,7 +285,19 @@ def compile_matcher(patterns: Iterable[str], parts: Parts = "none") -> PathMatch
         tuple(alternatives),
         places,
         tuple(templates) if named else (),
+        named
+        and len({frozenset(part_names(template)) for template in templates}) == 1
+        and (parts == "bind" or all(_binds(pattern) for pattern in patterns)),
     )
+
+
+def _binds(pattern: str) -> bool:
+    """Whether each named part of the pattern has one place in any match (as in `paths`)."""
+    try:
+        check_pattern(pattern, "bind")
+    except PatternError:
+        return False
+    return True
 
 
 def _marker(text: str) -> str:

@@ -75,6 +75,7 @@ def _matcher_data(matcher: PathMatcher) -> dict[str, Any]:
             [None if piece is None else list(piece) for piece in template]
             for template in matcher.templates
         ],
+        "binds": matcher.binds,
     }
 
 
@@ -147,6 +148,7 @@ def _matcher(item: dict[str, Any]) -> PathMatcher:
         tuple(None if a is None else _names(a) for a in array(item["alternatives"])),
         tuple(_place(place) for place in array(item["places"])),
         tuple(_template_of(template) for template in array(item["templates"])),
+        flag(item["binds"]),
     )
 
 

@@ -210,6 +210,7 @@ class _Context:
     unchecked: list[Unchecked] = field(init=False, factory=list)
     deferred: list[Deferred] = field(init=False, factory=list)
     added_as: dict[str, str] = field(init=False, factory=dict)  # object id -> first added path
+    filed: dict[tuple[str, ...], dict[Binding, list[Change]]] = field(init=False, factory=dict)
 
     def __post_init__(self) -> None:
         self.by_path = {change.path: change for change in self.changes.changes}
@@ -246,12 +247,17 @@ class _Context:
             )
         )
 
-    def candidates(self, matcher: PathMatcher, bound: PathMatcher | None) -> list[Change]:
-        """The changes a `require` matcher matches; with `bound` (the matcher with a binding's
-        values put in), those it matches too (the index finds the first, a superset)."""
-        found = self.paths.changes_matching(matcher)
+    def candidates(
+        self, matcher: PathMatcher, bound: PathMatcher | None, binding: Binding = ()
+    ) -> list[Change]:
+        """The changes a `require` matcher matches; with `bound` (the matcher with `binding`'s
+        values put in), those it matches too (the index finds the first, a superset). A
+        matcher whose parts each have one place files its changes by binding once."""
         if bound is None:
-            return found
+            return self.paths.changes_matching(matcher)
+        if matcher.binds:
+            return self._by_binding(matcher).get(binding, [])
+        found = self.paths.changes_matching(matcher)
         kept = []
         for change in found:
             self.clock.tick()
@@ -259,9 +265,26 @@ class _Context:
                 kept.append(change)
         return kept
 
-    def satisfied(self, matcher: PathMatcher, added_only: bool, bound: PathMatcher | None) -> bool:
+    def _by_binding(self, matcher: PathMatcher) -> dict[Binding, list[Change]]:
+        """The changes the matcher matches, under each binding of its parts they give."""
+        filed = self.filed.get(matcher.patterns)
+        if filed is None:
+            filed = self.filed[matcher.patterns] = {}
+            for change in self.paths.changes_matching(matcher):
+                self.clock.tick()
+                for binding in matcher.bindings(change.path):
+                    filed.setdefault(binding, []).append(change)
+        return filed
+
+    def satisfied(
+        self,
+        matcher: PathMatcher,
+        added_only: bool,
+        bound: PathMatcher | None,
+        binding: Binding = (),
+    ) -> bool:
         """Whether a change the `require` matcher matches counts (see _satisfies)."""
-        for change in self.candidates(matcher, bound):
+        for change in self.candidates(matcher, bound, binding):
             self.clock.tick()
             if _satisfies(change, added_only):
                 return True
@@ -462,21 +485,24 @@ def _requires_for(
     for index, (matcher, added_only) in enumerate(
         zip(compiled.require, compiled.require_added, strict=True)
     ):
-        bound = matcher.bind(values, (fill(compiled.require_globs[index], values),))
-        bound_or_none = bound if matcher.parts else None
-        if not ctx.satisfied(matcher, added_only, bound_or_none):
-            missing.append((index, matcher, bound_or_none, added_only))
+        own = tuple((name, text) for name, text in binding if name in matcher.parts)
+        bound = None
+        if matcher.parts:  # filed by binding when it can be, else matched by the bound form
+            written = (fill(compiled.require_globs[index], values),)
+            bound = matcher if matcher.binds else matcher.bind(values, written)
+        if not ctx.satisfied(matcher, added_only, bound, own):
+            missing.append((index, matcher, bound, added_only, own))
     if not missing:
         return  # met: whatever an unreadable manifest adds, the companion is there
     ctx.unchecked.extend(_unchecked(compiled, problems))
     if not triggers:
         return
     # Near misses: the first change each missing entry matches, which does not count.
-    nearest = [next(iter(ctx.candidates(m, bound)), None) for _, m, bound, _ in missing]
-    shown = [fill(compiled.require_globs[index], values) for index, _, _, _ in missing]
+    nearest = [next(iter(ctx.candidates(m, bound, own)), None) for _, m, bound, _, own in missing]
+    shown = [fill(compiled.require_globs[index], values) for index, *_ in missing]
     gaps = "; ".join(
         _missing_companion(glob, near, added_only, ctx)
-        for glob, (_, _, _, added_only), near in zip(shown, missing, nearest, strict=True)
+        for glob, (_, _, _, added_only, _), near in zip(shown, missing, nearest, strict=True)
     )
     paths = [t.change.path for t in triggers]
     for near in nearest:
@@ -484,7 +510,7 @@ def _requires_for(
             paths.append(near.path)
     requires = tuple(
         f"{glob} (added)" if added_only else glob
-        for glob, (_, _, _, added_only) in zip(shown, missing, strict=True)
+        for glob, (_, _, _, added_only, _) in zip(shown, missing, strict=True)
     )
     ctx.find(
         compiled,

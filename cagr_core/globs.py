@@ -216,7 +216,8 @@ class PathMatcher:
     that matches basenames anywhere), for `could_match_below`; `places` say where the rule index
     files each alternative. With named parts, the first three match each part as ANY_PART, and
     `templates` holds every alternative name by name (a free one starts with `**`) with its
-    parts. Made by cagr_config.globs.compile_matcher.
+    parts; `binds` says each part has one place in a match (so `bind(values)` matches a path
+    exactly when `bindings(path)` holds those values). Made by cagr_config.globs.compile_matcher.
     """
 
     patterns: tuple[str, ...]
@@ -225,6 +226,7 @@ class PathMatcher:
     alternatives: tuple[Names | None, ...]
     places: tuple[Place, ...]
     templates: tuple[NamedNames, ...] = ()
+    binds: bool = False  # each part has one place in a match: `bindings` decides `bind` exactly
     _compiled: list[tuple[re.Pattern[str] | None, tuple[_Names, ...]]] = field(
         factory=list, eq=False, repr=False, init=False
     )
