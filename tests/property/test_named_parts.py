@@ -56,6 +56,23 @@ class TestAWildcardThatNames:
             again = compile_matcher([fill(pattern, dict(binding))])
             assert again.matches(path)
 
+    @given(named_patterns, paths.map("/".join), st.lists(st.sampled_from(["a", "ab", "ya", ".a"])))
+    def test_filing_by_binding_is_matching_the_bound_form(
+        self, pattern: str, path: str, chosen: list[str]
+    ) -> None:
+        """Where each part has one place (`binds`), a path's bindings are exactly the values
+        whose bound form matches it: the evaluator may file companions by binding."""
+        try:
+            check_pattern(pattern, "fill")
+        except PatternError:
+            assume(False)
+        matcher = compile_matcher([pattern], "fill")
+        assume(matcher.binds)
+        values = {n: (chosen + ["a", "a"])[i] for i, n in enumerate(sorted(matcher.parts))}
+        binding = tuple(sorted(values.items()))
+        bound = matcher.bind(values, (fill(pattern, values),))
+        assert bound.matches(path) == (binding in matcher.bindings(path))
+
 
 class TestLiteralValues:
     """The substituted text is literal: a value with glob characters matches only itself."""
