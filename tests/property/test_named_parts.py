@@ -68,7 +68,7 @@ class TestAWildcardThatNames:
             assume(False)
         matcher = compile_matcher([pattern], "fill")
         assume(matcher.binds)
-        values = {n: (chosen + ["a", "a"])[i] for i, n in enumerate(sorted(matcher.parts))}
+        values = {n: [*chosen, "a", "a"][i] for i, n in enumerate(sorted(matcher.parts))}
         binding = tuple(sorted(values.items()))
         bound = matcher.bind(values, (fill(pattern, values),))
         assert bound.matches(path) == (binding in matcher.bindings(path))
