@@ -32,6 +32,7 @@ from cagr_core.globs import (
     PathMatcher,
     Piece,
     Place,
+    brace_groups,
     part_names,
 )
 
@@ -43,7 +44,6 @@ _ESCAPED = re.compile(r"\\.", re.DOTALL)
 MAX_EXPANSIONS = 1000  # per pattern, and for all the patterns of one list together
 PART_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 RESERVED_PARTS = ("dir", "name", "ext")  # a sibling target's own placeholders
-_GROUP = re.compile(r"\{([^{}]*)\}")
 Parts = str  # "none": no named parts; "bind": named parts that bind (paths); "fill": used (require)
 
 
@@ -106,34 +106,11 @@ def check_pattern(pattern: str, parts: Parts = "none") -> None:
         raise PatternError(pattern, 0, len(pattern), str(error)) from error
 
 
-def named_parts(alternative: str) -> list[tuple[int, int, str]]:
-    """The braces brace expansion left in one alternative, outside bracket expressions and
-    escapes: (start, end, what is inside)."""
-    bare = _ESCAPED.sub("\0\0", alternative)
-    found = []
-    index = 0
-    while index < len(bare):
-        char = bare[index]
-        if char == "[":
-            close = bare.find("]", index + 2)
-            if close != -1:
-                index = close + 1
-                continue
-        if char == "{":
-            group = _GROUP.match(bare, index)
-            if group is not None:
-                found.append((group.start(), group.end(), group.group(1)))
-                index = group.end()
-                continue
-        index += 1
-    return found
-
-
 def _check_parts(pattern: str, bare: str, alternative: str, parts: Parts) -> None:
     """Each brace left in the alternative must be a named part, allowed here and, in a trigger
     path, decided by the path alone."""
     seen: set[str] = set()
-    for start, end, name in named_parts(alternative):
+    for start, end, name in brace_groups(alternative):
         where = bare.find("{" + name + "}")
         at = (where, where + len(name) + 2) if where != -1 else (0, len(pattern))
         if not PART_NAME.match(name) or name in RESERVED_PARTS:
@@ -252,7 +229,7 @@ def compile_matcher(patterns: Iterable[str], parts: Parts = "none") -> PathMatch
         body = pattern.removeprefix("/")
         for alternative in expand(body):
             relative = pattern.startswith("/") or "/" in alternative
-            template = _template(alternative) if named_parts(alternative) else None
+            template = _template(alternative) if brace_groups(alternative) else None
             names = _names(alternative) if template is None else _wildcards(template)
             templates.append(template or _plain(names))
             if not relative:
@@ -310,7 +287,7 @@ def _marked(alternative: str) -> tuple[str, str, list[str]]:
     names in order."""
     marker = _marker(alternative)
     out, names, last = [], [], 0
-    for start, end, name in named_parts(alternative):
+    for start, end, name in brace_groups(alternative):
         out.append(alternative[last:start] + marker)
         names.append(name)
         last = end

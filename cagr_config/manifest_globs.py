@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cagr_core.dependencies import MANIFEST_NAMES, format_of
-from cagr_core.globs import GLOB_CHARS
+from cagr_core.globs import GLOB_CHARS, brace_groups
 
-from .globs import compile_matcher, expand, named_parts
+from .globs import compile_matcher, expand
 
 _PROBES = (
     *MANIFEST_NAMES,
@@ -32,7 +32,7 @@ def could_be_read(pattern: str) -> bool:
 def _candidates(pattern: str) -> Iterator[str]:
     for expanded in expand(pattern.removeprefix("/")):
         alternative = expanded
-        for start, end, _ in reversed(named_parts(expanded)):
+        for start, end, _ in reversed(brace_groups(expanded)):
             alternative = alternative[:start] + "p" + alternative[end:]  # a part matches one
         *folders, last = alternative.split("/")
         # A wildcard folder may be a requirements/ folder; a literal one is what it says.

@@ -36,7 +36,8 @@ Piece = tuple[str, ...]  # one name's regular expression in pieces: odd pieces n
 NamedNames = tuple[Piece | None, ...]  # one alternative with named parts, name by name
 ANY_PART = "[^/]+"  # what a named part matches
 Binding = tuple[tuple[str, str], ...]  # named parts and what they matched, sorted by name
-_PART = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+_GROUP = re.compile(r"\{([^{}]*)\}")
+_PART_NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
 def is_literal(pattern: str) -> bool:
@@ -131,9 +132,10 @@ def _escaped_glob(text: str) -> str:
     return re.sub(r"([*?\[\]{}\\])", r"\\\1", text)
 
 
-def named_spans(pattern: str) -> list[tuple[int, int, str]]:
-    """The `{NAME}` parts of a pattern or template as written (outside escapes and bracket
-    expressions): (start, end, name)."""
+def brace_groups(pattern: str) -> list[tuple[int, int, str]]:
+    """The innermost `{...}` groups of a pattern as written, outside escapes and bracket
+    expressions: (start, end, what is inside). After brace expansion, the ones left are named
+    parts, or mistakes."""
     found = []
     index = 0
     while index < len(pattern):
@@ -147,13 +149,18 @@ def named_spans(pattern: str) -> list[tuple[int, int, str]]:
                 index = close + 1
                 continue
         if char == "{":
-            part = _PART.match(pattern, index)
-            if part is not None:
-                found.append((part.start(), part.end(), part.group(1)))
-                index = part.end()
+            group = _GROUP.match(pattern, index)
+            if group is not None:
+                found.append((group.start(), group.end(), group.group(1)))
+                index = group.end()
                 continue
         index += 1
     return found
+
+
+def named_spans(pattern: str) -> list[tuple[int, int, str]]:
+    """The `{NAME}` parts of a pattern or template as written: (start, end, name)."""
+    return [span for span in brace_groups(pattern) if _PART_NAME.fullmatch(span[2])]
 
 
 def fill(pattern: str, values: dict[str, str]) -> str:

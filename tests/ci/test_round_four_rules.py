@@ -11,18 +11,11 @@ from jsonschema import Draft4Validator
 
 from tests.support.ci import Project, cagr_ci, github_env, mr_env, pull_request
 from tests.support.code_scanning import sarif_schema
+from tests.support.configs import APP_MIGRATION
 
-RULES = """
-[[changes.rules]]
-id = "app-migration"
-kind = "requires"
-paths = ["apps/{app}/models.py"]
-require = [{ path = "apps/{app}/migrations/0*.py", status = "added" }]
-reason = "Run makemigrations for this app and commit its new migration."
-waive_authors = ["renovate[bot]"]
-examples.invalid = [{ changes = [{ path = "apps/a/models.py", status = "M" }, { path = "apps/b/migrations/0002_x.py", status = "A" }] }]
-examples.valid = [{ changes = [{ path = "apps/a/models.py", status = "M" }, { path = "apps/a/migrations/0002_x.py", status = "A" }] }]
-
+RULES = (
+    APP_MIGRATION
+    + """
 [[changes.rules]]
 id = "lockfile"
 kind = "requires"
@@ -44,6 +37,7 @@ reason = "Say under ### AI usage how AI tools were used (None is an answer)."
 examples.invalid = [{ changes = [{ path = "apps/a/views.py", status = "M" }], pr_body = "## AI usage\\nNone" }]
 examples.valid = [{ changes = [{ path = "apps/a/views.py", status = "M" }], pr_body = "### AI usage\\nNone" }]
 """
+)
 BODY = "## Description\nA fix.\n### AI usage\nNone\n"
 
 

@@ -9,26 +9,15 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.main import main
-from tests.support.configs import TWO_RULES
+from tests.support.configs import APP_MIGRATION, TWO_RULES
 from tests.support.git import commit, git, write
 
 Capture = pytest.CaptureFixture[str]
-NAMED = """
-[[changes.rules]]
-id = "app-migration"
-kind = "requires"
-paths = ["apps/{app}/models.py"]
-require = [{ path = "apps/{app}/migrations/*.py", status = "added" }]
-reason = "Run makemigrations for this app."
-waive_authors = ["renovate[bot]"]
-examples.invalid = [{ changes = [{ path = "apps/a/models.py", status = "M" }] }]
-examples.valid = [{ changes = [{ path = "apps/a/models.py", status = "M" }, { path = "apps/a/migrations/2.py", status = "A" }] }]
-"""
 
 
 @pytest.fixture
 def project(repo: Path) -> Path:
-    write(repo, "cagr.toml", TWO_RULES + NAMED)
+    write(repo, "cagr.toml", TWO_RULES + APP_MIGRATION)
     write(repo, "src/schema.py", "v1")
     write(repo, "schema.json", "{}")
     write(repo, "package.json", "{}")

@@ -10,20 +10,13 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.main import main
+from tests.support.configs import APP_MIGRATION
 from tests.support.git import commit, git, write
 from tests.support.hooks import committed_check, denied, gate, hook, payload
 
-RULES = """
-[[changes.rules]]
-id = "app-migration"
-kind = "requires"
-paths = ["apps/{app}/models.py"]
-require = [{ path = "apps/{app}/migrations/0*.py", status = "added" }]
-reason = "Run makemigrations for this app and commit its new migration."
-waive_authors = ["renovate[bot]"]
-examples.invalid = [{ changes = [{ path = "apps/a/models.py", status = "M" }] }]
-examples.valid = [{ changes = [{ path = "apps/a/models.py", status = "M" }, { path = "apps/a/migrations/0002_x.py", status = "A" }] }]
-
+RULES = (
+    APP_MIGRATION
+    + """
 [[changes.rules]]
 id = "ai-usage"
 kind = "pr_body"
@@ -35,6 +28,7 @@ reason = "Say under ### AI usage how AI tools were used (None is an answer)."
 examples.invalid = [{ changes = [{ path = "apps/a/views.py", status = "A" }], pr_body = "### AI usage\\nTODO" }]
 examples.valid = [{ changes = [{ path = "apps/a/views.py", status = "A" }], pr_body = "### AI usage\\nNone" }]
 """
+)
 AGENTS = ["claude", "codex", "cursor", "gemini"]
 
 
