@@ -206,6 +206,7 @@ class _Context:
     unchecked: list[Unchecked] = field(init=False, factory=list)
     deferred: list[Deferred] = field(init=False, factory=list)
     added_as: dict[str, str] = field(init=False, factory=dict)  # object id -> first added path
+    fired: set[str] = field(init=False, factory=set)  # rules whose trigger a change matched
 
     def __post_init__(self) -> None:
         self.by_path = {change.path: change for change in self.changes.changes}
@@ -372,6 +373,9 @@ def _satisfies(change: Change, added_only: bool) -> bool:
 
 
 def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
+    triggers, problems = ctx.triggers(compiled)
+    if triggers:
+        ctx.fired.add(compiled.id)
     missing = [
         (index, matcher, added_only)
         for index, (matcher, added_only) in enumerate(
@@ -380,8 +384,7 @@ def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
         if not ctx.satisfied(matcher, added_only)
     ]
     if not missing:
-        return
-    triggers, problems = ctx.triggers(compiled)
+        return  # satisfied, whatever an unreadable manifest adds
     ctx.unchecked.extend(problems)
     if not triggers:
         return
@@ -434,6 +437,7 @@ def _check_add_only(compiled: CompiledRule, ctx: _Context) -> None:
         old, new = change.old, change.new
         if old is None:
             continue
+        ctx.fired.add(compiled.id)
         if new is None:
             what = ctx.deletion(change)
         elif change.status is Status.TYPE_CHANGED:
@@ -452,6 +456,7 @@ def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
         ctx.clock.tick()
         if change.status is not Status.ADDED:
             continue
+        ctx.fired.add(compiled.id)
         targets: list[str] = []
         problems: list[str] = []
         for template in compiled.targets:
@@ -506,6 +511,8 @@ def _is_file(change: Change | None) -> bool:
 def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
     assert compiled.section is not None
     triggers, problems = ctx.triggers(compiled)
+    if triggers:
+        ctx.fired.add(compiled.id)
     if not triggers and not problems:
         return
     need = f"`{compiled.contains}` and an explanation" if compiled.contains else "an explanation"
@@ -633,6 +640,7 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
         ),
         deferred=tuple(sorted(ctx.deferred, key=lambda d: (d.rule, d.message))),
         rules_checked=len(rules.rules),
+        fired=tuple(sorted(ctx.fired)),
     )
 
 

@@ -188,6 +188,7 @@ class Report:
     config_changes: ConfigChanges | None = None
     waived: tuple[Waived, ...] = ()
     uncommitted_config: UncommittedConfig | None = None
+    fired: tuple[str, ...] = ()  # the rules whose trigger the change matched, met or not
 
     @property
     def errors(self) -> tuple[Finding, ...]:

@@ -113,6 +113,7 @@ def report_data(report: Report) -> dict[str, Any]:
         ],
         "pending_staged": list(report.pending_staged),
         "rules_checked": report.rules_checked,
+        "fired": list(report.fired),
         "changed_paths": report.changed_paths,
         "uncommitted": report.uncommitted,
         "timings_ms": {
@@ -175,6 +176,7 @@ def report_from_data(data: object) -> Report:
             for item in array(data["waived"])
         ),
         uncommitted_config=_uncommitted_config(data["uncommitted_config"]),
+        fired=texts(data["fired"]),
     )
     if json_status(report.status) != data["status"]:
         raise Damaged("the status does not follow from the findings")
