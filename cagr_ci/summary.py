@@ -156,9 +156,13 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
         elif whole_change_unknown and rule != SECTIONS_RULE:  # the headings need no change
             verdict, what, fix = "unchecked", "The change itself could not be read.", ""
         else:
-            verdict, what, fix = "pass", "", ""
+            verdict, fix = "pass", ""
             if deferred:
                 what = " ".join(d.message for d in deferred)
+            elif rule == SECTIONS_RULE:
+                what = "Every heading is there."
+            else:  # a rule the change never triggered passes without being put to the test
+                what = "Satisfied." if rule in report.fired else "Not triggered by this change."
         rows.append(f"| {code(rule)} | {_VERDICT[verdict]} | {cell(what)} | {cell(fix)} |")
     return rows
 

@@ -74,6 +74,31 @@ def _changes(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     changes_parser.set_defaults(command_module="changes", command_parser=changes_parser)
 
 
+def _replay(commands: Commands, fmt: argparse.ArgumentParser) -> None:
+    replay_parser = commands.add_parser(
+        "replay",
+        parents=[fmt],
+        help="judge recent commits as if each had been a pull request (writes nothing)",
+    )
+    replay_parser.add_argument(
+        "revisions", nargs="*", metavar="REV", help="the commits to judge (default: the last N)"
+    )
+    replay_parser.add_argument(
+        "--base",
+        metavar="REV",
+        help="whose history: the target (default: [git].protected_branch, origin/HEAD, main)",
+    )
+    replay_parser.add_argument(
+        "--last", type=int, default=20, metavar="N", help="how many first-parent commits (20)"
+    )
+    replay_parser.add_argument(
+        "--body-from",
+        choices=["message"],
+        help="message: each commit's message stands in for its PR description",
+    )
+    replay_parser.set_defaults(command_module="replay", command_parser=replay_parser)
+
+
 def _explain(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     explain_parser = commands.add_parser("explain", parents=[fmt], help="show what a rule checks")
     explain_parser.add_argument(
@@ -198,6 +223,7 @@ def _hook(commands: Commands, _: argparse.ArgumentParser) -> None:
 _COMMANDS: dict[str, Callable[[Commands, argparse.ArgumentParser], None]] = {
     "rules": _rules,
     "changes": _changes,
+    "replay": _replay,
     "explain": _explain,
     "ci": _ci,
     "schema": _schema,

@@ -211,6 +211,7 @@ class _Context:
     deferred: list[Deferred] = field(init=False, factory=list)
     added_as: dict[str, str] = field(init=False, factory=dict)  # object id -> first added path
     filed: dict[tuple[str, ...], dict[Binding, list[Change]]] = field(init=False, factory=dict)
+    fired: set[str] = field(init=False, factory=set)  # rules whose trigger a change matched
 
     def __post_init__(self) -> None:
         self.by_path = {change.path: change for change in self.changes.changes}
@@ -457,10 +458,9 @@ def _bindings(compiled: CompiledRule, change: Change, ctx: _Context) -> tuple[Bi
 
 
 def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
-    entries = zip(compiled.require, compiled.require_added, strict=True)
-    if not compiled.parts_used and all(ctx.satisfied(m, added, None) for m, added in entries):
-        return  # met whatever fired it: no need to read the triggers
     triggers, problems = ctx.triggers(compiled)
+    if triggers:
+        ctx.fired.add(compiled.id)
     by_binding: dict[Binding, tuple[list[_Trigger], list[_Problem]]] = {}
     for trigger in triggers:
         for binding in _bindings(compiled, trigger.change, ctx):
@@ -551,6 +551,7 @@ def _check_add_only(compiled: CompiledRule, ctx: _Context) -> None:
         old, new = change.old, change.new
         if old is None:
             continue
+        ctx.fired.add(compiled.id)
         if new is None:
             what = ctx.deletion(change)
         elif change.status is Status.TYPE_CHANGED:
@@ -569,6 +570,7 @@ def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
         ctx.clock.tick()
         if change.status is not Status.ADDED:
             continue
+        ctx.fired.add(compiled.id)
         for binding in _bindings(compiled, change, ctx):
             _sibling_for(compiled, ctx, change, binding)
 
@@ -630,6 +632,8 @@ def _is_file(change: Change | None) -> bool:
 def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
     assert compiled.section is not None
     triggers, problems = ctx.triggers(compiled)
+    if triggers:
+        ctx.fired.add(compiled.id)
     if not triggers and not problems:
         return
     need = f"`{compiled.contains}` and an explanation" if compiled.contains else "an explanation"
@@ -766,6 +770,7 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
         ),
         deferred=tuple(sorted(ctx.deferred, key=lambda d: (d.rule, d.message))),
         rules_checked=len(rules.rules),
+        fired=tuple(sorted(ctx.fired)),
     )
 
 

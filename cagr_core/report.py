@@ -203,6 +203,7 @@ class Report:
     waived: tuple[Waived, ...] = ()
     uncommitted_config: UncommittedConfig | None = None
     rules_filter: tuple[str, ...] | None = None  # only these rules ran (`--rule`); None: all
+    fired: tuple[str, ...] = ()  # the rules whose trigger the change matched, met or not
 
     @property
     def errors(self) -> tuple[Finding, ...]:

@@ -126,6 +126,7 @@ def report_data(report: Report) -> dict[str, Any]:
         ],
         "pending_staged": list(report.pending_staged),
         "rules_checked": report.rules_checked,
+        "fired": list(report.fired),
         "changed_paths": report.changed_paths,
         "uncommitted": report.uncommitted,
         "timings_ms": {
@@ -187,6 +188,7 @@ def report_from_data(data: object) -> Report:
         waived=tuple(_waived(table(item)) for item in array(data["waived"])),
         uncommitted_config=_uncommitted_config(data["uncommitted_config"]),
         rules_filter=None if data["rules_filter"] is None else texts(data["rules_filter"]),
+        fired=texts(data["fired"]),
     )
     if json_status(report.status) != data["status"]:
         raise Damaged("the status does not follow from the findings")
