@@ -27,6 +27,7 @@ from cagr_core.globs import (
     ANY_PART,
     GLOB_CHARS,
     GLOBSTAR,
+    PART_NAME,
     NamedNames,
     Names,
     PathMatcher,
@@ -42,7 +43,6 @@ FREE = _COMMON | glob.MATCHBASE
 _NAME = fnmatch.DOTMATCH | fnmatch.FORCEUNIX | fnmatch.CASE  # one folder or file name
 _ESCAPED = re.compile(r"\\.", re.DOTALL)
 MAX_EXPANSIONS = 1000  # per pattern, and for all the patterns of one list together
-PART_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 RESERVED_PARTS = ("dir", "name", "ext")  # a sibling target's own placeholders
 Parts = str  # "none": no named parts; "bind": named parts that bind (paths); "fill": used (require)
 
@@ -113,7 +113,7 @@ def _check_parts(pattern: str, bare: str, alternative: str, parts: Parts) -> Non
     for start, end, name in brace_groups(alternative):
         where = bare.find("{" + name + "}")
         at = (where, where + len(name) + 2) if where != -1 else (0, len(pattern))
-        if not PART_NAME.match(name) or name in RESERVED_PARTS:
+        if not PART_NAME.fullmatch(name) or name in RESERVED_PARTS:
             why = (
                 f"{{{name}}} is a sibling target's placeholder, not a named part"
                 if name in RESERVED_PARTS

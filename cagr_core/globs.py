@@ -37,7 +37,7 @@ NamedNames = tuple[Piece | None, ...]  # one alternative with named parts, name 
 ANY_PART = "[^/]+"  # what a named part matches
 Binding = tuple[tuple[str, str], ...]  # named parts and what they matched, sorted by name
 _GROUP = re.compile(r"\{([^{}]*)\}")
-_PART_NAME = re.compile(r"[a-z][a-z0-9_]*")
+PART_NAME = re.compile(r"[a-z][a-z0-9_]*")  # a named part's name (fullmatch)
 
 
 def is_literal(pattern: str) -> bool:
@@ -160,7 +160,7 @@ def brace_groups(pattern: str) -> list[tuple[int, int, str]]:
 
 def named_spans(pattern: str) -> list[tuple[int, int, str]]:
     """The `{NAME}` parts of a pattern or template as written: (start, end, name)."""
-    return [span for span in brace_groups(pattern) if _PART_NAME.fullmatch(span[2])]
+    return [span for span in brace_groups(pattern) if PART_NAME.fullmatch(span[2])]
 
 
 def fill(pattern: str, values: dict[str, str]) -> str:

@@ -12,12 +12,11 @@ import posixpath
 import re
 
 from .errors import CagrError, TemplateError
-from .globs import GLOB_CHARS
+from .globs import GLOB_CHARS, PART_NAME
 from .values import value
 
 FIELDS = ("dir", "name", "ext")
 _TOKEN = re.compile(r"\{([^{}/]*)\}")
-_PART_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 
 
 class RenderError(CagrError):
@@ -41,7 +40,7 @@ class Template:
                 source, 0, 1, "a target is relative to the root; remove the leading /"
             )
         for match in _TOKEN.finditer(source):
-            if match.group(1) not in FIELDS and not _PART_NAME.match(match.group(1)):
+            if match.group(1) not in FIELDS and not PART_NAME.fullmatch(match.group(1)):
                 raise TemplateError(
                     source,
                     match.start(),
