@@ -68,7 +68,7 @@ class CiResult:
     target_source: str
     report: Report
     changes: ChangeSet
-    config: RepoConfig  # the configuration that judged: HEAD's
+    config: RepoConfig  # what judged: HEAD's rules and the target's (cagr_repo.target_config)
     stack: tuple[StackOutcome, ...] = ()
     problems: tuple[JobProblem, ...] = ()
     notes: tuple[str, ...] = ()
@@ -122,9 +122,12 @@ def run_ci(
         pull_request=event.pull_request,
         labels=None if event.merge_queue else event.labels,  # a queue's come from its PR
         write_record=False,  # CI never reads a gate record; it rebuilds the change every time
+        judge_by_target=True,  # a branch cannot loosen the rules that judge it
     )
     result = check(working, checkout, request, judged_by=judged)
     report = result.report
+    assert result.config is not None
+    config = result.config  # the head's rules and the target's
     queue_note = ""
     pull_requests: tuple[PullRequestCheck, ...] = ()
     if event.merge_queue:  # the queued pull request's own description, from the forge's API

@@ -10,6 +10,7 @@ from .changes import Range, Stage, Unchecked
 from .data import (
     Damaged,
     array,
+    flag,
     number_or_none,
     table,
     text,
@@ -23,6 +24,7 @@ from .report import (
     Deferred,
     Finding,
     Report,
+    TargetRules,
     Timings,
     UncommittedConfig,
     Waived,
@@ -85,6 +87,7 @@ def _finding_data(f: Finding) -> dict[str, Any]:
         "dependencies": _dependencies_data(f.dependencies),
         "severity": f.severity.value,
         "waive_label": f.waive_label,
+        "config_source": f.config_source,
     }
 
 
@@ -121,6 +124,24 @@ def report_data(report: Report) -> dict[str, Any]:
         },
         "config_changes": _config_changes_data(report.config_changes),
         "uncommitted_config": _uncommitted_config_data(report.uncommitted_config),
+        "config_sources": list(report.config_sources),
+        "target_config": _target_config_data(report.target_config),
+    }
+
+
+def _target_config_data(rules: TargetRules | None) -> dict[str, Any] | None:
+    """How the target's configuration differs from the branch's (null: alike, or not read)."""
+    if rules is None:
+        return None
+    return {
+        "commit": rules.commit,
+        "judged": rules.judged,
+        "rules_only_at_target": list(rules.only_target),
+        "rules_only_at_head": list(rules.only_head),
+        "rules_changed": list(rules.changed),
+        "settings_changed": list(rules.settings),
+        "invalid": rules.invalid,
+        "message": rules.describe(),
     }
 
 
@@ -175,6 +196,8 @@ def report_from_data(data: object) -> Report:
             for item in array(data["waived"])
         ),
         uncommitted_config=_uncommitted_config(data["uncommitted_config"]),
+        config_sources=texts(data["config_sources"]),
+        target_config=_target_config(data["target_config"]),
     )
     if json_status(report.status) != data["status"]:
         raise Damaged("the status does not follow from the findings")
@@ -219,6 +242,7 @@ def _finding(item: dict[str, Any]) -> Finding:
         severity=_severity(item["severity"]),
         waive_label=text_or_none(item["waive_label"]),
         targets=texts(item["targets"]),
+        config_source=text(item["config_source"]),
     )
 
 
@@ -275,4 +299,19 @@ def _uncommitted_config(value: object) -> UncommittedConfig | None:
         texts(item["rules_changed"]),
         texts(item["settings_changed"]),
         text_or_none(item["note"]),
+    )
+
+
+def _target_config(value: object) -> TargetRules | None:
+    if value is None:
+        return None
+    item = table(value)
+    return TargetRules(
+        text(item["commit"]),
+        flag(item["judged"]),
+        texts(item["rules_only_at_target"]),
+        texts(item["rules_only_at_head"]),
+        texts(item["rules_changed"]),
+        texts(item["settings_changed"]),
+        text_or_none(item["invalid"]),
     )

@@ -173,6 +173,8 @@ def _decision(
             "notice",
             f"cagr: the change rules pass so far; the pull request will owe this:\n\n{text}",
         )
+    if report.target_config is not None and report.target_config.loosens():
+        return Decision("notice", f"cagr: the change rules pass so far. {text}")
     return NONE
 
 

@@ -36,6 +36,7 @@ from .judging_config import (
     config_unlike_git,
 )
 from .target import BY_BASE_OPTION, choose_target, own_branch
+from .target_config import JudgingRules, judging_rules
 
 
 @value
@@ -76,7 +77,9 @@ class CheckRequest:
     `note_uncommitted`: a committed check also counts the paths where the working tree differs
     from HEAD, so a person is told what the verdict left out. `write_record=False`: a committed
     check that writes no gate record (CI, which never reads one). `expired`: the caller's
-    deadline; rules not decided when it says yes are unchecked.
+    deadline; rules not decided when it says yes are unchecked. `judge_by_target` (CI): the
+    rules of the configuration at the target commit judge too (see target_config); otherwise
+    the report only says how they differ from the branch's.
     """
 
     committed: bool = False
@@ -92,6 +95,7 @@ class CheckRequest:
     note_uncommitted: bool = False
     write_record: bool = True
     expired: Callable[[], bool] | None = None
+    judge_by_target: bool = False
 
 
 def check(
@@ -110,7 +114,7 @@ def check(
     A committed check writes the gate record, which always holds the deferred form: the body
     that counts at the gate is the one on the `gh` command.
     """
-    committed, base, expired = request.committed, request.base, request.expired
+    committed, base = request.committed, request.base
     differs: UncommittedConfig | Unchecked | None = None
     if committed:
         judged_by = judged_by or committed_config(config, checkout)
@@ -137,6 +141,10 @@ def check(
     own = own_branch(checkout, request.head_branch) if guessed and refuse else None
     with open_repo(checkout) as repo:
         started = time.perf_counter()
+        judging = judging_rules(
+            repo, target.name, rules_config, judge=request.judge_by_target, gitdir=checkout.gitdir
+        )
+        branch_config, rules_config = rules_config, judging.config
         if committed:
             changes = collect_committed(
                 repo,
@@ -151,14 +159,7 @@ def check(
                 repo, target.name, rules_config.rules, chosen_by=target.chosen_by, own_branch=own
             )
         collected = time.perf_counter()
-        deferred = evaluate(
-            rules_config.rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired
-        )
-        report = (
-            deferred
-            if request.body is None
-            else _with_body(rules_config, changes, request, expired)
-        )
+        report, deferred = _evaluated(judging, changes, request)
         done = time.perf_counter()
         # What a committed check leaves out, said so that no one takes it for the whole tree.
         uncommitted = (
@@ -166,7 +167,7 @@ def check(
         )
         # When the change edits cagr's own config, every report says how (see config_changes).
         edits = (
-            config_changes(repo, changes.range.base, rules_config, changes)
+            config_changes(repo, changes.range.base, branch_config, changes)
             if changes.range
             else None
         )
@@ -208,8 +209,8 @@ def check(
         base=changes.range.base,
         cagr_version=VERSION,
         config_digest=seen_digest,
-        rules_digest=rules_config.rules_digest,
-        pr_sections=rules_config.settings.pr_sections,
+        rules_digest=branch_config.rules_digest,
+        pr_sections=branch_config.settings.pr_sections,
         report=replace(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits),
     )
     note = write_gate_record(checkout.gitdir, record)
@@ -223,6 +224,20 @@ def check(
         config=rules_config,
         obligations=obligations,
     )
+
+
+def _evaluated(
+    judging: JudgingRules, changes: ChangeSet, request: CheckRequest
+) -> tuple[Report, Report]:
+    """The report, and its form with PR-body obligations deferred (the same without a body),
+    each rule named as configured and what the report says of the target's configuration."""
+    config, expired = judging.config, request.expired
+    deferred = evaluate(config.rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired)
+    deferred = judging.finish(judging.relabel(deferred), changes)
+    if request.body is None:
+        return deferred, deferred
+    report = judging.relabel(_with_body(config, changes, request, expired))
+    return judging.finish(report, changes), deferred
 
 
 def _with_body(

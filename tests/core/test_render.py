@@ -129,10 +129,12 @@ def test_json_shape() -> None:
             "dependencies": [],
             "severity": "error",
             "waive_label": None,
+            "config_source": "head",
         }
     ]
     assert data["waived"] == []
     assert data["uncommitted_config"] is None
+    assert (data["config_sources"], data["target_config"]) == (["head"], None)
     assert data["unchecked"] == []
     assert data["deferred"] == []
     assert data["pending_staged"] == []

@@ -259,3 +259,17 @@ class TestStackCommands:
         assert not blocked("claude", answer.json)
         assert "ran out of time" in answer.text
         assert "no passing result was recorded" in answer.text
+
+
+class TestTheTargetsRules:
+    def test_a_turn_that_deletes_a_rule_passes_by_its_own_rules_and_says_ci_will_not(
+        self, work: Path
+    ) -> None:
+        write(
+            work, "cagr.toml", RULES[RULES.index('[[changes.rules]]\nid = "dependency-reason"') :]
+        )
+        write(work, "src/schema.py", "v2")
+        answer = hook(payload("claude", 0, work), "--agent", "claude")
+        assert not blocked("claude", answer.json)  # local checks keep the branch's own rules
+        assert "rules only the target has: schema-companion" in answer.text
+        assert "`cagr ci` judges by both" in answer.text
