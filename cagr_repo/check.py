@@ -65,8 +65,8 @@ class CheckRequest:
     check of that commit; no gate record). The target is `base` (reported as chosen by
     `base_chosen_by`), else the configured or default one. A guessed target (the remote's
     default branch or main; `base_guessed` when the caller guessed `base`) that is the branch
-    being checked and already holds HEAD leaves the range unchecked, in a committed check or
-    with `refuse_own_branch`: the change would be empty; the branch is `head_branch` when the
+    being checked (local, under any remote, or its upstream) leaves the range unchecked: the
+    change would be only its unpushed commits, or nothing; the branch is `head_branch` when the
     caller knows it (CI, on a detached HEAD), else HEAD's.
 
     The pull request: without a `body`, PR-body obligations are deferred (an agent's turn end,
@@ -88,7 +88,6 @@ class CheckRequest:
     base_guessed: bool = False
     head_branch: str | None = None
     head: str | None = None
-    refuse_own_branch: bool | None = None
     body: PrBody | None = None
     pull_request: bool = True
     labels: frozenset[str] | None = None
@@ -136,9 +135,8 @@ def check(
     protected = rules_config.settings.protected_branch
     target = choose_target(checkout, base, protected, request.base_chosen_by)
     default = choose_target(checkout, None, protected)
-    refuse = committed if request.refuse_own_branch is None else request.refuse_own_branch
     guessed = target.guessed or request.base_guessed
-    own = own_branch(checkout, request.head_branch) if guessed and refuse else None
+    own = own_branch(checkout, request.head_branch) if guessed else None
     with open_repo(checkout) as repo:
         started = time.perf_counter()
         judging = judging_rules(

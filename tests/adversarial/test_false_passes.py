@@ -13,6 +13,7 @@ import pytest
 
 from tests.support.adversarial import Outcome, denied, run_process
 from tests.support.git import collect, commit, git, oracle, rows, write
+from tests.support.hooks import committed_check, gate, hook, payload
 
 Cagr = Callable[..., Outcome]
 
@@ -191,3 +192,59 @@ def test_09_empty_base_is_a_usage_error(feature: Path, cagr: Cagr, base: str) ->
     outcome = cagr(feature, "rules", "check", "--base", base)
     assert outcome.code == 2
     assert "--base" in outcome.err
+
+
+def _clone_of_the_branch(feature: Path, tmp_path: Path) -> Path:
+    """What an agent sandbox does: `git clone` of a repository whose HEAD is on `feature`, so
+    origin/HEAD names origin/feature; then one more local commit."""
+    commit(feature, "the violation, on the branch")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(feature), str(clone))
+    assert (clone / ".git/refs/remotes/origin/HEAD").read_text() == (
+        "ref: refs/remotes/origin/feature\n"
+    )
+    write(clone, "notes.txt", "one more commit\n")
+    commit(clone, "unpushed")
+    return clone
+
+
+@pytest.mark.parametrize("args", [(), ("--committed",)])
+def test_10_the_branchs_own_remote_copy_is_no_target(
+    feature: Path, tmp_path: Path, cagr: Cagr, args: tuple[str, ...]
+) -> None:
+    clone = _clone_of_the_branch(feature, tmp_path)
+    outcome = cagr(clone, "rules", "check", *args)
+    assert outcome.code == 3, outcome  # before: 0, only the unpushed commit was judged
+    assert "which is the branch being checked itself" in outcome.out
+    assert cagr(clone, "rules", "check", "--base", "origin/main", *args).code == 1
+
+
+def test_10_nor_is_its_copy_under_another_remote(feature: Path, tmp_path: Path, cagr: Cagr) -> None:
+    clone = _clone_of_the_branch(feature, tmp_path)
+    git(clone, "remote", "add", "fork", str(feature))
+    git(clone, "update-ref", "refs/remotes/fork/feature", "refs/remotes/origin/feature")
+    # origin/HEAD names `fork/feature`, which git reads as refs/remotes/fork/feature.
+    (clone / ".git/refs/remotes/origin/HEAD").write_text("ref: refs/remotes/origin/fork/feature\n")
+    outcome = cagr(clone, "rules", "check", "--committed")
+    assert outcome.code == 3, outcome
+    assert "resolved to refs/remotes/fork/feature" in outcome.out
+
+
+def test_10_an_upstream_of_another_name_is_the_target(feature: Path, cagr: Cagr) -> None:
+    commit(feature, "the violation, on the branch")
+    git(feature, "update-ref", "refs/remotes/origin/main", "main")
+    git(feature, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+    git(
+        feature, "config", "branch.feature.remote", "origin"
+    )  # as `checkout -b feature origin/main`
+    git(feature, "config", "branch.feature.merge", "refs/heads/main")
+    assert cagr(feature, "rules", "check", "--committed").code == 1
+
+
+def test_10_the_turn_end_and_the_gate_do_not_pass_it(feature: Path, tmp_path: Path) -> None:
+    clone = _clone_of_the_branch(feature, tmp_path)
+    stop = hook(payload("claude", 0, clone), "--agent", "claude")
+    assert "which is the branch being checked itself" in stop.text  # before: silence
+    assert committed_check(clone) == 3
+    answer = gate(clone, "gh pr create --title t --body b")
+    assert "unchecked" in answer.text  # before: let through with nothing said
