@@ -123,7 +123,7 @@ def render_details(report: Report, limit: int | None = None) -> str:
 
     Every failing rule that fits keeps its header, its first line and its complete `Instead:`
     line before any rule gets a second line, so one rule with many findings cannot hide the
-    others; the first rule always appears, and a fix is never shortened.
+    others; the first rule always appears with its first finding, and a fix is never shortened.
     """
     blocks = _finding_blocks(report)
     others = _other_lines(report)
@@ -135,9 +135,8 @@ def render_details(report: Report, limit: int | None = None) -> str:
     used = sum(len(line) + 2 for line in first)
     for index, (head, lines, fix) in enumerate(blocks):  # first: every rule, one line each
         frame = len(head) + len(fix) + 3
-        if index == 0 and used + frame + len(lines[0]) + 1 > limit:
-            shown.append([])  # the first rule shows its header and fix, whatever the limit
-        elif used + frame + len(lines[0]) + 1 <= limit:
+        if index == 0 or used + frame + len(lines[0]) + 1 <= limit:
+            # The first rule shows its header, first finding and fix, whatever the limit.
             shown.append(lines[:1])
         else:
             break
