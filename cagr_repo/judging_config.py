@@ -95,10 +95,13 @@ class CommittedConfig:
         )
 
 
-def committed_config(working: WorkingConfig, checkout: Checkout) -> CommittedConfig:
-    """The configuration a committed check of `checkout` is judged by."""
+def committed_config(
+    working: WorkingConfig, checkout: Checkout, commit: str | None = None
+) -> CommittedConfig:
+    """The configuration a committed check of `checkout` is judged by: HEAD's, or `commit`'s
+    (a pushed branch that is not checked out)."""
     seen = working.raw_digest
-    files = _at_head(checkout, config_files_at)
+    files = _at_head(checkout, config_files_at, commit)
     if files is None:  # no commit yet, or unreadable: the collection says so
         fallback = working if isinstance(working, RepoConfig) else _no_rules(working.root)
         return CommittedConfig(fallback, seen)
@@ -248,11 +251,13 @@ def committed_otherwise_on_disk(checkout: Checkout, root: str) -> tuple[str, ...
     )
 
 
-def _at_head(checkout: Checkout, read: Callable[[Repository, str], _T]) -> _T | None:
-    """`read` of HEAD's commit; None when there is no commit yet, or it cannot be read (what
-    collects the change says so)."""
+def _at_head(
+    checkout: Checkout, read: Callable[[Repository, str], _T], commit: str | None = None
+) -> _T | None:
+    """`read` of HEAD's commit (or `commit`); None when there is no commit yet, or it cannot be
+    read (what collects the change says so)."""
     with open_repo(checkout) as repo:
-        head = read_ref(checkout, "HEAD")
+        head = commit or read_ref(checkout, "HEAD")
         if head is None or repo.problem is not None:
             return None
         try:
