@@ -248,3 +248,49 @@ def test_10_the_turn_end_and_the_gate_do_not_pass_it(feature: Path, tmp_path: Pa
     assert committed_check(clone) == 3
     answer = gate(clone, "gh pr create --title t --body b")
     assert "unchecked" in answer.text  # before: let through with nothing said
+
+
+def _linked_config(feature: Path, how: str) -> None:
+    """The rule moved to conf/rules.toml and reached through a link, committed on main."""
+    git(feature, "checkout", "-q", "--", "src/schema.ts")
+    git(feature, "checkout", "-q", "main")
+    (feature / "conf").mkdir()
+    (feature / "cagr.toml").rename(feature / "conf" / "rules.toml")
+    if how == "cagr.toml":
+        os.symlink("conf/rules.toml", feature / "cagr.toml")
+    elif how == ".cagr":
+        os.symlink("conf", feature / ".cagr")
+    else:  # a fragment
+        (feature / ".cagr").mkdir()
+        os.symlink("../conf/rules.toml", feature / ".cagr" / "rules.toml")
+    commit(feature, "config through a link")
+    git(feature, "checkout", "-q", "feature")
+    git(feature, "rebase", "-q", "main")
+    write(feature, "src/schema.ts", "two\n")
+    commit(feature, "edit")
+
+
+@pytest.mark.parametrize("how", ["cagr.toml", ".cagr", "fragment"])
+def test_11_a_committed_config_reached_through_a_link_is_read_by_every_check(
+    feature: Path, cagr: Cagr, how: str
+) -> None:
+    _linked_config(feature, how)
+    assert cagr(feature, "rules", "check").code == 1
+    committed = cagr(feature, "rules", "check", "--committed")
+    assert committed.code == 1, committed  # before: 2 (not a regular file) or 3 (commit them)
+    assert "Change rule schema-out failed" in committed.out
+    ci = run_process(["ci", "--base", "main"], feature)
+    assert ci.code == 1, ci  # before: 2 or 3, as the committed check
+
+
+@pytest.mark.parametrize("target", ["/etc/hostname", "../../outside.toml"])
+def test_11_a_link_leaving_the_repository_is_refused_alike(
+    feature: Path, cagr: Cagr, target: str
+) -> None:
+    os.symlink(target, feature / ".cagr")
+    commit(feature, "a link out")
+    said = ".cagr: links outside the repository"
+    for args in (("rules", "check"), ("rules", "check", "--committed")):
+        outcome = cagr(feature, *args)
+        assert outcome.code == 2, outcome
+        assert said in outcome.err
