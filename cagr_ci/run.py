@@ -22,7 +22,7 @@ from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_repo.check import CheckRequest, check
 from cagr_repo.config import ConfigErrors, RepoConfig
 from cagr_repo.declarations import declaration
-from cagr_repo.judging_config import WorkingConfig, committed_config
+from cagr_repo.judging_config import WorkingConfig, committed_config, unread_config
 from cagr_repo.stack import StackOutcome
 from cagr_repo.target import TargetChoice, choose_target
 
@@ -154,11 +154,18 @@ def run_ci(
         config,
         tuple(stack),
         tuple(problems),
-        _notes(event, report, is_shallow(checkout), queue_note),
+        _notes(event, report, is_shallow(checkout), queue_note)
+        + (() if config.rules.rules else _unread(checkout)),
         _declarations(config, report),
         _config_file(config),
         pull_requests,
     )
+
+
+def _unread(checkout: Checkout) -> tuple[str, ...]:
+    """Why no rule judged, when config files sit below the root, where cagr does not read."""
+    unread = unread_config(checkout)
+    return (unread.describe(),) if unread else ()
 
 
 def _config_file(config: RepoConfig) -> str | None:

@@ -31,7 +31,7 @@ from cagr_git.repository import Repository
 from cagr_git.trees import TREE_MODE, read_tree
 
 from .config import RepoConfig
-from .config_files import ConfigFiles
+from .config_files import NOT_LOWER_CASE, ConfigFiles
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -111,6 +111,9 @@ def config_files_at(repo: Repository, commit: str) -> ConfigFiles:
     regular file are problems. KeyError or DamagedObject when the objects cannot be read."""
     files = ConfigFiles()
     for name, entry in config_entries_at(repo, commit):
+        if not name.endswith(".toml") and name != FRAGMENTS and name.lower().endswith(".toml"):
+            files.problems.append((name, NOT_LOWER_CASE))
+            continue
         if entry[0] not in REGULAR_MODES:
             files.problems.append((name, _not_a_file(repo, commit, name, entry)))
             continue
@@ -196,7 +199,7 @@ def config_entries_at(repo: Repository, commit: str) -> list[tuple[str, tuple[in
                 name = f"{folder}/{raw_name.decode('utf-8', 'surrogateescape')}"
                 if (name + "/").startswith(NOT_CONFIG):
                     continue
-                if name.endswith(".toml"):
+                if name.lower().endswith(".toml"):  # .TOML: a problem to say (config_files_at)
                     found.append((name, followed(name, child)))
                     continue
                 mode, oid = followed(name, child)

@@ -26,6 +26,9 @@ from cagr_config.sources import (
 )
 
 MAX_CONFIG_BYTES = 16 * 1024 * 1024
+NOT_LOWER_CASE = (
+    "is not read: a fragment is read only when its name ends in .toml, in lower case; rename it"
+)
 
 
 class ConfigFiles:
@@ -153,6 +156,9 @@ def _fragment_names(root: str, found: ConfigFiles) -> list[str]:
                 continue
             if entry.name.endswith(".toml"):
                 names.append(name)  # a folder of that name is reported when it is read
+                continue
+            if entry.name.lower().endswith(".toml"):
+                found.problems.append((name, NOT_LOWER_CASE))
                 continue
             try:
                 is_dir = entry.is_dir()  # follows links; _inside() checks where they lead

@@ -28,7 +28,7 @@ from cagr_repo.collect import BareRepository
 from cagr_repo.judging_config import committed_config
 from cagr_repo.pushed import Pushed, PushProblem, from_hook_lines, from_pre_commit
 
-from ..checkout import checkout_and_config, config_errors, open_checkout
+from ..checkout import checkout_and_config, config_errors, open_checkout, unread_note
 from ..output import EXIT_INVALID, exit_code, print_json
 
 
@@ -61,13 +61,16 @@ def run(args: argparse.Namespace) -> int:
     if judged_by is not None and judged_by.config is None:  # nothing was evaluated
         return config_errors(args, judged_by.head_issues, "the configuration committed at HEAD")
     report = result.report
+    no_rules = result.config is not None and not result.config.rules.rules
+    unread = unread_note(args.repo) if no_rules else None  # why none: files cagr does not read
     if args.format == "json":
         data = report_data(report)
         if args.committed:
             data["config_from"] = "HEAD" if result.config_from_head else "working tree"
+        data["not_read"] = unread
         print_json(data)
         return exit_code(report)
-    print(render_text(report))
+    print(render_text(report) if unread is None else f"{unread}\n\n{render_text(report)}")
     return exit_code(report)
 
 

@@ -8,14 +8,18 @@ from collections import Counter
 from cagr_config.example_runner import run_examples
 from cagr_config.rules import RULE_KINDS
 
-from ..checkout import load, not_on_disk, root_of
+from ..checkout import config_root, load, not_on_disk, unread_note
 from ..output import EXIT_FINDINGS, EXIT_OK, EXIT_UNCHECKED, print_json
 
 
 def run(args: argparse.Namespace) -> int:
-    config = load(args, root_of(args.repo))
+    root = config_root(args)
+    if isinstance(root, int):
+        return root
+    config = load(args, root)
     if isinstance(config, int):
         return config
+    unread = None if config.rules.rules else unread_note(args.repo)
     missing = not_on_disk(args.repo)  # rules HEAD has that these files cannot test
     results = run_examples(config.config.changes.rules)
     rules: Counter[str] = Counter(c.kind for c in config.rules.rules)
@@ -35,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
                     for r in failures
                 ],
                 "not_on_disk": list(missing),
+                "not_read": unread,
             }
         )
     else:
@@ -44,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{kind}: {rules[kind]} rule(s), {examples[kind]} example(s), {outcome}")
         if not config.rules.rules:
             print("no change rules are configured; nothing to test")
+        if unread:
+            print(unread)
         for result in failures:
             print(f"\nFAIL {result.rule} examples.{result.name}: {result.said}")
         if missing:
