@@ -63,10 +63,12 @@ def read(text: str) -> Declared:
         if not isinstance(value, dict):
             raise Malformed(f"has {name} as {_kind(value)}, not an object")
         names: dict[str, str] = {}
+        specs: dict[str, str] = {}
         for key, spec in value.items():
             package = _aliased(name, key, spec)
             names.setdefault(package, package)
-        sections.append(DependencySection(name, name, names))
+            specs.setdefault(package, spec if isinstance(spec, str) else _kind(spec))
+        sections.append(DependencySection(name, name, names, specs))
     return Declared(tuple(sections))
 
 

@@ -14,15 +14,16 @@ import time
 from collections.abc import Callable
 
 from cagr_core.changes import ChangeSet, Unchecked
-from cagr_core.description import check_pr_sections
+from cagr_core.description import SECTIONS_RULE, check_pr_sections
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.report import Deferred, Report, Timings, UncommittedConfig, waive
+from cagr_core.ruleset import RuleSet
 from cagr_core.values import replace, value
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
 from cagr_git.refs import branch_ref, read_ref
-from cagr_git.repository import open_repo
+from cagr_git.repository import Repository, open_repo
 
 from .collect import collect_committed, collect_working_tree, count_uncommitted
 from .config import RepoConfig
@@ -35,8 +36,8 @@ from .judging_config import (
     committed_config,
     config_unlike_git,
 )
-from .target import BY_BASE_OPTION, choose_target, own_branch
-from .target_config import JudgingRules, judging_rules
+from .target import BY_BASE_OPTION, TargetChoice, choose_target, own_branch
+from .target_config import JudgingRules, judging_rules, rule_id
 
 
 @value
@@ -72,14 +73,20 @@ class CheckRequest:
     The pull request: without a `body`, PR-body obligations are deferred (an agent's turn end,
     a local check); with one (PrBody.unavailable() included) they are judged against it, and so
     are the `[review].pr_sections` headings when the body is a `pull_request`'s (a push has
-    none). `labels`: the pull request's, which waive the rules that name them (CI only).
+    none). `labels`: the pull request's, which waive the rules that name them, and `author`:
+    its author's login, which waives the rules whose `waive_authors` name it (CI only).
+
+    `rules`: only these rule ids run (`--rule`; `review.pr_sections` names the headings check);
+    the report says so, and a committed check so filtered writes no gate record, which would
+    read as the whole verdict.
 
     `note_uncommitted`: a committed check also counts the paths where the working tree differs
     from HEAD, so a person is told what the verdict left out. `write_record=False`: a committed
     check that writes no gate record (CI, which never reads one). `expired`: the caller's
     deadline; rules not decided when it says yes are unchecked. `judge_by_target` (CI): the
     rules of the configuration at the target commit judge too (see target_config); otherwise
-    the report only says how they differ from the branch's.
+    the report only says how they differ from the branch's, unless `note_target` is False (a
+    replay, whose targets are past commits).
     """
 
     committed: bool = False
@@ -91,10 +98,13 @@ class CheckRequest:
     body: PrBody | None = None
     pull_request: bool = True
     labels: frozenset[str] | None = None
+    author: str | None = None
+    rules: tuple[str, ...] | None = None
     note_uncommitted: bool = False
     write_record: bool = True
     expired: Callable[[], bool] | None = None
     judge_by_target: bool = False
+    note_target: bool = True
 
 
 def check(
@@ -139,25 +149,22 @@ def check(
     own = own_branch(checkout, request.head_branch) if guessed else None
     with open_repo(checkout) as repo:
         started = time.perf_counter()
-        judging = judging_rules(
-            repo, target.name, rules_config, judge=request.judge_by_target, gitdir=checkout.gitdir
-        )
-        branch_config, rules_config = rules_config, judging.config
-        if committed:
-            changes = collect_committed(
+        judging = (
+            judging_rules(
                 repo,
                 target.name,
-                rules_config.rules,
-                chosen_by=target.chosen_by,
-                own_branch=own,
-                head=request.head,
+                rules_config,
+                judge=request.judge_by_target,
+                gitdir=checkout.gitdir,
             )
-        else:
-            changes = collect_working_tree(
-                repo, target.name, rules_config.rules, chosen_by=target.chosen_by, own_branch=own
-            )
+            if request.judge_by_target or request.note_target
+            else JudgingRules(rules_config)
+        )
+        branch_config, rules_config = rules_config, judging.config
+        rules = _requested(rules_config.rules, request)
+        changes = _collect(repo, request, target, rules, own)
         collected = time.perf_counter()
-        report, deferred = _evaluated(judging, changes, request)
+        report, deferred = _evaluated(judging, rules, changes, request)
         done = time.perf_counter()
         # What a committed check leaves out, said so that no one takes it for the whole tree.
         uncommitted = (
@@ -177,24 +184,104 @@ def check(
     if differs is not None:
         report = _with_config_note(report, differs)
         deferred = _with_config_note(deferred, differs)
-    if request.labels is not None:  # a maintainer's labels on the pull request: nothing else waives
-        report = waive(report, request.labels)
+    if request.labels is not None or request.author is not None:
+        # A maintainer's labels on the pull request, or its author: nothing else waives.
+        report = waive(report, request.labels, request.author)
     obligations = deferred.deferred
+    report = replace(report, rules_filter=_filter(request))
     if not committed or not request.write_record or request.head is not None:
         return CheckResult(report, changes, config=rules_config, obligations=obligations)
     from_head = judged_by is not None and judged_by.from_head
+    result = CheckResult(
+        report,
+        changes,
+        config_from_head=from_head,
+        config=rules_config,
+        obligations=obligations,
+    )
+    if request.rules is not None:
+        return replace(result, record_note=_FILTERED)
     if changes.range is None or changes.range.head is None:
         left = discard_gate_record(checkout.gitdir)  # an older record must not stand in
-        return CheckResult(
-            report,
-            changes,
-            config_from_head=from_head,
-            record_note=_no_record(left),
-            config=rules_config,
-            obligations=obligations,
+        return replace(result, record_note=_no_record(left))
+    recorded = replace(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)
+    record = _record(
+        checkout,
+        branch_config,
+        changes,
+        (target, default),
+        seen_digest=seen_digest,
+        report=recorded,
+    )
+    note = write_gate_record(checkout.gitdir, record)
+    return replace(result, record=record, record_written=note is None, record_note=note)
+
+
+def _requested(rules: RuleSet, request: CheckRequest) -> RuleSet:
+    """The rules the request asks for (`--rule`): every form of each, the target's too."""
+    if request.rules is None:
+        return rules
+    wanted = frozenset(request.rules)
+    return rules.only(c.id for c in rules.rules if rule_id(c.id) in wanted)
+
+
+def _evaluated(
+    judging: JudgingRules, rules: RuleSet, changes: ChangeSet, request: CheckRequest
+) -> tuple[Report, Report]:
+    """The report, and its form with PR-body obligations deferred (the same without a body),
+    each rule named as configured and what the report says of the target's configuration."""
+    expired = request.expired
+    deferred = evaluate(rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired)
+    deferred = judging.finish(judging.relabel(deferred), changes)
+    if request.body is None:
+        return deferred, deferred
+    report = _with_body(judging.config, rules, changes, request, expired)
+    return judging.finish(judging.relabel(report), changes), deferred
+
+
+def _filter(request: CheckRequest) -> tuple[str, ...] | None:
+    return None if request.rules is None else tuple(sorted(set(request.rules)))
+
+
+_FILTERED = (
+    "a check of some rules (--rule) writes no gate record: the PR gate would read it as the"
+    " whole verdict. Run `cagr rules check --committed` without --rule to prepare it."
+)
+
+
+def _collect(
+    repo: Repository,
+    request: CheckRequest,
+    target: TargetChoice,
+    rules: RuleSet,
+    own: str | None,
+) -> ChangeSet:
+    """The change the request asks about: merge base -> HEAD (or `head`), or -> working tree."""
+    if request.committed:
+        return collect_committed(
+            repo, target.name, rules, chosen_by=target.chosen_by, own_branch=own, head=request.head
         )
+    return collect_working_tree(
+        repo, target.name, rules, chosen_by=target.chosen_by, own_branch=own
+    )
+
+
+def _record(  # noqa: PLR0913  # what the record is made of
+    checkout: Checkout,
+    config: RepoConfig,
+    changes: ChangeSet,
+    targets: tuple[TargetChoice, TargetChoice],
+    *,
+    seen_digest: str,
+    report: Report,
+) -> GateRecord:
+    """The gate record of one committed check (its report in the deferred form); `targets`:
+    the chosen target and the default one."""
+    target, default = targets
+    assert changes.range is not None
+    assert changes.range.head is not None
     repository, worktree = identity(checkout)
-    record = GateRecord(
+    return GateRecord(
         repository=repository,
         worktree=worktree,
         head=changes.range.head,
@@ -207,39 +294,15 @@ def check(
         base=changes.range.base,
         cagr_version=VERSION,
         config_digest=seen_digest,
-        rules_digest=branch_config.rules_digest,
-        pr_sections=branch_config.settings.pr_sections,
-        report=replace(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits),
+        rules_digest=config.rules_digest,
+        pr_sections=config.settings.pr_sections,
+        report=report,
     )
-    note = write_gate_record(checkout.gitdir, record)
-    return CheckResult(
-        report,
-        changes,
-        record,
-        note is None,
-        note,
-        from_head,
-        config=rules_config,
-        obligations=obligations,
-    )
-
-
-def _evaluated(
-    judging: JudgingRules, changes: ChangeSet, request: CheckRequest
-) -> tuple[Report, Report]:
-    """The report, and its form with PR-body obligations deferred (the same without a body),
-    each rule named as configured and what the report says of the target's configuration."""
-    config, expired = judging.config, request.expired
-    deferred = evaluate(config.rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired)
-    deferred = judging.finish(judging.relabel(deferred), changes)
-    if request.body is None:
-        return deferred, deferred
-    report = judging.relabel(_with_body(config, changes, request, expired))
-    return judging.finish(report, changes), deferred
 
 
 def _with_body(
     config: RepoConfig,
+    rules: RuleSet,
     changes: ChangeSet,
     request: CheckRequest,
     expired: Callable[[], bool] | None,
@@ -250,10 +313,13 @@ def _with_body(
     from cagr_markdown import parsed  # noqa: PLC0415
 
     body = parsed(request.body)
-    report = evaluate(config.rules, changes, body, Phase.CI, expired=expired)
+    report = evaluate(rules, changes, body, Phase.CI, expired=expired)
     if not request.pull_request:
         return report
-    findings, unknown = check_pr_sections(config.settings.pr_sections, body)
+    sections = config.settings.pr_sections
+    if request.rules is not None and SECTIONS_RULE not in request.rules:
+        sections = ()
+    findings, unknown = check_pr_sections(sections, body)
     return replace(
         report, findings=report.findings + findings, unchecked=report.unchecked + unknown
     )

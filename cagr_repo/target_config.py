@@ -94,6 +94,7 @@ class JudgingRules:
             ),
             unchecked=_once([self._item(u) for u in report.unchecked]),
             deferred=_once([self._item(d) for d in report.deferred]),
+            fired=tuple(dict.fromkeys(rule_id(fired) for fired in report.fired)),
         )
 
     def _finding(self, finding: Finding) -> Finding:
@@ -192,18 +193,20 @@ def _violation(finding: Finding) -> tuple[object, ...]:
         finding.requires,
         finding.targets,
         finding.dependencies,
+        finding.parts,
     )
 
 
 def _covers(one: Finding, other: Finding) -> bool:
-    """Whether `one` fails wherever `other` does: an error that no label waives, or only the
-    label that waives `other`, covers any finding; a warning covers only a warning."""
+    """Whether `one` fails wherever `other` does: an error that nothing waives, or only what
+    waives `other` (its label, its authors), covers any finding; a warning covers a warning."""
     if one.severity is Severity.WARN:
         return other.severity is Severity.WARN
+    waivers = (one.waive_label, frozenset(one.waive_authors))
     return (
         other.severity is Severity.WARN
-        or one.waive_label is None
-        or one.waive_label == other.waive_label
+        or waivers == (None, frozenset())
+        or waivers == (other.waive_label, frozenset(other.waive_authors))
     )
 
 

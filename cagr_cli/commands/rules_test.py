@@ -8,7 +8,7 @@ from collections import Counter
 from cagr_config.example_runner import run_examples
 from cagr_config.rules import RULE_KINDS
 
-from ..checkout import config_root, load, not_on_disk, unread_note
+from ..checkout import config_root, load, not_on_disk, unknown_rules, unread_note
 from ..output import EXIT_FINDINGS, EXIT_OK, EXIT_UNCHECKED, print_json
 
 
@@ -21,8 +21,14 @@ def run(args: argparse.Namespace) -> int:
         return config
     unread = None if config.rules.rules else unread_note(args.repo)
     missing = not_on_disk(args.repo)  # rules HEAD has that these files cannot test
-    results = run_examples(config.config.changes.rules)
-    rules: Counter[str] = Counter(c.kind for c in config.rules.rules)
+    chosen = config.config.changes.rules
+    if args.rule:
+        wrong = unknown_rules(args, [rule.id for rule in chosen])
+        if wrong is not None:
+            return wrong
+        chosen = tuple(rule for rule in chosen if rule.id in args.rule)
+    results = run_examples(chosen)
+    rules: Counter[str] = Counter(rule.kind for rule in chosen)
     examples: Counter[str] = Counter(r.kind for r in results)
     failed: Counter[str] = Counter(r.kind for r in results if not r.ok)
     failures = [r for r in results if not r.ok]
@@ -39,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
                     for r in failures
                 ],
                 "not_on_disk": list(missing),
+                "rules_filter": sorted(set(args.rule)) if args.rule else None,
                 "not_read": unread,
             }
         )
@@ -49,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{kind}: {rules[kind]} rule(s), {examples[kind]} example(s), {outcome}")
         if not config.rules.rules:
             print("no change rules are configured; nothing to test")
+        elif args.rule:
+            print(f"(only {', '.join(sorted(set(args.rule)))}, as --rule asked)")
         if unread:
             print(unread)
         for result in failures:
