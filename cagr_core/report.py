@@ -33,6 +33,7 @@ else:
 HEAD = "head"  # the branch's own configuration (a working-tree check: the working tree's)
 TARGET = "target"  # the configuration at the target commit (CI judges by it too)
 BOTH = "both"  # a rule both configurations hold alike
+CONFIG_SOURCES = (HEAD, TARGET, BOTH)
 
 
 @value
@@ -73,9 +74,9 @@ class Finding:
     severity: Severity = Severity.ERROR
     waive_label: str | None = None
     targets: tuple[str, ...] = ()
-    config_source: str = HEAD  # which configuration's rule found it: HEAD, TARGET or BOTH
     parts: tuple[tuple[str, str], ...] = ()
     waive_authors: tuple[str, ...] = ()
+    config_source: str = HEAD  # which configuration's rule found it: HEAD, TARGET or BOTH
 
 
 @value
@@ -197,8 +198,9 @@ class UncommittedConfig:
 
 @value
 class TargetRules:
-    """The target's configuration beside the branch's: the rules the branch removes
-    (`only_target`), adds (`only_head`) or changes (`changed`), the settings that differ, and
+    """The target's configuration beside the branch's: the rules only the target has
+    (`only_target`: the branch removed them, or the target added them since), only the branch
+    has (`only_head`), or both have in other forms (`changed`), the settings that differ, and
     `invalid`, why the target's cannot judge (its problems, or why git cannot give its files).
     `judged`: the target's rules judged this check too (CI); otherwise the report only says how
     they differ (local checks)."""

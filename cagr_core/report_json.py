@@ -19,6 +19,7 @@ from .data import (
     whole,
 )
 from .report import (
+    CONFIG_SOURCES,
     AddedDependency,
     ConfigChanges,
     Deferred,
@@ -268,7 +269,7 @@ def _finding(item: dict[str, Any]) -> Finding:
         severity=_severity(item["severity"]),
         waive_label=text_or_none(item["waive_label"]),
         targets=texts(item["targets"]),
-        config_source=text(item["config_source"]),
+        config_source=_config_source(item["config_source"]),
         parts=_parts(item["parts"]),
         waive_authors=texts(item["waive_authors"]),
     )
@@ -330,6 +331,13 @@ def _uncommitted_config(value: object) -> UncommittedConfig | None:
         texts(item["settings_changed"]),
         text_or_none(item["note"]),
     )
+
+
+def _config_source(value: object) -> str:
+    source = text(value)
+    if source not in CONFIG_SOURCES:
+        raise Damaged(f"{source!r} is not a configuration's name")
+    return source
 
 
 def _target_config(value: object) -> TargetRules | None:

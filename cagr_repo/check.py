@@ -66,9 +66,9 @@ class CheckRequest:
     check of that commit; no gate record). The target is `base` (reported as chosen by
     `base_chosen_by`), else the configured or default one. A guessed target (the remote's
     default branch or main; `base_guessed` when the caller guessed `base`) that is the branch
-    being checked (local, under any remote, or its upstream) leaves the range unchecked: the
-    change would be only its unpushed commits, or nothing; the branch is `head_branch` when the
-    caller knows it (CI, on a detached HEAD), else HEAD's.
+    being checked, under any remote (or locally, where a committed check would be empty),
+    leaves the range unchecked: the change would be only its unpushed commits, or nothing; the
+    branch is `head_branch` when the caller knows it (CI, on a detached HEAD), else HEAD's.
 
     The pull request: without a `body`, PR-body obligations are deferred (an agent's turn end,
     a local check); with one (PrBody.unavailable() included) they are judged against it, and so

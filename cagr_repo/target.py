@@ -8,7 +8,8 @@ The last two are guesses: no option named them. A guessed target that is the bra
 checked (a clone made while its source was on `feature` records `origin/HEAD` ->
 `origin/feature`; a schedule on the default branch) would compare the branch with its own copy:
 only its unpushed commits, or nothing, would be judged. So every check refuses it: the
-branch itself, its copy under any remote and its upstream are no target (`own_branch`), and the
+branch's copy under any remote (its upstream, when that has its name) is no target, nor the
+local branch where a committed check would be empty (`own_branch`), and the
 range is unchecked with the fix (`--base`, or `[git] protected_branch`, which is no guess).
 """
 
@@ -115,7 +116,7 @@ def own_branch_problem(name: str, ref: str, chosen_by: str) -> tuple[str, str]:
     """The message and fix for a guessed target that resolved to HEAD's own branch."""
     return (
         f"the target {name} ({chosen_by}) resolved to {ref}, which is the branch being checked"
-        " itself (its own copy, or its upstream): nothing named the branch this one merges"
+        " itself (its own copy): nothing named the branch this one merges"
         " into, so only what it has not pushed, or nothing, would be judged, and a pull"
         " request's other commits would pass unseen.",
         "Name the target: `--base <branch it merges into>` (or `[git] protected_branch`), and"
