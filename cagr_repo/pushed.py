@@ -2,9 +2,10 @@
 
 git runs a pre-push hook with one line per ref on standard input, `<local ref> <local sha>
 <remote ref> <remote sha>` (githooks(5)); a deleted ref has an all-zero local sha and sends
-nothing. pre-commit reads those lines itself and gives its hooks the first ref with commits to
-send in `PRE_COMMIT_TO_REF` (its tip) and `PRE_COMMIT_LOCAL_BRANCH` (the local ref; alone when
-the push sends a whole history); `pre-commit run --hook-stage pre-push --to-ref REV` sets the
+nothing, and a tag changes no branch (CI judges no tag push either). pre-commit reads those
+lines itself and gives its hooks the first ref with commits to send in `PRE_COMMIT_TO_REF`
+(its tip) and `PRE_COMMIT_LOCAL_BRANCH` (the local ref; alone when the push sends a whole
+history); `pre-commit run --hook-stage pre-push --to-ref REV` sets the
 first to any revision. The checked-out HEAD is not what is pushed: `git push origin feature`
 from another branch sends feature's commits.
 """
@@ -61,7 +62,7 @@ def from_pre_commit(repo: Repository, environ: Mapping[str, str]) -> list[Pushed
 
 
 def from_hook_lines(text: str) -> list[Pushed]:
-    """The refs git's pre-push hook lines send (deletions send nothing)."""
+    """The refs git's pre-push hook lines send (deletions and tags send no change)."""
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) > MAX_PUSH_LINES:
         raise PushProblem(
@@ -81,6 +82,6 @@ def from_hook_lines(text: str) -> list[Pushed]:
                 " --committed`.",
             )
         local_ref, local_sha, remote_ref, _ = parts
-        if local_sha != _ZERO:
+        if local_sha != _ZERO and not remote_ref.startswith("refs/tags/"):
             pushed.append(Pushed(local_ref, local_sha, remote_ref))
     return pushed

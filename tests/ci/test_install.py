@@ -461,6 +461,8 @@ class TestPrePushJudgesThePushedRef:
         assert not self.remote_has(pushing, "work")
         assert self.push(pushing, "ok").returncode == 0
         assert self.remote_has(pushing, "ok")
+        git(pushing, "tag", "-a", "v1", "-m", "a release", "work")
+        assert self.push(pushing, "v1").returncode == 0  # a tag changes no branch
 
     def test_pre_commits_pre_push_hook(self, pushing: Path, tmp_path: Path) -> None:
         pytest.importorskip("pre_commit", reason="pre-commit is in the `test` extra")
