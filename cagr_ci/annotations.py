@@ -17,7 +17,7 @@ import secrets
 
 from cagr_core.changes import Unchecked
 from cagr_core.render import waivable
-from cagr_core.report import Finding, Waived, each_rule_first
+from cagr_core.report import TARGET, Finding, Waived, each_rule_first
 from cagr_core.severity import Severity
 
 from .run import CiResult, JobProblem
@@ -63,6 +63,8 @@ def _place(result: CiResult, rule: str | None, path: str | None) -> tuple[str | 
 
 def _finding(result: CiResult, finding: Finding) -> str:
     subject = finding.rule if finding.rule.startswith("review.") else f"change rule {finding.rule}"
+    if finding.config_source == TARGET:
+        subject += " (as the target has it)"
     warn = finding.severity is Severity.WARN
     waive = "" if finding.waive_label is None else f"\n{waivable(finding.waive_label)}"
     file, line = _place(result, finding.rule, finding.paths[0] if finding.paths else None)
@@ -114,6 +116,9 @@ def annotation_lines(result: CiResult) -> list[str]:
     edits = report.config_changes
     if edits is not None:  # rules the pull request changed judged it: say so where people look
         warnings.insert(0, command("warning", edits.describe(), title="cagr: configuration"))
+    sources = report.target_config
+    if sources is not None and sources.loosens():  # the target's rules judged beside the branch's
+        warnings.insert(0, command("warning", sources.describe(), title="cagr: target's rules"))
     notices = [_waived(result, w) for w in report.waived]
     return (
         _bounded(errors, "error", "finding(s) and problem(s)")

@@ -106,8 +106,9 @@ def check_queue(  # noqa: PLR0913  # the group's check and what it was made of
     """Replace the group's unknown PR-body verdicts (in `report`, the group's with its
     `[review].pr_sections`) by its pull request's own, when something needs the pull request (a
     fired PR-body rule, `[review].pr_sections`, a waivable finding). The pull request's change
-    is judged by the configuration that judged the group (`judged`, read from `working`)."""
-    config = judged.config
+    is judged by the configuration that judged the group (`judged`, read from `working`), and by
+    the target's, as the group was."""
+    config = group.config or judged.config
     assert config is not None
     sections = config.settings.pr_sections
     waivable = any(f.waive_label is not None or f.waive_authors for f in report.findings)
@@ -132,12 +133,13 @@ def check_queue(  # noqa: PLR0913  # the group's check and what it was made of
             labels=pull_request.labels,
             author=pull_request.author,
             write_record=False,
+            judge_by_target=True,
         )
         own = check(working, checkout, request, judged_by=judged)
         _require_attribution(group, own, number)
     except _Unresolved as unresolved:
         return QueueCheck(report, note=str(unresolved) + _UNCHECKED_TAIL)
-    its = _own_report(config, own, pull_request)
+    its = _own_report(own.config or config, own, pull_request)
     merged = replace(
         report,
         findings=tuple(sorted((*report.findings, *its.findings), key=lambda f: f.rule)),

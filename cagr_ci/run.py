@@ -22,7 +22,7 @@ from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_repo.check import CheckRequest, check
 from cagr_repo.config import ConfigErrors, RepoConfig
 from cagr_repo.declarations import declaration
-from cagr_repo.judging_config import WorkingConfig, committed_config
+from cagr_repo.judging_config import WorkingConfig, committed_config, unread_config
 from cagr_repo.stack import StackOutcome
 from cagr_repo.target import TargetChoice, choose_target
 
@@ -68,7 +68,7 @@ class CiResult:
     target_source: str
     report: Report
     changes: ChangeSet
-    config: RepoConfig  # the configuration that judged: HEAD's
+    config: RepoConfig  # what judged: HEAD's rules and the target's (cagr_repo.target_config)
     stack: tuple[StackOutcome, ...] = ()
     problems: tuple[JobProblem, ...] = ()
     notes: tuple[str, ...] = ()
@@ -123,9 +123,12 @@ def run_ci(
         labels=None if event.merge_queue else event.labels,  # a queue's come from its PR
         author=None if event.merge_queue else event.author,
         write_record=False,  # CI never reads a gate record; it rebuilds the change every time
+        judge_by_target=True,  # a branch cannot loosen the rules that judge it
     )
     result = check(working, checkout, request, judged_by=judged)
     report = result.report
+    assert result.config is not None
+    config = result.config  # the head's rules and the target's
     queue_note = ""
     pull_requests: tuple[PullRequestCheck, ...] = ()
     if event.merge_queue:  # the queued pull request's own description, from the forge's API
@@ -159,11 +162,18 @@ def run_ci(
         config,
         tuple(stack),
         tuple(problems),
-        _notes(event, report, is_shallow(checkout), queue_note),
+        _notes(event, report, is_shallow(checkout), queue_note)
+        + (() if config.rules.rules else _unread(checkout)),
         _declarations(config, report),
         _config_file(config),
         pull_requests,
     )
+
+
+def _unread(checkout: Checkout) -> tuple[str, ...]:
+    """Why no rule judged, when config files sit below the root, where cagr does not read."""
+    unread = unread_config(checkout)
+    return (unread.describe(),) if unread else ()
 
 
 def _config_file(config: RepoConfig) -> str | None:

@@ -12,6 +12,7 @@ from cagr_core.report import Finding, Report
 from cagr_core.safe_text import terminal_safe
 from cagr_core.severity import Severity
 from cagr_repo.config import RepoConfig
+from cagr_repo.target_config import rule_id
 
 from .run import CiResult
 
@@ -103,6 +104,8 @@ def step_summary(
     edits = report.config_changes
     if edits is not None:
         head += [f"> {cell(edits.describe())}", ""]
+    if report.target_config is not None:
+        head += [f"> {cell(report.target_config.describe())}", ""]
     tail = _tail(result)
     return _fit(head, rows, tail, limit, holder)
 
@@ -128,7 +131,7 @@ def _pull_request_rows(result: CiResult) -> list[str]:
 def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
     report = result.report
     whole_change_unknown = any(item.rule is None for item in report.unchecked)
-    ids = [compiled.id for compiled in config.rules.rules]
+    ids = list(dict.fromkeys(rule_id(compiled.id) for compiled in config.rules.rules))
     if config.settings.pr_sections:
         ids.append(SECTIONS_RULE)
     rows = []

@@ -44,6 +44,39 @@ def root_of(start: str) -> Path:
     return Path(checkout.root if checkout.root is not None else os.path.realpath(start))
 
 
+def config_root(args: argparse.Namespace) -> Path | int:
+    """Where `rules test` and `explain` read configuration: the work tree `--repo` is in (or
+    the folder itself, outside git); exit 2 after saying why for a git directory (a bare
+    repository, or inside `.git`), which holds no configuration, so "no rules" would be wrong."""
+    from pathlib import Path  # noqa: PLC0415  # a check on a checkout has no need of it
+
+    try:
+        checkout = find_checkout(args.repo)
+    except NotARepository:
+        return Path(os.path.realpath(args.repo))
+    if checkout.root is None:
+        return fail(
+            args,
+            f"{os.path.realpath(args.repo)} is in git's own directory ({checkout.gitdir}: a bare"
+            " repository, or the .git folder of a checkout), which holds no work tree and so no"
+            " cagr configuration to read. Run cagr in the work tree.",
+        )
+    return Path(checkout.root)
+
+
+def unread_note(start: str) -> str | None:
+    """What says why no rules were found, when config files sit where cagr does not read them
+    (a cagr.toml or .cagr/ in a subfolder): None when there are none."""
+    try:
+        checkout = find_checkout(start)
+    except NotARepository:
+        return None
+    from cagr_repo.judging_config import unread_config  # noqa: PLC0415  # reads the index
+
+    unread = unread_config(checkout, os.path.realpath(start))
+    return unread.describe() if unread else None
+
+
 def not_on_disk(start: str) -> tuple[str, ...]:
     """Config files HEAD holds that the work tree `start` is in lacks (none outside git)."""
     try:

@@ -63,6 +63,12 @@ def _rules(commands: Commands, fmt: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="a drafted PR description: PR-body rules are checked against it instead of deferred",
     )
+    rules_check_parser.add_argument(
+        "--pushed",
+        action="store_true",
+        help="judge each commit a push sends (implies --committed): in a pre-push hook, the refs"
+        " git gives on standard input, or pre-commit's PRE_COMMIT_TO_REF",
+    )
     rules_check_parser.set_defaults(command_module="rules_check", command_parser=rules_check_parser)
 
 

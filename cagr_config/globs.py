@@ -100,10 +100,41 @@ def check_pattern(pattern: str, parts: Parts = "none") -> None:
                 " inside the braces, as in src/{,generated/}*.py",
             )
         _check_parts(pattern, bare, alternative, parts)
+    _check_globstars(pattern, bare)
     try:
         glob.translate([body], flags=ANCHORED)
     except ValueError as error:  # wcmatch's own complaint, e.g. a pattern it cannot translate
         raise PatternError(pattern, 0, len(pattern), str(error)) from error
+
+
+_BRACKET = re.compile(r"\[[^/\]]+\]")
+
+
+def _check_globstars(pattern: str, bare: str) -> None:
+    """A `**` inside a name is one `*` (it never reaches into folders): `src/**.ts` matches
+    src/a.ts, never src/a/b.ts, so the rule it is in could never fire where it means to."""
+    if "/" not in bare:
+        return  # a name matched at any depth, where `**` and `*` are the same
+    masked = _BRACKET.sub(lambda m: "\0" * len(m.group(0)), bare)
+    for match in re.finditer(r"\*\*+", masked):
+        start, end = match.span()
+        before = masked[start - 1] if start else "/"
+        after = masked[end] if end < len(masked) else "/"
+        if end - start == 2 and before in "/{," and after in "/},":
+            continue  # a whole path part (in a brace alternative too)
+        left = masked.rfind("/", 0, start) + 1
+        right = masked.find("/", end)
+        right = len(pattern) if right == -1 else right
+        part, head, tail = pattern[left:right], pattern[:left], pattern[right:]
+        one = re.sub(r"\*\*+", "*", part)
+        raise PatternError(
+            pattern,
+            start,
+            end,
+            f"`**` crosses folders only as a whole path part; in {part!r} it is one `*`, so"
+            f" this matches nothing in subfolders. Write {head}**/{one}{tail} for every folder"
+            f" below, or {head}{one}{tail} for this folder only",
+        )
 
 
 def _check_parts(pattern: str, bare: str, alternative: str, parts: Parts) -> None:

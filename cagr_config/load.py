@@ -14,6 +14,7 @@ from typing import Any
 
 from cagr_core.errors import ConfigIssue, RuleError
 from cagr_git.revision_syntax import syntax_problem
+from cagr_manifests.toml_bounds import parts_problem
 
 from .compile import compile_rules
 from .compiled import Compiled, Settings, StackRun
@@ -30,9 +31,14 @@ def _parse(name: str, data: bytes) -> tuple[dict[str, Any] | None, ConfigIssue |
             name, "", "starts with a byte-order mark, which TOML does not allow; remove it"
         )
     try:
-        return tomllib.loads(data.decode("utf-8")), None
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         return None, ConfigIssue(name, "", f"is not UTF-8 ({error.reason} at byte {error.start})")
+    too_deep = parts_problem(text)  # before tomllib, whose time grows with their square
+    if too_deep is not None:
+        return None, ConfigIssue(name, "", too_deep)
+    try:
+        return tomllib.loads(text), None
     except tomllib.TOMLDecodeError as error:
         return None, ConfigIssue(name, "", f"is not valid TOML: {error}")
     except ValueError:  # an integer with more digits than Python converts

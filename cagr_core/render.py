@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from .report import Finding, Report
+from .report import TARGET, Finding, Report
 from .severity import Severity
 
 _OUTCOME = {
@@ -19,19 +19,24 @@ _OUTCOME = {
 def _finding_blocks(report: Report) -> list[tuple[str, list[str], str]]:
     """(header, message lines, fixes) for each rule with findings; a fix its findings share is
     said once, and findings that need different fixes get each of them. A `warn` rule says it
-    does not fail the check; a rule with a `waive_label` says who can waive it, and where."""
+    does not fail the check; a rule with a `waive_label` says who can waive it, and where. A
+    rule judged in two forms (CI: the target's and the branch's) has a block for each, the
+    target's saying so."""
     where = f" ({report.range.label})" if report.range is not None else ""
     blocks = []
-    for rule, group in groupby(report.findings, key=lambda f: f.rule):
+    forms = groupby(report.findings, key=lambda f: (f.rule, f.severity, f.config_source))
+    for (rule, _, source), group in forms:
         findings: list[Finding] = list(group)
         first = findings[0]
         subject = "Check" if rule.startswith("review.") else "Change rule"
+        form = " as the target's configuration has it" if source == TARGET else ""
         if first.severity is Severity.WARN:
             header = (
-                f"Warning: change rule {rule}{where} (severity warn: it does not fail the check)."
+                f"Warning: change rule {rule}{form}{where} (severity warn: it does not fail the"
+                " check)."
             )
         else:
-            header = f"{subject} {rule} failed{where}."
+            header = f"{subject} {rule}{form} failed{where}."
         fixes = [f"Instead: {_one_line(fix)}" for fix in dict.fromkeys(f.fix for f in findings)]
         if first.waive_label is not None:
             fixes.append(waivable(first.waive_label))
@@ -73,6 +78,8 @@ def _other_lines(report: Report) -> list[str]:
     lines = _waived_lines(report)
     if report.config_changes is not None:
         lines.append(report.config_changes.describe())
+    if report.target_config is not None:
+        lines.append(report.target_config.describe())
     for item in report.unchecked:
         subject = f"change rule {item.rule}" if item.rule else "change rules"
         if item.rule and item.rule.startswith("review."):
@@ -119,7 +126,7 @@ def render_details(report: Report, limit: int | None = None) -> str:
 
     Every failing rule that fits keeps its header, its first line and its complete `Instead:`
     line before any rule gets a second line, so one rule with many findings cannot hide the
-    others; the first rule always appears, and a fix is never shortened.
+    others; the first rule always appears with its first finding, and a fix is never shortened.
     """
     blocks = _finding_blocks(report)
     others = _other_lines(report)
@@ -131,9 +138,8 @@ def render_details(report: Report, limit: int | None = None) -> str:
     used = sum(len(line) + 2 for line in first)
     for index, (head, lines, fix) in enumerate(blocks):  # first: every rule, one line each
         frame = len(head) + len(fix) + 3
-        if index == 0 and used + frame + len(lines[0]) + 1 > limit:
-            shown.append([])  # the first rule shows its header and fix, whatever the limit
-        elif used + frame + len(lines[0]) + 1 <= limit:
+        if index == 0 or used + frame + len(lines[0]) + 1 <= limit:
+            # The first rule shows its header, first finding and fix, whatever the limit.
             shown.append(lines[:1])
         else:
             break

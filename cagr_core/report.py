@@ -12,6 +12,7 @@ __all__ = [
     "Deferred",
     "Finding",
     "Report",
+    "TargetRules",
     "Timings",
     "UncommittedConfig",
     "Verdict",
@@ -27,6 +28,12 @@ if TYPE_CHECKING:
     Verdict = Literal["pass", "fail", "unchecked", "waived"]
 else:
     Verdict = str  # what a Verdict is at run time
+
+
+HEAD = "head"  # the branch's own configuration (a working-tree check: the working tree's)
+TARGET = "target"  # the configuration at the target commit (CI judges by it too)
+BOTH = "both"  # a rule both configurations hold alike
+CONFIG_SOURCES = (HEAD, TARGET, BOTH)
 
 
 @value
@@ -51,7 +58,9 @@ class Finding:
     sibling rule would accept, and `target` the first of them; `dependencies`, every dependency
     that fired a `dependency_added` rule (its message names only the first few); `parts`, what
     the named parts of the rule's paths matched for this obligation. `severity`, `waive_label`
-    and `waive_authors` are the rule's.
+    and `waive_authors` are the rule's; `config_source` says whose rule it is: the branch's own
+    (HEAD), the target's (TARGET: a rule the branch removed, or the target's form of a rule it
+    changed) or a rule both hold alike (BOTH).
     """
 
     rule: str
@@ -67,6 +76,7 @@ class Finding:
     targets: tuple[str, ...] = ()
     parts: tuple[tuple[str, str], ...] = ()
     waive_authors: tuple[str, ...] = ()
+    config_source: str = HEAD  # which configuration's rule found it: HEAD, TARGET or BOTH
 
 
 @value
@@ -187,6 +197,61 @@ class UncommittedConfig:
 
 
 @value
+class TargetRules:
+    """The target's configuration beside the branch's: the rules only the target has
+    (`only_target`: the branch removed them, or the target added them since), only the branch
+    has (`only_head`), or both have in other forms (`changed`), the settings that differ, and
+    `invalid`, why the target's cannot judge (its problems, or why git cannot give its files).
+    `judged`: the target's rules judged this check too (CI); otherwise the report only says how
+    they differ (local checks)."""
+
+    commit: str
+    judged: bool
+    only_target: tuple[str, ...] = ()
+    only_head: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()
+    invalid: str | None = None
+
+    def loosens(self) -> bool:
+        """Whether the branch's own rules may judge less than the target's do."""
+        settings = {"review.pr_sections", "stack.ci"} & set(self.settings)
+        return bool(self.only_target or self.changed or settings or self.invalid)
+
+    def describe(self) -> str:
+        """One paragraph for reports."""
+        at = f"the target's configuration (at {self.commit[:7]})"
+        if self.invalid is not None:
+            judged = (
+                "only this branch's rules judged. In CI a change that edits cagr's configuration"
+                " (it may be the repair) is judged by its own rules alone, and any other change"
+                " is unchecked until the target's configuration is repaired"
+            )
+            return f"{at[0].upper()}{at[1:]} cannot judge ({self.invalid}); {judged}."
+        parts = [
+            f"{label} {', '.join(ids)}"
+            for label, ids in (
+                ("rules only the target has:", self.only_target),
+                ("rules whose forms differ:", self.changed),
+                ("rules only this branch has:", self.only_head),
+                ("settings that differ:", self.settings),
+            )
+            if ids
+        ]
+        if self.judged:
+            return (
+                f"Judged by {at} and by this branch's own ({'; '.join(parts)}): a rule only the"
+                " target has judges as the target has it, a rule whose forms differ judges in"
+                " both, and [review].pr_sections and [stack].ci are the union of both."
+            )
+        return (
+            f"This branch's cagr configuration differs from {at} ({'; '.join(parts)}). It"
+            " judged this check; `cagr ci` judges by both, so a rule only the target has, or"
+            " changed here, judges there as the target has it too."
+        )
+
+
+@value
 class Report:
     """The verdict on one change set. Findings win over unchecked; only neither is a pass."""
 
@@ -202,6 +267,8 @@ class Report:
     config_changes: ConfigChanges | None = None
     waived: tuple[Waived, ...] = ()
     uncommitted_config: UncommittedConfig | None = None
+    config_sources: tuple[str, ...] = (HEAD,)  # whose rules judged: (TARGET, HEAD) in CI
+    target_config: TargetRules | None = None  # how the target's rules differ (None: alike)
     rules_filter: tuple[str, ...] | None = None  # only these rules ran (`--rule`); None: all
     fired: tuple[str, ...] = ()  # the rules whose trigger the change matched, met or not
 

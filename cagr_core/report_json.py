@@ -10,6 +10,7 @@ from .changes import Range, Stage, Unchecked
 from .data import (
     Damaged,
     array,
+    flag,
     number_or_none,
     table,
     text,
@@ -18,11 +19,13 @@ from .data import (
     whole,
 )
 from .report import (
+    CONFIG_SOURCES,
     AddedDependency,
     ConfigChanges,
     Deferred,
     Finding,
     Report,
+    TargetRules,
     Timings,
     UncommittedConfig,
     Waived,
@@ -88,6 +91,7 @@ def _finding_data(f: Finding) -> dict[str, Any]:
         "dependencies": _dependencies_data(f.dependencies),
         "severity": f.severity.value,
         "waive_label": f.waive_label,
+        "config_source": f.config_source,
         "waive_authors": list(f.waive_authors),
         "parts": dict(f.parts),
     }
@@ -136,6 +140,24 @@ def report_data(report: Report) -> dict[str, Any]:
         "config_changes": _config_changes_data(report.config_changes),
         "uncommitted_config": _uncommitted_config_data(report.uncommitted_config),
         "rules_filter": None if report.rules_filter is None else list(report.rules_filter),
+        "config_sources": list(report.config_sources),
+        "target_config": _target_config_data(report.target_config),
+    }
+
+
+def _target_config_data(rules: TargetRules | None) -> dict[str, Any] | None:
+    """How the target's configuration differs from the branch's (null: alike, or not read)."""
+    if rules is None:
+        return None
+    return {
+        "commit": rules.commit,
+        "judged": rules.judged,
+        "rules_only_at_target": list(rules.only_target),
+        "rules_only_at_head": list(rules.only_head),
+        "rules_changed": list(rules.changed),
+        "settings_changed": list(rules.settings),
+        "invalid": rules.invalid,
+        "message": rules.describe(),
     }
 
 
@@ -187,6 +209,8 @@ def report_from_data(data: object) -> Report:
         config_changes=_config_changes(data["config_changes"]),
         waived=tuple(_waived(table(item)) for item in array(data["waived"])),
         uncommitted_config=_uncommitted_config(data["uncommitted_config"]),
+        config_sources=texts(data["config_sources"]),
+        target_config=_target_config(data["target_config"]),
         rules_filter=None if data["rules_filter"] is None else texts(data["rules_filter"]),
         fired=texts(data["fired"]),
     )
@@ -245,6 +269,7 @@ def _finding(item: dict[str, Any]) -> Finding:
         severity=_severity(item["severity"]),
         waive_label=text_or_none(item["waive_label"]),
         targets=texts(item["targets"]),
+        config_source=_config_source(item["config_source"]),
         parts=_parts(item["parts"]),
         waive_authors=texts(item["waive_authors"]),
     )
@@ -305,4 +330,26 @@ def _uncommitted_config(value: object) -> UncommittedConfig | None:
         texts(item["rules_changed"]),
         texts(item["settings_changed"]),
         text_or_none(item["note"]),
+    )
+
+
+def _config_source(value: object) -> str:
+    source = text(value)
+    if source not in CONFIG_SOURCES:
+        raise Damaged(f"{source!r} is not a configuration's name")
+    return source
+
+
+def _target_config(value: object) -> TargetRules | None:
+    if value is None:
+        return None
+    item = table(value)
+    return TargetRules(
+        text(item["commit"]),
+        flag(item["judged"]),
+        texts(item["rules_only_at_target"]),
+        texts(item["rules_only_at_head"]),
+        texts(item["rules_changed"]),
+        texts(item["settings_changed"]),
+        text_or_none(item["invalid"]),
     )

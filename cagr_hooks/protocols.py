@@ -181,7 +181,10 @@ class Decision:
 
     def __init__(self, kind: str, text: str = "") -> None:
         self.kind = kind
-        self.text = cap(terminal_safe(text))  # file names and command output never drive a terminal
+        safe = terminal_safe(text)  # file names and command output never drive a terminal
+        # The agents cap notices (systemMessage, additionalContext), not a turn end's block
+        # reason; cut, a block would lose its first finding's `Instead:` line (a long reason).
+        self.text = safe if kind == "block" else cap(safe)
 
     def __repr__(self) -> str:
         return f"Decision({self.kind!r}, {self.text[:60]!r})"

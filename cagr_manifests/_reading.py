@@ -36,6 +36,11 @@ def load_toml(text: str) -> dict[str, Any]:
     """The TOML document as data; Malformed with tomllib's own message and line."""
     import tomllib  # noqa: PLC0415 - only a TOML manifest pays for it
 
+    from .toml_bounds import parts_problem  # noqa: PLC0415 - with tomllib
+
+    too_deep = parts_problem(text)  # before tomllib, whose time grows with their square
+    if too_deep is not None:
+        raise Malformed(too_deep)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

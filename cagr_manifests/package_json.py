@@ -1,5 +1,10 @@
 """package.json: the names in `dependencies`, `devDependencies`, `optionalDependencies` and
-`peerDependencies`. npm names are compared exactly (they are lowercase by rule)."""
+`peerDependencies`. npm names are compared exactly (they are lowercase by rule).
+
+An entry is named by the package it installs: an npm alias, `"x": "npm:lodash@4"`, installs
+`lodash` (under the folder name x), so changing it to `"npm:evil-pkg@1"` adds `evil-pkg`, as
+Cargo's `package = "..."` rename does.
+"""
 
 from __future__ import annotations
 
@@ -57,6 +62,26 @@ def read(text: str) -> Declared:
         value = data.get(name, {})
         if not isinstance(value, dict):
             raise Malformed(f"has {name} as {_kind(value)}, not an object")
-        specs = {key: spec if isinstance(spec, str) else _kind(spec) for key, spec in value.items()}
-        sections.append(DependencySection(name, name, {key: key for key in value}, specs))
+        names: dict[str, str] = {}
+        specs: dict[str, str] = {}
+        for key, spec in value.items():
+            package = _aliased(name, key, spec)
+            names.setdefault(package, package)
+            specs.setdefault(package, spec if isinstance(spec, str) else _kind(spec))
+        sections.append(DependencySection(name, name, names, specs))
     return Declared(tuple(sections))
+
+
+def _aliased(section: str, key: str, spec: object) -> str:
+    """The package an entry installs: an npm alias's (`npm:<name>[@<range>]`), else its key."""
+    if not isinstance(spec, str) or not spec.startswith(_ALIAS):
+        return key
+    target = spec[len(_ALIAS) :].strip()
+    at = target.find("@", 1)  # a scope's own `@` comes first: `npm:@scope/name@1`
+    package = target if at == -1 else target[:at]
+    if not package or package == "@" or (package.startswith("@") and "/" not in package):
+        raise Malformed(f"has {section}.{key} as {spec!r}, an npm alias that names no package")
+    return package
+
+
+_ALIAS = "npm:"

@@ -37,6 +37,7 @@ from .judging_config import (
     config_unlike_git,
 )
 from .target import BY_BASE_OPTION, TargetChoice, choose_target, own_branch
+from .target_config import JudgingRules, judging_rules, rule_id
 
 
 @value
@@ -65,9 +66,9 @@ class CheckRequest:
     check of that commit; no gate record). The target is `base` (reported as chosen by
     `base_chosen_by`), else the configured or default one. A guessed target (the remote's
     default branch or main; `base_guessed` when the caller guessed `base`) that is the branch
-    being checked and already holds HEAD leaves the range unchecked, in a committed check or
-    with `refuse_own_branch`: the change would be empty; the branch is `head_branch` when the
-    caller knows it (CI, on a detached HEAD), else HEAD's.
+    being checked, under any remote (or locally, where a committed check would be empty),
+    leaves the range unchecked: the change would be only its unpushed commits, or nothing; the
+    branch is `head_branch` when the caller knows it (CI, on a detached HEAD), else HEAD's.
 
     The pull request: without a `body`, PR-body obligations are deferred (an agent's turn end,
     a local check); with one (PrBody.unavailable() included) they are judged against it, and so
@@ -82,7 +83,10 @@ class CheckRequest:
     `note_uncommitted`: a committed check also counts the paths where the working tree differs
     from HEAD, so a person is told what the verdict left out. `write_record=False`: a committed
     check that writes no gate record (CI, which never reads one). `expired`: the caller's
-    deadline; rules not decided when it says yes are unchecked.
+    deadline; rules not decided when it says yes are unchecked. `judge_by_target` (CI): the
+    rules of the configuration at the target commit judge too (see target_config); otherwise
+    the report only says how they differ from the branch's, unless `note_target` is False (a
+    replay, whose targets are past commits).
     """
 
     committed: bool = False
@@ -91,7 +95,6 @@ class CheckRequest:
     base_guessed: bool = False
     head_branch: str | None = None
     head: str | None = None
-    refuse_own_branch: bool | None = None
     body: PrBody | None = None
     pull_request: bool = True
     labels: frozenset[str] | None = None
@@ -100,6 +103,8 @@ class CheckRequest:
     note_uncommitted: bool = False
     write_record: bool = True
     expired: Callable[[], bool] | None = None
+    judge_by_target: bool = False
+    note_target: bool = True
 
 
 def check(
@@ -118,7 +123,7 @@ def check(
     A committed check writes the gate record, which always holds the deferred form: the body
     that counts at the gate is the one on the `gh` command.
     """
-    committed, base, expired = request.committed, request.base, request.expired
+    committed, base = request.committed, request.base
     differs: UncommittedConfig | Unchecked | None = None
     if committed:
         judged_by = judged_by or committed_config(config, checkout)
@@ -134,26 +139,32 @@ def check(
         raise config.errors()
     else:
         rules_config = config
-    rules = rules_config.rules if request.rules is None else rules_config.rules.only(request.rules)
     # The gate compares the record with the working tree's configuration, the one it can read
     # without git objects: HEAD's config follows from HEAD, which the record holds as well.
     seen_digest = config.raw_digest
     protected = rules_config.settings.protected_branch
     target = choose_target(checkout, base, protected, request.base_chosen_by)
     default = choose_target(checkout, None, protected)
-    refuse = committed if request.refuse_own_branch is None else request.refuse_own_branch
     guessed = target.guessed or request.base_guessed
-    own = own_branch(checkout, request.head_branch) if guessed and refuse else None
+    own = own_branch(checkout, request.head_branch) if guessed else None
     with open_repo(checkout) as repo:
         started = time.perf_counter()
+        judging = (
+            judging_rules(
+                repo,
+                target.name,
+                rules_config,
+                judge=request.judge_by_target,
+                gitdir=checkout.gitdir,
+            )
+            if request.judge_by_target or request.note_target
+            else JudgingRules(rules_config)
+        )
+        branch_config, rules_config = rules_config, judging.config
+        rules = _requested(rules_config.rules, request)
         changes = _collect(repo, request, target, rules, own)
         collected = time.perf_counter()
-        deferred = evaluate(rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired)
-        report = (
-            deferred
-            if request.body is None
-            else _with_body(rules_config, rules, changes, request, expired)
-        )
+        report, deferred = _evaluated(judging, rules, changes, request)
         done = time.perf_counter()
         # What a committed check leaves out, said so that no one takes it for the whole tree.
         uncommitted = (
@@ -161,7 +172,7 @@ def check(
         )
         # When the change edits cagr's own config, every report says how (see config_changes).
         edits = (
-            config_changes(repo, changes.range.base, rules_config, changes)
+            config_changes(repo, changes.range.base, branch_config, changes)
             if changes.range
             else None
         )
@@ -195,10 +206,37 @@ def check(
         return replace(result, record_note=_no_record(left))
     recorded = replace(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)
     record = _record(
-        checkout, rules_config, changes, (target, default), seen_digest=seen_digest, report=recorded
+        checkout,
+        branch_config,
+        changes,
+        (target, default),
+        seen_digest=seen_digest,
+        report=recorded,
     )
     note = write_gate_record(checkout.gitdir, record)
     return replace(result, record=record, record_written=note is None, record_note=note)
+
+
+def _requested(rules: RuleSet, request: CheckRequest) -> RuleSet:
+    """The rules the request asks for (`--rule`): every form of each, the target's too."""
+    if request.rules is None:
+        return rules
+    wanted = frozenset(request.rules)
+    return rules.only(c.id for c in rules.rules if rule_id(c.id) in wanted)
+
+
+def _evaluated(
+    judging: JudgingRules, rules: RuleSet, changes: ChangeSet, request: CheckRequest
+) -> tuple[Report, Report]:
+    """The report, and its form with PR-body obligations deferred (the same without a body),
+    each rule named as configured and what the report says of the target's configuration."""
+    expired = request.expired
+    deferred = evaluate(rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired)
+    deferred = judging.finish(judging.relabel(deferred), changes)
+    if request.body is None:
+        return deferred, deferred
+    report = _with_body(judging.config, rules, changes, request, expired)
+    return judging.finish(judging.relabel(report), changes), deferred
 
 
 def _filter(request: CheckRequest) -> tuple[str, ...] | None:

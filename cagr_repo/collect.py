@@ -79,14 +79,26 @@ def _resolve(  # noqa: PLR0913  # the range's parts, each as the caller gave it
         if not advice:
             raise
         raise RangeProblem(problem.message, problem.fix + advice) from problem
-    base = merge_base(repo, target, head)
-    # The branch being checked (origin's copy or the local branch) that already holds HEAD
-    # leaves nothing between them: the change would be empty. Unpushed commits (a pre-push
-    # check on main) are a change, and are judged.
-    own = (f"refs/heads/{own_branch}", f"refs/remotes/origin/{own_branch}")
-    if own_branch and base == head and target.ref in own:
-        raise RangeProblem(*own_branch_problem(name, target.ref, chosen_by or "default"))
+    # A guessed target that is the branch being checked, under any remote, is no target: a
+    # clone made while its source was on `feature` names origin/feature as origin/HEAD, and the
+    # change would be only the unpushed commits. The local branch itself leaves the working
+    # tree's edits to judge, but no commit.
+    base = None
+    if own_branch and target.ref in _own_refs(repo, own_branch):
+        base = merge_base(repo, target, head)
+        if target.ref != f"refs/heads/{own_branch}" or (committed and base == head):
+            raise RangeProblem(*own_branch_problem(name, target.ref, chosen_by or "default"))
+    base = base or merge_base(repo, target, head)
     return Range(target.ref, target.sha, base, head if committed else None, chosen_by)
+
+
+def _own_refs(repo: Repository, branch: str) -> frozenset[str]:
+    """The refs that are `branch` itself: the local branch and its copy under each remote git
+    knows (so its upstream too, when that has its name). An upstream of another name is what
+    the branch merges into (`git checkout -b feature origin/main` tracks main): a target."""
+    config = repo.config
+    remotes = {"origin"} | {sub for sec, sub, _ in config.values if sec == "remote" and sub}
+    return frozenset({f"refs/heads/{branch}", *(f"refs/remotes/{r}/{branch}" for r in remotes)})
 
 
 def collect_committed(  # noqa: PLR0913  # keyword-only options, each with a default

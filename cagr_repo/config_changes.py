@@ -17,8 +17,10 @@ from cagr_config.sources import (
     NOT_CONFIG,
     PYPROJECT,
     ROOT_FILE,
+    LinkProblem,
     fragment_order,
     is_config_source,
+    resolve_links,
 )
 from cagr_core.changes import ChangeSet, Range
 from cagr_core.report import ConfigChanges, UncommittedConfig
@@ -29,7 +31,7 @@ from cagr_git.repository import Repository
 from cagr_git.trees import TREE_MODE, read_tree
 
 from .config import RepoConfig
-from .config_files import ConfigFiles
+from .config_files import NOT_LOWER_CASE, ConfigFiles
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -109,36 +111,104 @@ def config_files_at(repo: Repository, commit: str) -> ConfigFiles:
     regular file are problems. KeyError or DamagedObject when the objects cannot be read."""
     files = ConfigFiles()
     for name, entry in config_entries_at(repo, commit):
+        if not name.endswith(".toml") and name != FRAGMENTS and name.lower().endswith(".toml"):
+            files.problems.append((name, NOT_LOWER_CASE))
+            continue
         if entry[0] not in REGULAR_MODES:
-            files.problems.append((name, "is not a regular file"))
+            files.problems.append((name, _not_a_file(repo, commit, name, entry)))
             continue
         files.read.append((name, read_raw(repo.objects, entry[1], BLOB)))
     return files
 
 
+def _not_a_file(repo: Repository, commit: str, name: str, entry: tuple[int, bytes]) -> str:
+    if entry[0] == TREE_MODE:
+        return "is a directory, not a TOML file; rename it"
+    if entry[0] != LINK_MODE:
+        return "is not a regular file"
+    try:
+        _TreeLinks(repo, commit).entry(name)
+    except LinkProblem as problem:
+        return str(problem)
+    return "is a link to nothing; fix or remove it"
+
+
+LINK_MODE = 0o120000
+
+
+class _TreeLinks:
+    """Paths of one commit's tree with their links followed as on disk (resolve_links), so a
+    committed check reads the config files a checkout of the commit shows."""
+
+    def __init__(self, repo: Repository, commit: str) -> None:
+        self.store = repo.objects
+        self.root = commit_tree(self.store, commit)
+
+    def _lookup(self, path: str) -> tuple[int, bytes] | None:
+        """The entry at `path`, links not followed."""
+        entry: tuple[int, bytes] | None = (TREE_MODE, self.root)
+        for part in path.split("/"):
+            if entry is None or entry[0] != TREE_MODE:
+                return None
+            entry = read_tree(self.store, entry[1]).get(part.encode("utf-8", "surrogateescape"))
+        return entry
+
+    def _read_link(self, path: str) -> str | None:
+        entry = self._lookup(path)
+        if entry is None or entry[0] != LINK_MODE:
+            return None
+        return read_raw(self.store, entry[1], BLOB).decode("utf-8", "surrogateescape")
+
+    def entry(self, path: str) -> tuple[int, bytes] | None:
+        """The entry `path` leads to (None: nothing there); LinkProblem as resolve_links."""
+        return self._lookup(resolve_links(path, self._read_link))
+
+
 def config_entries_at(repo: Repository, commit: str) -> list[tuple[str, tuple[int, bytes]]]:
     """The config sources in `commit`'s tree as (name, (mode, raw id)), in source order,
-    without reading them."""
+    without reading them. A link is followed as a checkout shows it (inside the repository
+    only): its entry is the one it leads to, or stays the link's when it leads nowhere."""
+    links = _TreeLinks(repo, commit)
+
+    def followed(name: str, entry: tuple[int, bytes]) -> tuple[int, bytes]:
+        if entry[0] != LINK_MODE:
+            return entry
+        try:
+            return links.entry(name) or entry
+        except LinkProblem:
+            return entry
+
     store = repo.objects
-    root = read_tree(store, commit_tree(store, commit))
-    entries = [(name, root.get(name.encode())) for name in (ROOT_FILE, PYPROJECT)]
+    root = read_tree(store, links.root)
+    entries = [
+        (name, followed(name, at))
+        for name in (ROOT_FILE, PYPROJECT)
+        if (at := root.get(name.encode())) is not None
+    ]
     fragments = root.get(FRAGMENTS.encode())
+    fragments = followed(FRAGMENTS, fragments) if fragments is not None else None
+    if fragments is not None and fragments[0] == LINK_MODE:
+        entries.append((FRAGMENTS, fragments))  # a link out or to nothing: a problem to say
     if fragments is not None and fragments[0] == TREE_MODE:
         found: list[tuple[str, tuple[int, bytes]]] = []
         stack = [(FRAGMENTS, fragments[1])]
+        seen = {fragments[1]}
         while stack:
             folder, tree = stack.pop()
             for raw_name, child in read_tree(store, tree).items():
                 name = f"{folder}/{raw_name.decode('utf-8', 'surrogateescape')}"
                 if (name + "/").startswith(NOT_CONFIG):
                     continue
-                if child[0] == TREE_MODE:
-                    stack.append((name, child[1]))
-                elif name.endswith(".toml"):
-                    found.append((name, child))
+                if name.lower().endswith(".toml"):  # .TOML: a problem to say (config_files_at)
+                    found.append((name, followed(name, child)))
+                    continue
+                mode, oid = followed(name, child)
+                if mode == TREE_MODE and oid not in seen:
+                    seen.add(oid)  # a link back to a folder already read
+                    stack.append((name, oid))
         order = dict(found)
         entries.extend((name, order[name]) for name in fragment_order(list(order)))
-    return [(name, entry) for name, entry in entries if entry is not None]
+    return entries
 
 
 def self_target(

@@ -18,11 +18,16 @@ from cagr_config.sources import (
     NOT_CONFIG,
     PYPROJECT,
     ROOT_FILE,
+    LinkProblem,
     fragment_order,
     may_hold,
+    resolve_links,
 )
 
 MAX_CONFIG_BYTES = 16 * 1024 * 1024
+NOT_LOWER_CASE = (
+    "is not read: a fragment is read only when its name ends in .toml, in lower case; rename it"
+)
 
 # The digest runs on the PR gate's path: the interpreter's own SHA-256 loads in about a third of
 # the time hashlib takes to load its OpenSSL bindings (docs/performance.md).
@@ -73,9 +78,25 @@ def _inside(root: str, path: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
+def _on_disk(root: str, name: str) -> str:
+    """`name` with its links followed as in a commit's tree (see resolve_links); LinkProblem."""
+
+    def read_link(path: str) -> str | None:
+        full = os.path.join(root, path)
+        return os.readlink(full) if os.path.islink(full) else None
+
+    return os.path.join(root, resolve_links(name, read_link))
+
+
 def _read(root: str, name: str, found: ConfigFiles) -> None:
-    path = os.path.join(root, name)
-    if not _inside(root, path):
+    try:
+        path = _on_disk(root, name)
+    except (LinkProblem, OSError) as error:
+        found.problems.append(
+            (name, str(error) if isinstance(error, LinkProblem) else _cannot(error))
+        )
+        return
+    if not _inside(root, path):  # what resolve_links gave stays inside: never read otherwise
         found.problems.append((name, "links outside the repository; cagr does not follow it"))
         return
     try:
@@ -113,6 +134,10 @@ def _read(root: str, name: str, found: ConfigFiles) -> None:
         found.problems.append((name, f"cannot be read ({error.strerror}); fix or remove it"))
 
 
+def _cannot(error: OSError) -> str:
+    return f"cannot be read ({error.strerror}); fix or remove it"
+
+
 def _fragment_names(root: str, found: ConfigFiles) -> list[str]:
     """`.cagr/**/*.toml`, following linked folders that stay inside the repository."""
     names: list[str] = []
@@ -120,7 +145,12 @@ def _fragment_names(root: str, found: ConfigFiles) -> list[str]:
     stack = [FRAGMENTS]
     while stack:
         folder = stack.pop()
-        absolute = os.path.join(root, folder)
+        try:
+            absolute = _on_disk(root, folder)
+        except (LinkProblem, OSError) as error:
+            said = str(error) if isinstance(error, LinkProblem) else _cannot(error)
+            found.problems.append((folder, said))
+            continue
         if not _inside(root, absolute):
             found.problems.append((folder, "links outside the repository; cagr does not follow it"))
             continue
@@ -139,6 +169,9 @@ def _fragment_names(root: str, found: ConfigFiles) -> list[str]:
                 continue
             if entry.name.endswith(".toml"):
                 names.append(name)  # a folder of that name is reported when it is read
+                continue
+            if entry.name.lower().endswith(".toml"):
+                found.problems.append((name, NOT_LOWER_CASE))
                 continue
             try:
                 is_dir = entry.is_dir()  # follows links; _inside() checks where they lead
@@ -159,8 +192,14 @@ def find_config_files(root: str) -> ConfigFiles:
     if os.path.isdir(fragments):
         for name in _fragment_names(root, found):
             _read(root, name, found)
-    elif os.path.lexists(fragments) and os.path.islink(fragments):
-        found.problems.append((FRAGMENTS, "is a link to nothing; fix or remove it"))
+    elif os.path.islink(fragments):  # to a file (no folder of fragments), out, or nowhere
+        try:
+            leads_to = os.path.lexists(_on_disk(root, FRAGMENTS))
+        except LinkProblem as problem:
+            found.problems.append((FRAGMENTS, str(problem)))
+        else:
+            if not leads_to:
+                found.problems.append((FRAGMENTS, "is a link to nothing; fix or remove it"))
     return found
 
 
@@ -170,12 +209,17 @@ def waive_labels(files: ConfigFiles) -> dict[str, list[str]]:
     asked: the gate asks only for a command that adds labels."""
     import tomllib  # noqa: PLC0415  # the gate's fast path parses no TOML
 
+    from cagr_manifests.toml_bounds import too_many_parts  # noqa: PLC0415  # with tomllib
+
     found: dict[str, list[str]] = {}
     for name, data in files.read:
         try:
-            table = tomllib.loads(data.decode("utf-8"))
+            text = data.decode("utf-8")
+            table = None if too_many_parts(text) else tomllib.loads(text)
         except (UnicodeDecodeError, tomllib.TOMLDecodeError):
             continue
+        if table is None:
+            continue  # too slow to read: the check reports it
         if name == PYPROJECT:
             table = (
                 table.get("tool", {}).get("cagr", {}) if isinstance(table.get("tool"), dict) else {}

@@ -6,9 +6,12 @@ Advice is never a failure: a rule for paths that do not exist yet can be intenti
 from __future__ import annotations
 
 import posixpath
+import unicodedata
 from collections.abc import Sequence
+from typing import Literal
 
 from cagr_config.globs import compile_matcher
+from cagr_core.errors import PatternError
 from cagr_core.rule_index import RuleIndex
 from cagr_core.ruleset import RuleSet
 from cagr_core.templates import RenderError
@@ -32,6 +35,8 @@ def advice(rules: RuleSet, tracked: Sequence[str]) -> list[str]:
                 " tracked file; fine if it is meant for files to come, otherwise check the globs"
                 f" (`cagr explain {rule}`)."
             )
+        globs = (*compiled.selector.paths.patterns, *compiled.require_globs)
+        notes.extend(f"{rule}: {said}" for said in _unicode_forms(globs, tracked))
         for pattern in compiled.selector.ignores.patterns:
             if not ignored.positions(ignores[pattern]):
                 notes.append(f"{rule}: ignore {pattern} matches no tracked file.")
@@ -50,4 +55,39 @@ def advice(rules: RuleSet, tracked: Sequence[str]) -> list[str]:
                     f"{rule}: its target {template.source} points into {shown}, where no"
                     " tracked file is yet; check the template."
                 )
+    return notes
+
+
+def _unicode_forms(patterns: Sequence[str], tracked: Sequence[str]) -> list[str]:
+    """Patterns that match no tracked file as written but would in the other Unicode form: git
+    compares names as bytes, so `café` written as one character (NFC) never matches a file
+    named with `e` and a combining accent (NFD, as macOS has written names), or the reverse."""
+    notes = []
+    for pattern in dict.fromkeys(patterns):
+        if pattern.isascii():
+            continue
+        forms: tuple[tuple[Literal["NFD"], str], tuple[Literal["NFC"], str]] = (
+            ("NFD", "NFC"),
+            ("NFC", "NFD"),
+        )
+        for form, other in forms:
+            spelled = unicodedata.normalize(form, pattern)
+            try:  # named parts compile as a trigger's: they match what they name
+                written, other_form = (
+                    compile_matcher([pattern], "bind"),
+                    compile_matcher([spelled], "bind"),
+                )
+            except PatternError:
+                break  # a require entry's part that no trigger binds here: nothing to advise
+            if spelled == pattern or any(written.matches(path) for path in tracked):
+                continue
+            matching = [path for path in tracked if other_form.matches(path)]
+            if matching:
+                notes.append(
+                    f"the pattern {pattern!r} is written in Unicode {other}, but {len(matching)}"
+                    f" tracked path(s) spell it in {form} (such as {matching[0]!r}), and git"
+                    " compares names as bytes: it never matches them. Write it as the files are"
+                    f" named ({spelled!r}), or rename the files to {other}."
+                )
+                break
     return notes

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from cagr_config.sources import is_config_source
+from cagr_config.sources import FRAGMENTS, ROOT_FILE, is_config_source
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.errors import ConfigIssue
 from cagr_core.report import UncommittedConfig
@@ -95,10 +95,13 @@ class CommittedConfig:
         )
 
 
-def committed_config(working: WorkingConfig, checkout: Checkout) -> CommittedConfig:
-    """The configuration a committed check of `checkout` is judged by."""
+def committed_config(
+    working: WorkingConfig, checkout: Checkout, commit: str | None = None
+) -> CommittedConfig:
+    """The configuration a committed check of `checkout` is judged by: HEAD's, or `commit`'s
+    (a pushed branch that is not checked out)."""
     seen = working.raw_digest
-    files = _at_head(checkout, config_files_at)
+    files = _at_head(checkout, config_files_at, commit)
     if files is None:  # no commit yet, or unreadable: the collection says so
         fallback = working if isinstance(working, RepoConfig) else _no_rules(working.root)
         return CommittedConfig(fallback, seen)
@@ -248,11 +251,13 @@ def committed_otherwise_on_disk(checkout: Checkout, root: str) -> tuple[str, ...
     )
 
 
-def _at_head(checkout: Checkout, read: Callable[[Repository, str], _T]) -> _T | None:
-    """`read` of HEAD's commit; None when there is no commit yet, or it cannot be read (what
-    collects the change says so)."""
+def _at_head(
+    checkout: Checkout, read: Callable[[Repository, str], _T], commit: str | None = None
+) -> _T | None:
+    """`read` of HEAD's commit (or `commit`); None when there is no commit yet, or it cannot be
+    read (what collects the change says so)."""
     with open_repo(checkout) as repo:
-        head = read_ref(checkout, "HEAD")
+        head = commit or read_ref(checkout, "HEAD")
         if head is None or repo.problem is not None:
             return None
         try:
@@ -278,3 +283,51 @@ def _is(names: tuple[str, ...]) -> str:
 
 def _absent(root: str, name: str) -> bool:
     return not os.path.lexists(os.path.join(root, name))
+
+
+@value
+class UnreadConfig:
+    """Config files where cagr does not read them: a `cagr.toml` or `.cagr/` fragment below
+    the root (only the root's are sources)."""
+
+    root: str
+    names: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+    def describe(self) -> str:
+        return (
+            f"{_names(self.names)} {_is(self.names)} not read: cagr reads cagr.toml,"
+            " .cagr/**/*.toml and [tool.cagr] in pyproject.toml at the repository's root"
+            f" ({self.root}) only,"
+            " so no rule there judges anything. Move the rules to the root to have them count."
+        )
+
+
+def unread_config(checkout: Checkout, start: str | None = None) -> UnreadConfig:
+    """Config files below the root (tracked, or in the folder cagr was run from) that no check
+    reads. Costs a read of the index: asked only when no rules were found."""
+    from cagr_git.index import UnreadableIndex, tracked_paths  # noqa: PLC0415  # only then
+
+    root = checkout.root or checkout.gitdir
+    try:
+        tracked = tracked_paths(checkout.gitdir)
+    except UnreadableIndex:
+        tracked = []
+    found = {path for path in tracked if _misplaced(path)}
+    if start is not None and checkout.root is not None and start != root:
+        here = os.path.relpath(start, root).replace(os.sep, "/")
+        for name in (ROOT_FILE, FRAGMENTS):
+            if not here.startswith("..") and os.path.lexists(os.path.join(start, name)):
+                found.add(f"{here}/{name}")
+    return UnreadConfig(root, tuple(sorted(found)))
+
+
+def _misplaced(path: str) -> bool:
+    """A path that would be a config source at the root but lies below it."""
+    folder, _, name = path.rpartition("/")
+    if not folder:
+        return False
+    below = f"/{FRAGMENTS}/" in path and not path.startswith(f"{FRAGMENTS}/")
+    return name == ROOT_FILE or (below and name.endswith(".toml"))

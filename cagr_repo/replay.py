@@ -83,6 +83,7 @@ def replay(  # noqa: PLR0913  # what to replay and how
             head=commit.sha,
             body=PrBody(commit.message) if body_from_message else None,
             write_record=False,
+            note_target=False,  # its target is a past commit: nothing to say of its rules
         )
         done.append(Replayed(commit, check(config, checkout, request, judged_by=judged_by)))
     return Replay(source, tuple(done))

@@ -5,11 +5,12 @@ Precedence: the caller's base (`--base`, or CI's pull-request target), then the 
 CI event, else the branch `origin/HEAD` names, as `git clone` records it), then `main`.
 
 The last two are guesses: no option named them. A guessed target that is the branch being
-checked and already holds HEAD (a single-branch clone of `feature` records `origin/HEAD` ->
-`origin/feature`; a schedule on the default branch) would compare the branch with itself, so
-committed checks (CI, `--committed`) and `doctor` refuse it (`own_branch`) and the range is
-unchecked. Unpushed commits on the default branch are still judged, and a working-tree check
-there judges the uncommitted work too.
+checked (a clone made while its source was on `feature` records `origin/HEAD` ->
+`origin/feature`; a schedule on the default branch) would compare the branch with its own copy:
+only its unpushed commits, or nothing, would be judged. So every check refuses it: the
+branch's copy under any remote (its upstream, when that has its name) is no target, nor the
+local branch where a committed check would be empty (`own_branch`), and the
+range is unchecked with the fix (`--base`, or `[git] protected_branch`, which is no guess).
 """
 
 from __future__ import annotations
@@ -115,10 +116,13 @@ def own_branch_problem(name: str, ref: str, chosen_by: str) -> tuple[str, str]:
     """The message and fix for a guessed target that resolved to HEAD's own branch."""
     return (
         f"the target {name} ({chosen_by}) resolved to {ref}, which is the branch being checked"
-        " itself and already holds HEAD: nothing named the branch this one merges into, so"
-        " the change would be empty and every rule would pass without judging anything.",
+        " itself (its own copy): nothing named the branch this one merges"
+        " into, so only what it has not pushed, or nothing, would be judged, and a pull"
+        " request's other commits would pass unseen.",
         "Name the target: `--base <branch it merges into>` (or `[git] protected_branch`), and"
         " make sure the clone has that branch (`git fetch origin <branch>`; a single-branch"
-        " clone, `git clone --branch X --depth 1`, has only its own branch). On the default"
-        " branch itself nothing is to be merged: check the branch that will be.",
+        " clone, `git clone --branch X --depth 1`, has only its own branch; a clone made while"
+        " its source was on this branch names it as origin/HEAD: `git remote set-head origin"
+        " <default branch>`). On the default branch itself, set `[git] protected_branch` to"
+        " judge its unpushed commits.",
     )

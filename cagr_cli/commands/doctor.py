@@ -82,7 +82,7 @@ def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
         data["gate_record"] = _gate_record(checkout, config.raw_digest)
     else:
         # A diagnosis of the target too: one that is the branch itself is named as unchecked.
-        report = check(config, checkout, CheckRequest(refuse_own_branch=True)).report
+        report = check(config, checkout, CheckRequest()).report
         range_ = report.range
         data["range"] = {
             "target_ref": range_.target_ref if range_ else None,

@@ -22,8 +22,9 @@ from cagr_config.validate import unstructure_rule
 from cagr_core.globs import named_spans
 from cagr_core.render import waivable
 from cagr_core.sections import heading_level, heading_marks
+from cagr_repo.config import RepoConfig
 
-from ..checkout import load, not_on_disk, root_of
+from ..checkout import config_root, load, not_on_disk, unread_note
 from ..output import EXIT_INVALID, EXIT_OK, print_json
 
 CHECKED = "checked at an agent's turn end, before `gh pr create` / `gh pr ready`, and in CI"
@@ -69,8 +70,21 @@ def _list(source_of: Callable[[str], str], rules: list[Rule], fmt: str) -> int:
     return EXIT_OK
 
 
+def _config(args: argparse.Namespace) -> RepoConfig | int:
+    """The configuration to explain; with none, what sits where cagr does not read it."""
+    root = config_root(args)
+    if isinstance(root, int):
+        return root
+    config = load(args, root)
+    if isinstance(config, RepoConfig) and not config.config.changes.rules:
+        unread = unread_note(args.repo)
+        if unread:
+            print(unread, file=sys.stderr)
+    return config
+
+
 def run(args: argparse.Namespace) -> int:
-    config = load(args, root_of(args.repo))
+    config = _config(args)
     if isinstance(config, int):
         return config
     by_id = {rule.id: rule for rule in config.config.changes.rules}

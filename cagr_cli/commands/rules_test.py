@@ -8,14 +8,18 @@ from collections import Counter
 from cagr_config.example_runner import run_examples
 from cagr_config.rules import RULE_KINDS
 
-from ..checkout import load, not_on_disk, root_of, unknown_rules
+from ..checkout import config_root, load, not_on_disk, unknown_rules, unread_note
 from ..output import EXIT_FINDINGS, EXIT_OK, EXIT_UNCHECKED, print_json
 
 
 def run(args: argparse.Namespace) -> int:
-    config = load(args, root_of(args.repo))
+    root = config_root(args)
+    if isinstance(root, int):
+        return root
+    config = load(args, root)
     if isinstance(config, int):
         return config
+    unread = None if config.rules.rules else unread_note(args.repo)
     missing = not_on_disk(args.repo)  # rules HEAD has that these files cannot test
     chosen = config.config.changes.rules
     if args.rule:
@@ -42,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
                 ],
                 "not_on_disk": list(missing),
                 "rules_filter": sorted(set(args.rule)) if args.rule else None,
+                "not_read": unread,
             }
         )
     else:
@@ -53,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
             print("no change rules are configured; nothing to test")
         elif args.rule:
             print(f"(only {', '.join(sorted(set(args.rule)))}, as --rule asked)")
+        if unread:
+            print(unread)
         for result in failures:
             print(f"\nFAIL {result.rule} examples.{result.name}: {result.said}")
         if missing:

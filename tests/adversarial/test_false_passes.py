@@ -13,6 +13,7 @@ import pytest
 
 from tests.support.adversarial import Outcome, denied, run_process
 from tests.support.git import collect, commit, git, oracle, rows, write
+from tests.support.hooks import committed_check, gate, hook, payload
 
 Cagr = Callable[..., Outcome]
 
@@ -191,3 +192,105 @@ def test_09_empty_base_is_a_usage_error(feature: Path, cagr: Cagr, base: str) ->
     outcome = cagr(feature, "rules", "check", "--base", base)
     assert outcome.code == 2
     assert "--base" in outcome.err
+
+
+def _clone_of_the_branch(feature: Path, tmp_path: Path) -> Path:
+    """What an agent sandbox does: `git clone` of a repository whose HEAD is on `feature`, so
+    origin/HEAD names origin/feature; then one more local commit."""
+    commit(feature, "the violation, on the branch")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(feature), str(clone))
+    assert (clone / ".git/refs/remotes/origin/HEAD").read_text() == (
+        "ref: refs/remotes/origin/feature\n"
+    )
+    write(clone, "notes.txt", "one more commit\n")
+    commit(clone, "unpushed")
+    return clone
+
+
+@pytest.mark.parametrize("args", [(), ("--committed",)])
+def test_10_the_branchs_own_remote_copy_is_no_target(
+    feature: Path, tmp_path: Path, cagr: Cagr, args: tuple[str, ...]
+) -> None:
+    clone = _clone_of_the_branch(feature, tmp_path)
+    outcome = cagr(clone, "rules", "check", *args)
+    assert outcome.code == 3, outcome  # before: 0, only the unpushed commit was judged
+    assert "which is the branch being checked itself" in outcome.out
+    assert cagr(clone, "rules", "check", "--base", "origin/main", *args).code == 1
+
+
+def test_10_nor_is_its_copy_under_another_remote(feature: Path, tmp_path: Path, cagr: Cagr) -> None:
+    clone = _clone_of_the_branch(feature, tmp_path)
+    git(clone, "remote", "add", "fork", str(feature))
+    git(clone, "update-ref", "refs/remotes/fork/feature", "refs/remotes/origin/feature")
+    # origin/HEAD names `fork/feature`, which git reads as refs/remotes/fork/feature.
+    (clone / ".git/refs/remotes/origin/HEAD").write_text("ref: refs/remotes/origin/fork/feature\n")
+    outcome = cagr(clone, "rules", "check", "--committed")
+    assert outcome.code == 3, outcome
+    assert "resolved to refs/remotes/fork/feature" in outcome.out
+
+
+def test_10_an_upstream_of_another_name_is_the_target(feature: Path, cagr: Cagr) -> None:
+    commit(feature, "the violation, on the branch")
+    git(feature, "update-ref", "refs/remotes/origin/main", "main")
+    git(feature, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+    git(
+        feature, "config", "branch.feature.remote", "origin"
+    )  # as `checkout -b feature origin/main`
+    git(feature, "config", "branch.feature.merge", "refs/heads/main")
+    assert cagr(feature, "rules", "check", "--committed").code == 1
+
+
+def test_10_the_turn_end_and_the_gate_do_not_pass_it(feature: Path, tmp_path: Path) -> None:
+    clone = _clone_of_the_branch(feature, tmp_path)
+    stop = hook(payload("claude", 0, clone), "--agent", "claude")
+    assert "which is the branch being checked itself" in stop.text  # before: silence
+    assert committed_check(clone) == 3
+    answer = gate(clone, "gh pr create --title t --body b")
+    assert "unchecked" in answer.text  # before: let through with nothing said
+
+
+def _linked_config(feature: Path, how: str) -> None:
+    """The rule moved to conf/rules.toml and reached through a link, committed on main."""
+    git(feature, "checkout", "-q", "--", "src/schema.ts")
+    git(feature, "checkout", "-q", "main")
+    (feature / "conf").mkdir()
+    (feature / "cagr.toml").rename(feature / "conf" / "rules.toml")
+    if how == "cagr.toml":
+        os.symlink("conf/rules.toml", feature / "cagr.toml")
+    elif how == ".cagr":
+        os.symlink("conf", feature / ".cagr")
+    else:  # a fragment
+        (feature / ".cagr").mkdir()
+        os.symlink("../conf/rules.toml", feature / ".cagr" / "rules.toml")
+    commit(feature, "config through a link")
+    git(feature, "checkout", "-q", "feature")
+    git(feature, "rebase", "-q", "main")
+    write(feature, "src/schema.ts", "two\n")
+    commit(feature, "edit")
+
+
+@pytest.mark.parametrize("how", ["cagr.toml", ".cagr", "fragment"])
+def test_11_a_committed_config_reached_through_a_link_is_read_by_every_check(
+    feature: Path, cagr: Cagr, how: str
+) -> None:
+    _linked_config(feature, how)
+    assert cagr(feature, "rules", "check").code == 1
+    committed = cagr(feature, "rules", "check", "--committed")
+    assert committed.code == 1, committed  # before: 2 (not a regular file) or 3 (commit them)
+    assert "Change rule schema-out failed" in committed.out
+    ci = run_process(["ci", "--base", "main"], feature)
+    assert ci.code == 1, ci  # before: 2 or 3, as the committed check
+
+
+@pytest.mark.parametrize("target", ["/etc/hostname", "../../outside.toml"])
+def test_11_a_link_leaving_the_repository_is_refused_alike(
+    feature: Path, cagr: Cagr, target: str
+) -> None:
+    os.symlink(target, feature / ".cagr")
+    commit(feature, "a link out")
+    said = ".cagr: links outside the repository"
+    for args in (("rules", "check"), ("rules", "check", "--committed")):
+        outcome = cagr(feature, *args)
+        assert outcome.code == 2, outcome
+        assert said in outcome.err

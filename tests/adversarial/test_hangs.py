@@ -244,3 +244,63 @@ def test_a_fifo_where_git_keeps_objects_never_hangs(feature: Path, where: str) -
     assert outcome.code in (1, 3), outcome
     assert "Traceback" not in outcome.err
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+# The issue's measure: a 200 KB pyproject of one table header took 63-82 s, a dotted key far
+# longer (tomllib's time grows with the square of the parts, and faster for keys).
+DEEP_HEADER = "[tool.cagr]\n[" + ".".join(["a"] * 100_000) + "]\nx = 1\n"
+DEEP_KEY = "[tool.cagr]\n" + ".".join(["a"] * 100_000) + " = 1\n"
+
+
+@pytest.mark.parametrize("text", [DEEP_HEADER, DEEP_KEY], ids=["header", "key"])
+def test_21_a_pyproject_of_many_dotted_parts_is_refused_at_once(feature: Path, text: str) -> None:
+    write(feature, "pyproject.toml", text)
+    for args in (["rules", "test"], ["rules", "check"], ["explain"]):
+        outcome = run_process(args, feature, timeout=HANG_GUARD_S)
+        assert outcome.code == 2, outcome
+        assert "more than 128 dotted parts (line 2)" in outcome.err
+
+
+def test_21_cagr_ci_refuses_it_too(feature: Path) -> None:
+    write(feature, "pyproject.toml", DEEP_KEY)
+    commit(feature, "a pull request that would stall its own CI job")
+    outcome = run_process(["ci", "--base", "main"], feature, timeout=HANG_GUARD_S)
+    assert outcome.code == 2, outcome
+    assert "more than 128 dotted parts" in outcome.out + outcome.err
+
+
+def test_21_a_manifest_of_many_dotted_parts_is_unchecked_at_once(feature: Path) -> None:
+    rule = """
+[[changes.rules]]
+id = "crates"
+kind = "pr_body"
+paths = ["Cargo.toml"]
+when = "dependency_added"
+section = "Risk"
+reason = "Say why the crate is needed."
+examples.invalid = [{ changes = [{ path = "Cargo.toml", status = "A", after = "[dependencies]\\nx = '1'\\n" }], pr_body = "" }]
+examples.valid = [{ changes = [{ path = "Cargo.toml", status = "A", after = "[package]\\n" }], pr_body = "" }]
+"""
+    write(feature, "cagr.toml", (feature / "cagr.toml").read_text() + rule)
+    commit(feature, "rule")
+    write(feature, "Cargo.toml", "[dependencies]\n" + ".".join(["a"] * 100_000) + " = '1'\n")
+    outcome = run_process(["rules", "check", "--format", "json"], feature, timeout=HANG_GUARD_S)
+    assert outcome.code == 1, outcome  # the schema rule fails; the crate rule is unchecked
+    unchecked = json.loads(outcome.out)["unchecked"]
+    assert [u["rule"] for u in unchecked] == ["crates"]
+    assert "more than 128 dotted parts" in unchecked[0]["message"]
+
+
+def test_21_the_turn_end_reads_the_configuration_under_its_deadline(feature: Path) -> None:
+    # Under the cap, but slow: thousands of 120-part keys (seconds to parse), with a 1 s deadline.
+    key = ".".join(["a"] * 120)
+    write(
+        feature,
+        "pyproject.toml",
+        "[tool.cagr]\n" + "".join(f"{key}.k{i} = 1\n" for i in range(8000)),
+    )
+    payload = {"session_id": "s", "cwd": str(feature), "hook_event_name": "Stop"}
+    with _hook(feature, "--agent", "claude", "--deadline", "1") as process:
+        out, _ = process.communicate(json.dumps(payload).encode(), timeout=HANG_GUARD_S)
+    assert process.returncode == 0
+    assert b"ran out while the configuration was read" in out

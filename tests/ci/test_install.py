@@ -26,7 +26,7 @@ from cagr_ci.workflow import (
 )
 from cagr_cli.main import main
 from tests.support.configs import TWO_RULES
-from tests.support.git import GIT_ENV, commit, write
+from tests.support.git import GIT_ENV, commit, git, write
 from tests.support.tools import ROOT, branch_without_its_schema, run_tool, tool
 
 Capture = pytest.CaptureFixture[str]
@@ -397,3 +397,98 @@ class TestPreCommitHook:
         )
         assert passing.returncode == 0, passing.stdout + passing.stderr
         assert (repo / ".git" / "cagr" / "gate.json").exists()  # the gate record is prepared
+
+
+class TestTryRepoTakesTheRefs:
+    def test_the_to_ref_is_judged_not_head(self, repo: Path, tmp_path: Path) -> None:
+        pytest.importorskip("pre_commit", reason="pre-commit is in the `test` extra")
+        branch_without_its_schema(repo)
+        git(repo, "checkout", "-q", "-b", "ok", "main")
+        env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+        command = [
+            sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "cagr-rules",
+            "--hook-stage", "pre-push", "--from-ref", "main", "--to-ref", "work",
+        ]  # fmt: skip
+        judged = subprocess.run(
+            command, cwd=repo, env=env, capture_output=True, text=True, check=False
+        )
+        assert judged.returncode == 1, judged.stdout + judged.stderr  # before: HEAD (ok) passed
+        assert "src.py changed; schema.json did not change." in judged.stdout
+
+
+class TestPrePushJudgesThePushedRef:
+    """`git push origin work` from a passing branch sends work's commits: those are judged, not
+    the checked-out HEAD (git and pre-commit are the oracles: the push is refused)."""
+
+    @pytest.fixture
+    def pushing(self, repo: Path, tmp_path: Path) -> Path:
+        branch_without_its_schema(repo)  # `work` fails
+        git(repo, "checkout", "-q", "-b", "ok", "main")
+        write(repo, "notes.txt", "passes")
+        commit(repo, "ok")
+        git(tmp_path, "init", "-q", "--bare", "remote.git")
+        git(repo, "remote", "add", "origin", str(tmp_path / "remote.git"))
+        git(repo, "push", "-q", "origin", "main")
+        return repo
+
+    def push(self, repo: Path, *refs: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["git", "push", "origin", *refs],
+            cwd=repo,
+            env={**os.environ, **GIT_ENV},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    def remote_has(self, repo: Path, branch: str) -> bool:
+        listed = subprocess.run(
+            ["git", "ls-remote", "--heads", "origin", branch],
+            cwd=repo,
+            capture_output=True,
+            check=False,
+        )
+        return bool(listed.stdout.strip())
+
+    def test_gits_own_pre_push_hook(self, pushing: Path) -> None:
+        hook = pushing / ".git" / "hooks" / "pre-push"
+        hook.write_text(f"#!/bin/sh\nexec {sys.executable} -m cagr_cli rules check --pushed\n")
+        hook.chmod(0o755)
+        refused = self.push(pushing, "work")  # HEAD is `ok`, which passes
+        assert refused.returncode != 0, refused.stdout + refused.stderr  # before: pushed
+        assert "Pushed refs/heads/work at" in refused.stdout + refused.stderr
+        assert "src.py changed; schema.json did not change." in refused.stdout + refused.stderr
+        assert not self.remote_has(pushing, "work")
+        assert self.push(pushing, "ok").returncode == 0
+        assert self.remote_has(pushing, "ok")
+        git(pushing, "tag", "-a", "v1", "-m", "a release", "work")
+        assert self.push(pushing, "v1").returncode == 0  # a tag changes no branch
+
+    def test_pre_commits_pre_push_hook(self, pushing: Path, tmp_path: Path) -> None:
+        pytest.importorskip("pre_commit", reason="pre-commit is in the `test` extra")
+        hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
+        entry = re.search(r"^  entry: cagr (.*)$", hooks, re.MULTILINE)
+        assert entry is not None
+        # The published hook's own command, run from this checkout as a local hook.
+        write(
+            pushing,
+            ".pre-commit-config.yaml",
+            "repos:\n- repo: local\n  hooks:\n  - id: cagr-rules\n    name: cagr\n"
+            f"    entry: {sys.executable} -m cagr_cli {entry.group(1)}\n    language: system\n"
+            "    pass_filenames: false\n    always_run: true\n    stages: [pre-push]\n",
+        )
+        env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+        installed = subprocess.run(
+            [sys.executable, "-m", "pre_commit", "install", "--hook-type", "pre-push"],
+            cwd=pushing,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert installed.returncode == 0, installed.stdout + installed.stderr
+        commit(pushing, "pre-commit")  # pre-commit reads a committed configuration
+        refused = self.push(pushing, "work")
+        assert refused.returncode != 0, refused.stdout + refused.stderr  # before: pushed
+        assert "Pushed refs/heads/work at" in refused.stdout + refused.stderr
+        assert not self.remote_has(pushing, "work")

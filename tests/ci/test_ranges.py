@@ -290,7 +290,7 @@ def test_without_a_remote_the_local_branch_itself_judges_only_uncommitted_work(
     assert OWN_BRANCH in committed.stdout
 
 
-def test_on_the_default_branch_the_unpushed_work_is_judged(
+def test_on_the_default_branch_its_own_copy_is_no_target_until_named(
     project: Project,
 ) -> None:
     # Setting cagr up on main in a full clone: origin/HEAD names main, the branch itself.
@@ -307,12 +307,15 @@ def test_on_the_default_branch_the_unpushed_work_is_judged(
             check=False,
         )
 
-    assert run("rules", "check").returncode == 1  # origin/main -> the working tree
+    # origin/main is main's own copy: only unpushed work would be judged, never a PR's.
+    checked = run("rules", "check")
+    assert checked.returncode == 3, checked.stdout
+    assert OWN_BRANCH in checked.stdout
     committed = run("rules", "check", "--committed")
-    assert committed.returncode == 3  # HEAD is origin/main: nothing committed to judge
+    assert committed.returncode == 3
     assert OWN_BRANCH in committed.stdout
     assert run("doctor").returncode == 3  # doctor names the target problem
-    commit(checkout, "unpushed")  # what a pre-push hook on main judges
-    pushed = run("rules", "check", "--committed")
+    commit(checkout, "unpushed")  # what a pre-push hook on main judges, once it is named
+    pushed = run("rules", "check", "--committed", "--base", "origin/main")
     assert pushed.returncode == 1, pushed.stdout
     assert "src/schema.py changed; schema.json did not change." in pushed.stdout

@@ -208,3 +208,24 @@ def test_codex_is_asked_through_its_login_shell(
     else:
         assert "not on the PATH of the login shell codex runs hooks in" in codex["not_resolved"]
         assert "--hook-command '.venv/bin/cagr hook'" in codex["not_resolved"]
+
+
+def test_advice_on_a_pattern_in_the_other_unicode_form(work: Path, capsys: Capture) -> None:
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    extra = f"""
+[[changes.rules]]
+id = "menu"
+kind = "requires"
+paths = ["{nfc}/*.txt"]
+require = ["menu.json"]
+reason = "Update menu.json."
+examples.invalid = [{{ changes = [{{ path = "{nfc}/a.txt", status = "M" }}] }}]
+examples.valid = [{{ changes = [{{ path = "{nfc}/a.txt", status = "M" }}, {{ path = "menu.json", status = "M" }}] }}]
+"""
+    write(work, "cagr.toml", RULES + extra)
+    write(work, f"{nfd}/a.txt", "x")  # named as macOS wrote names: NFD
+    commit(work, "menu")
+    notes = doctor(work, capsys)[1]["advice"]
+    (said,) = [note for note in notes if note.startswith("menu: the pattern")]
+    assert "written in Unicode NFC, but 1 tracked path(s) spell it in NFD" in said
+    assert f"Write it as the files are named ({nfd + '/*.txt'!r})" in said

@@ -3,6 +3,8 @@ they compare, and the manifests they refuse (unchecked, never an empty list)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cagr_config.manifest_globs import could_be_read
@@ -89,6 +91,33 @@ class TestCouldBeRead:
 
 
 class TestPackageJson:
+    def test_an_npm_alias_that_points_elsewhere_adds_that_package(self) -> None:
+        before = '{"dependencies": {"x": "npm:lodash@4"}}'
+        after = '{"dependencies": {"x": "npm:evil-pkg@1"}}'
+        assert added(Format.PACKAGE_JSON, before, after) == ["dependencies.evil-pkg"]
+
+    @pytest.mark.parametrize(
+        ("before", "after", "expected"),
+        [
+            ('{"x": "npm:lodash@4"}', '{"x": "npm:lodash@^4.17"}', []),  # a version edit
+            ('{"lodash": "4"}', '{"x": "npm:lodash@4"}', []),  # the same package, aliased
+            ('{"x": "npm:a@1"}', '{"x": "npm:@evil/a@1"}', ["dependencies.@evil/a"]),
+            ('{"x": "npm:@s/a@1"}', '{"x": "npm:@s/a"}', []),
+            ('{"x": "1"}', '{"x": "npm:x@1"}', []),  # an alias to itself
+            ("{}", '{"x": "npm:lodash"}', ["dependencies.lodash"]),
+        ],
+    )
+    def test_aliases_are_named_by_their_package(
+        self, before: str, after: str, expected: list[str]
+    ) -> None:
+        wrap = '{{"dependencies": {}}}'.format
+        assert added(Format.PACKAGE_JSON, wrap(before), wrap(after)) == expected
+
+    @pytest.mark.parametrize("spec", ["npm:", "npm:@1", "npm:@scope"])
+    def test_an_alias_that_names_no_package_is_refused(self, spec: str) -> None:
+        message = refused(Format.PACKAGE_JSON, json.dumps({"dependencies": {"x": spec}}))
+        assert "an npm alias that names no package" in message
+
     def test_numbers_are_never_converted(self) -> None:
         after = f'{{"version": {HUGE_INTEGER}, "dependencies": {{"x": {HUGE_INTEGER}.5e99999}}}}'
         assert added(Format.PACKAGE_JSON, "{}", after) == ["dependencies.x"]

@@ -88,6 +88,16 @@ def test_a_fix_is_never_cut_even_when_it_alone_exceeds_the_limit() -> None:
     assert f"Instead: {long_reason}" in text
 
 
+def test_the_first_finding_stays_beside_a_fix_longer_than_the_limit() -> None:
+    long_reason = "Do this: " + "step, " * 3_300 + "then rerun."  # about 20,000 characters
+    rule = SiblingRule(id="s", paths=["*.py"], target="{name}_test.py", reason=long_reason)
+    text = render_details(check(rule, added("a.py"), added("b.py")), limit=9_000)
+    assert (
+        text.splitlines()[1] == "Added a.py; a_test.py needs to be added or changed in this change."
+    )
+    assert text.splitlines()[2] == f"Instead: {long_reason}"
+
+
 def test_unlimited_output_has_every_finding() -> None:
     report = _many_findings(30)
     assert render_text(report).count("existed at the baseline") == 30
@@ -129,12 +139,14 @@ def test_json_shape() -> None:
             "dependencies": [],
             "severity": "error",
             "waive_label": None,
+            "config_source": "head",
             "waive_authors": [],
             "parts": {},
         }
     ]
     assert data["waived"] == []
     assert data["uncommitted_config"] is None
+    assert (data["config_sources"], data["target_config"]) == (["head"], None)
     assert data["unchecked"] == []
     assert data["deferred"] == []
     assert data["pending_staged"] == []

@@ -121,6 +121,11 @@ class TestPatternErrors:
             ("{/a,b}", " ^", "anchors only at the start"),
             ("src/{a,b", " " * 4 + "^", "unclosed {"),
             ("  ", "^^", "blank pattern"),
+            ("src/**.ts", " " * 4 + "^^", "Write src/**/*.ts for every folder below"),
+            ("/**x", " ^^", "in '**x' it is one `*`"),
+            ("a/**b/c", "  ^^", "Write a/**/*b/c for every folder below, or a/*b/c"),
+            ("x/***", "  ^^^", "Write x/**/* for every folder below"),
+            ("a/{b**,c}", " " * 4 + "^^", "it is one `*`"),
         ],
     )
     def test_points_at_the_bad_part(self, pattern: str, caret: str, said: str) -> None:
@@ -140,6 +145,10 @@ class TestPatternErrors:
             "[{]x",
             "a,/b",
             "src/{,generated/}*.py",
+            "**x",  # a name at any depth: `**` and `*` are the same there
+            "{**,a}/x",
+            "a/[**]",
+            "a/\\*\\*b",
         ],
     )
     def test_accepted(self, pattern: str) -> None:

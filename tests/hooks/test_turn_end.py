@@ -259,3 +259,37 @@ class TestStackCommands:
         assert not blocked("claude", answer.json)
         assert "ran out of time" in answer.text
         assert "no passing result was recorded" in answer.text
+
+
+class TestLongReasons:
+    @pytest.mark.parametrize("agent", AGENTS)
+    def test_a_20000_character_reason_keeps_the_violation_and_its_whole_fix(
+        self, work: Path, agent: str
+    ) -> None:
+        reason = "Regenerate it: " + "run the generator, " * 1_100 + "then commit."
+        assert len(reason) > 20_000
+        text = RULES.replace(
+            'reason = "Run `make schema` and include schema.json in this change."',
+            f'reason = "{reason}"',
+        )
+        write(work, "cagr.toml", text)
+        commit(work, "a long reason")
+        write(work, "src/schema.py", "v2")
+        answer = hook(payload(agent, 0, work), "--agent", agent)
+        assert blocked(agent, answer.json)
+        assert "src/schema.py changed; schema.json did not change." in answer.text
+        assert f"Instead: {reason}\n" in answer.text  # before: both lines were cut away
+
+
+class TestTheTargetsRules:
+    def test_a_turn_that_deletes_a_rule_passes_by_its_own_rules_and_says_ci_will_not(
+        self, work: Path
+    ) -> None:
+        write(
+            work, "cagr.toml", RULES[RULES.index('[[changes.rules]]\nid = "dependency-reason"') :]
+        )
+        write(work, "src/schema.py", "v2")
+        answer = hook(payload("claude", 0, work), "--agent", "claude")
+        assert not blocked("claude", answer.json)  # local checks keep the branch's own rules
+        assert "rules only the target has: schema-companion" in answer.text
+        assert "`cagr ci` judges by both" in answer.text

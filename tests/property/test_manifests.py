@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import tomllib
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from cagr_core.dependencies import Format
 from cagr_manifests import ManifestError, added_dependencies
+from cagr_manifests.toml_bounds import MAX_KEY_PARTS, too_many_parts
 from tests.property.strategies import MANIFEST_NAMES, Model, manifest_models, render_manifest
 
 FORMATS = [manifest.value for manifest in Format]
@@ -106,3 +108,33 @@ class TestNeverACrash:
         damaged = text[:cut] + noise + text[cut + data.draw(st.integers(0, 4)) :]
         with contextlib.suppress(ManifestError):
             _added(manifest, text, damaged)
+
+
+_key_part = st.one_of(
+    st.sampled_from(["a", "b-c", "d_e", "1"]),
+    st.text(alphabet="ab.#=[]{}, '", max_size=6).map(lambda t: '"' + t.replace('"', "") + '"'),
+    st.text(alphabet='ab.#=[]{}, "', max_size=6).map(lambda t: "'" + t.replace("'", "") + "'"),
+)
+_value = st.sampled_from(['"a.b.c"', "1.5", "1979-05-27T07:32:00.999", "'x.y'", '"""\n.a.b.\n"""'])
+
+
+class TestTomlBounds:
+    """toml_bounds: a key or table header of more than MAX_KEY_PARTS dotted parts is refused
+    before tomllib reads it, and nothing else is (strings, comments and values never count)."""
+
+    @given(
+        st.integers(min_value=1, max_value=200),
+        _key_part,
+        st.booleans(),
+        _value,
+        st.sampled_from([".", " . ", ". "]),
+    )
+    def test_only_too_many_parts_are_refused(
+        self, parts: int, part: str, header: bool, value: str, dot: str
+    ) -> None:
+        key = dot.join([part] * (parts - 1) + ["z"])
+        text = f"# a.b.c.d\nv = {value}\n" + (f"[{key}]\nw = 1\n" if header else f"{key} = 1\n")
+        tomllib.loads(text)  # a valid document, whatever its parts
+        line = too_many_parts(text)
+        assert (line is not None) == (parts > MAX_KEY_PARTS)
+        assert line in (None, text.count("\n") - (1 if header else 0))

@@ -271,7 +271,9 @@ class TestFiles:
         (repo / ".cagr").mkdir()
         os.symlink(outside, repo / ".cagr" / "link.toml")
         assert errors(repo) == [
-            ".cagr/link.toml: links outside the repository; cagr does not follow it"
+            ".cagr/link.toml: links outside the repository (to an absolute path, which git keeps"
+            " as text and another clone does not have); cagr follows only relative links that"
+            " stay inside it"
         ]
 
     def test_not_utf8(self, repo: Path) -> None:
