@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cagr_core.values import value
@@ -32,11 +33,24 @@ from .forge import Secret
 TIMEOUT_SECONDS = 20.0  # one request
 DEADLINE_SECONDS = 120.0  # all of one client's requests, retries and waits included
 ATTEMPTS = 4  # of one request
+BACKOFF_SECONDS = 1.0  # the first retry's wait after a dropped connection or a 5xx; it doubles
+# Only ever a shorter first wait, for tests against a stand-in API: seconds, from 0 to
+# BACKOFF_SECONDS; any other value is ignored.
+BACKOFF_VARIABLE = "CAGR_API_BACKOFF_SECONDS"
 MAX_PAGES = 50
 MAX_ANSWER_BYTES = 16 * 1024 * 1024
 _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 _LINK = re.compile(r'<([^>]*)>\s*;\s*rel="?([^";]*)"?')
 _SECONDARY = "secondary rate limit"
+
+
+def first_backoff(environ: Mapping[str, str]) -> float:
+    """The first retry's wait: BACKOFF_SECONDS, or a shorter one from BACKOFF_VARIABLE."""
+    try:
+        seconds = float(environ.get(BACKOFF_VARIABLE, ""))
+    except ValueError:
+        return BACKOFF_SECONDS
+    return seconds if 0 <= seconds <= BACKOFF_SECONDS else BACKOFF_SECONDS
 
 
 class ApiError(Exception):
@@ -90,6 +104,7 @@ class RestClient:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
+        backoff: float | None = None,
     ) -> None:
         parsed = urllib.parse.urlsplit(base_url)
         if parsed.scheme != "https" and not (
@@ -112,6 +127,7 @@ class RestClient:
         self._sleep = sleep
         self._clock = clock
         self._wall_clock = wall_clock
+        self._backoff = first_backoff(os.environ) if backoff is None else backoff
         self._deadline = clock() + deadline
         self._opener = urllib.request.build_opener(_NoRedirects)
 
@@ -124,7 +140,7 @@ class RestClient:
         url = self._url(path)
         shown = f"{method} {urllib.parse.urlsplit(url).path}"
         data = None if payload is None else json.dumps(payload).encode("utf-8")
-        delay = 1.0
+        delay = self._backoff
         for attempt in range(1, ATTEMPTS + 1):
             last = attempt == ATTEMPTS
             try:

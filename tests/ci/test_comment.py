@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from cagr_ci.comment import MARKER
+from cagr_ci.rest import BACKOFF_VARIABLE
 from tests.support.ci import (
     DEPENDENCY,
     GOOD_BODY,
@@ -41,6 +42,11 @@ def forge() -> Iterator[FakeForge]:
         yield server
 
 
+# The stand-in's outages are retried as a job retries them, four tries, but with backoff from
+# 10 ms instead of 1 s (test_rest pins the real 1, 2, 4 s waits).
+FAST_RETRIES = {BACKOFF_VARIABLE: "0.01"}
+
+
 def pr_env(forge: FakeForge, tmp: Path, head: str, body: str, **extra: str) -> dict[str, str]:
     payload = pull_request("synchronize", head, body)
     return github_env(
@@ -53,6 +59,7 @@ def pr_env(forge: FakeForge, tmp: Path, head: str, body: str, **extra: str) -> d
         GITHUB_SERVER_URL="https://github.example.invalid",
         GITHUB_RUN_ID="42",
         NO_PROXY="127.0.0.1,localhost",
+        **FAST_RETRIES,
         **extra,
     )
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from cagr_ci.github import read_github_event
+from cagr_ci.rest import BACKOFF_VARIABLE
 from tests.support.ci import (
     DEPENDENCY,
     GOOD_BODY,
@@ -43,6 +44,11 @@ def forge() -> Iterator[FakeForge]:
         yield server
 
 
+# The stand-in's outages are retried as a job retries them, four tries, but with backoff from
+# 10 ms instead of 1 s (test_rest pins the real 1, 2, 4 s waits).
+FAST_RETRIES = {BACKOFF_VARIABLE: "0.01"}
+
+
 def api_env(forge: FakeForge, tmp: Path, payload: dict[str, Any], **extra: str) -> dict[str, str]:
     """A merge_group step's variables with the API at the stand-in and the token given."""
     return github_env(
@@ -53,6 +59,7 @@ def api_env(forge: FakeForge, tmp: Path, payload: dict[str, Any], **extra: str) 
         GITHUB_GRAPHQL_URL=f"{forge.url}/graphql",
         GITHUB_TOKEN=TOKEN,
         NO_PROXY="127.0.0.1,localhost",
+        **FAST_RETRIES,
         **extra,
     )
 

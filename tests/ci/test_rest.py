@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from cagr_ci.forge import Secret, github_api, gitlab_api
-from cagr_ci.rest import ApiError, RestClient
+from cagr_ci.rest import BACKOFF_VARIABLE, ApiError, RestClient
 from tests.support.forge import SECONDARY, TOKEN, FakeForge, serving
 
 
@@ -17,6 +17,12 @@ from tests.support.forge import SECONDARY, TOKEN, FakeForge, serving
 def forge() -> Iterator[FakeForge]:
     with serving() as server:
         yield server
+
+
+@pytest.fixture(autouse=True)
+def real_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The waits a real job has, unless a test shortens them itself."""
+    monkeypatch.delenv(BACKOFF_VARIABLE, raising=False)
 
 
 class Clock:
@@ -63,6 +69,30 @@ def test_the_deadline_cuts_the_retries_short(forge: FakeForge) -> None:
     with pytest.raises(ApiError):
         client(forge, clock, deadline=2.5).request("GET", "repos/octo-org/app/pulls/7")
     assert clock.slept == [1.0]  # a second wait of 2 s would pass the deadline
+
+
+@pytest.mark.parametrize(
+    ("value", "waits"),
+    [
+        ("0.01", [0.01, 0.02, 0.04]),
+        ("0", [0.0, 0.0, 0.0]),
+        ("1", [1.0, 2.0, 4.0]),
+        ("2", [1.0, 2.0, 4.0]),  # never longer than a real job's
+        ("-1", [1.0, 2.0, 4.0]),
+        ("nan", [1.0, 2.0, 4.0]),
+        ("soon", [1.0, 2.0, 4.0]),
+    ],
+)
+def test_the_backoff_variable_only_ever_shortens_the_waits(
+    forge: FakeForge, monkeypatch: pytest.MonkeyPatch, value: str, waits: list[float]
+) -> None:
+    monkeypatch.setenv(BACKOFF_VARIABLE, value)
+    forge.fail("GET", "/pulls/7", 502, {"message": "Bad Gateway"}, times=9)
+    clock = Clock()
+    with pytest.raises(ApiError):
+        client(forge, clock).request("GET", "repos/octo-org/app/pulls/7")
+    assert clock.slept == waits
+    assert len(forge.seen()) == 4
 
 
 def test_retry_after_is_waited_exactly(forge: FakeForge) -> None:

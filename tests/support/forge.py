@@ -379,7 +379,8 @@ def serving() -> Iterator[FakeForge]:
     handler = type("Handler", (_Handler,), {"forge": forge})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     forge.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for the loop to look again: every 50 ms, not the default 0.5 s.
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield forge
