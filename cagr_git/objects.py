@@ -23,6 +23,7 @@ import zlib
 from cagr_core.errors import CagrError
 
 from .files import open_regular, read_regular
+from .substitutes import NONE, Substitutes
 
 COMMIT, TREE, BLOB, TAG = 1, 2, 3, 4
 TYPE_NAMES = {COMMIT: "commit", TREE: "tree", BLOB: "blob", TAG: "tag"}
@@ -146,9 +147,11 @@ class _Pack:
 
 
 class ObjectReader:
-    """The objects of one repository: its pack files, loose objects and alternates."""
+    """The objects of one repository: its pack files, loose objects and alternates, read with
+    the replacements and grafts git reads in their place (`substitutes`)."""
 
-    def __init__(self, objects: str) -> None:
+    def __init__(self, objects: str, substitutes: Substitutes = NONE) -> None:
+        self.substitutes = substitutes
         self.directories = _with_alternates(objects)
         self.packs: list[_Pack] | None = None
         self.last_pack = 0
@@ -188,22 +191,33 @@ class ObjectReader:
         return packs
 
     def read(self, oid: bytes) -> tuple[int, bytes]:
-        """(type, raw content) of the object with this raw 20-byte id.
+        """(type, raw content) of the object with this raw 20-byte id, as git reads it: the
+        object a replace ref names in its place, a grafted commit with the graft's parents.
 
-        KeyError when no pack or folder has it; DamagedObject when it cannot be read.
+        KeyError when no pack or folder has it; DamagedObject when it cannot be read, or what
+        is read does not hash to its id (a copy that does, in another pack or loose, is used).
         """
         found = self.recent.get(oid)
         if found is not None:
             return found
+        substitutes = self.substitutes
+        stored = substitutes.replacement(oid) if substitutes.replacements else oid
+        found = self._stored(stored)
+        if found[0] == COMMIT and oid in substitutes.grafts:
+            found = (COMMIT, _grafted(found[1], substitutes.grafts[oid]))
+        if self.cached_bytes < _CACHE_BYTES:
+            self.recent[oid] = found  # revisions, merge bases and diffs read commits again
+            self.cached_bytes += len(found[1])
+        return found
+
+    def _stored(self, oid: bytes) -> tuple[int, bytes]:
+        """The object stored under `oid`, its content checked against its id."""
         if oid == EMPTY_TREE:  # git looks among the objects it knows by heart first
             return TREE, b""
         if self.packs is None:
             self.packs = self._load_packs()
         found = self._read_packed(oid) or self._read_loose(oid)
         if found is not None:
-            if self.cached_bytes < _CACHE_BYTES:
-                self.recent[oid] = found  # revisions, merge bases and diffs read commits again
-                self.cached_bytes += len(found[1])
             return found
         self.close()  # packed meanwhile (`git gc`)? look again, once, as git does
         self.packs = self._load_packs()
@@ -213,20 +227,33 @@ class ObjectReader:
         return found
 
     def _read_packed(self, oid: bytes) -> tuple[int, bytes] | None:
+        """The object from the first pack that holds a sound copy; when every copy is damaged
+        and none is loose, DamagedObject for the first damaged copy."""
         assert self.packs is not None
         last = self.last_pack  # objects read together are mostly in one pack: ask it first
         order = [last, *(n for n in range(len(self.packs)) if n != last)] if last else None
+        damaged: DamagedObject | None = None
         for number in order or range(len(self.packs)):
             pack = self.packs[number]
             offset = pack.find(oid)
-            if offset is not None:
-                self.last_pack = number
-                try:
-                    return self._unpack(number, offset, 0)
-                except (_Damaged, zlib.error, IndexError, ValueError) as error:
-                    why = str(error) or type(error).__name__
-                    raise DamagedObject(oid.hex(), f"in {pack.pack_path}: {why}"[:200]) from None
-        return None
+            if offset is None:
+                continue
+            try:
+                kind, data = self._unpack(number, offset, 0)
+                if _object_id(kind, data) != oid:
+                    raise _Damaged("its content does not hash to its id")
+            except (_Damaged, zlib.error, IndexError, ValueError) as error:
+                why = str(error) or type(error).__name__
+                damaged = damaged or DamagedObject(oid.hex(), f"in {pack.pack_path}: {why}"[:200])
+                continue
+            self.last_pack = number
+            return kind, data
+        if damaged is None:
+            return None
+        loose = self._read_loose(oid)
+        if loose is None:
+            raise damaged
+        return loose
 
     def _read_loose(self, oid: bytes) -> tuple[int, bytes] | None:
         name = oid.hex()
@@ -348,6 +375,26 @@ class ObjectReader:
         if found is None:
             raise _Damaged(f"the delta base {oid.hex()} is missing")
         return found
+
+
+def _object_id(kind: int, data: bytes) -> bytes:
+    """The id git gives an object of this type and content."""
+    header = b"%s %d\0" % (TYPE_NAMES[kind].encode(), len(data))
+    digest = hashlib.sha1(header, usedforsecurity=False)
+    digest.update(data)
+    return digest.digest()
+
+
+def _grafted(raw: bytes, parents: tuple[bytes, ...]) -> bytes:
+    """A commit as git parses it under a graft: the graft's parents in place of its own (a
+    commit git cannot parse is left as it is, for the reader to call damaged)."""
+    start = raw.find(b"\n") + 1
+    if not raw.startswith(b"tree ") or not start:
+        return raw
+    end = start
+    while raw.startswith(b"parent ", end) and raw[end + 47 : end + 48] == b"\n":
+        end += 48
+    return raw[:start] + b"".join(b"parent %s\n" % p.hex().encode() for p in parents) + raw[end:]
 
 
 def _inflate(pack: mmap.mmap | bytes, at: int, size: int) -> bytes:
