@@ -17,9 +17,8 @@ from cagr_core.values import value
 
 from .attributes import AttributeFileProblem, AttributeRules
 from .convert import Checkin
-from .files import open_regular
 from .ignore import IgnoreFileProblem, ignore_rules
-from .index import IndexEntry, UnreadableIndex, read_index
+from .index import IndexEntry, UnreadableIndex, load_index
 from .objects import BLOB, TREE, commit_tree, read_raw
 from .refs import ref_text
 from .repository import Repository
@@ -148,19 +147,13 @@ class _IndexBlobs:
 
 
 def _read_index(repo: Repository) -> tuple[tuple[IndexEntry, ...], int]:
-    """The index entries and the index file's mtime (none: an empty index)."""
+    """The index entries (a split index joined) and the mtime before which their stat data
+    can be trusted (none: an empty index)."""
     try:
-        with open(open_regular(repo.index_path), "rb") as handle:  # a FIFO never hangs
-            data = handle.read()
-            mtime_ns = os.fstat(handle.fileno()).st_mtime_ns
-    except FileNotFoundError:
-        return (), 0
-    except OSError as error:
-        raise StatusProblem(f"cannot read the index: {error}") from error
-    try:
-        return read_index(data).entries, mtime_ns
+        index, mtime_ns = load_index(repo.gitdir)
     except UnreadableIndex as error:
         raise StatusProblem(f"cannot read the index: {error}") from error
+    return index.entries, mtime_ns
 
 
 def _refuse_conflicts(entries: tuple[IndexEntry, ...]) -> None:
