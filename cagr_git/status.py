@@ -139,6 +139,12 @@ class _IndexBlobs:
         entry = self._entry(path)
         return None if entry is None else self.blob(entry.sha)
 
+    def kept_when_missing(self, path: bytes) -> bool:
+        """Whether git keeps the index's `path` as it is while the file is missing from disk
+        (skip-worktree or assume-unchanged), rather than seeing it deleted."""
+        entry = self._entry(path)
+        return entry is not None and (entry.skip_worktree or entry.assume_valid)
+
     def skip_worktree_file(self, path: bytes) -> bytes | None:
         """The index's version of `path` if it is skip-worktree (git reads a `.gitignore`
         from the index only then)."""
@@ -181,6 +187,7 @@ def _work_tree(repo: Repository, blobs: _IndexBlobs) -> WorkTree:
         repo.environ,
         index_blob=blobs.tracked_file,
         sparse_cone=sparse_cone,
+        kept_when_missing=blobs.kept_when_missing,
     )
     return WorkTree(
         repo.root,
