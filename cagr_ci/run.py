@@ -15,6 +15,7 @@ from typing import Literal
 
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.description import SECTIONS_RULE
+from cagr_core.redaction import TOKEN_VARIABLES
 from cagr_core.report import Report, Verdict, waive
 from cagr_core.values import replace, value
 from cagr_git.discover import Checkout
@@ -27,7 +28,6 @@ from cagr_repo.stack import StackOutcome
 from cagr_repo.target import TargetChoice, choose_target
 
 from .event import CiEvent
-from .forge import TOKEN_VARIABLES
 from .integrity import (
     CheckoutError,
     LocalChanges,

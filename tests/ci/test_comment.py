@@ -61,15 +61,18 @@ def ours(forge: FakeForge, number: int = 7) -> list[dict[str, Any]]:
     return [c for c in forge.comments.get(number, []) if c["body"].startswith(MARKER)]
 
 
-def no_token_anywhere(tmp: Path, *texts: str) -> None:
-    for text in texts:
-        assert TOKEN not in text
-        assert GITLAB_TOKEN not in text
-    for path in tmp.rglob("*"):
-        if path.is_file():
-            content = path.read_text(errors="replace")
-            assert TOKEN not in content, path
-            assert GITLAB_TOKEN not in content, path
+def no_token_anywhere(tmp: Path, *texts: str, forge: FakeForge | None = None) -> None:
+    """Neither token, nor the first 12 characters of one (a message cut short), in `texts`, a
+    file under `tmp` or (with `forge`) a comment or note cagr wrote."""
+    written = [] if forge is None else [r.body.get("body", "") for r in forge.seen() if r.body]
+    contents = [
+        *texts,
+        *written,
+        *(path.read_text(errors="replace") for path in tmp.rglob("*") if path.is_file()),
+    ]
+    for text in contents:
+        for token in (TOKEN, GITLAB_TOKEN):
+            assert token[:12] not in text, text[:2000]
 
 
 class TestOneCommentKeptCurrent:
@@ -244,6 +247,53 @@ class TestNeverFailsTheJob:
         assert "Check out the pull request&#x27;s own head" in comment["body"] or (
             "Check out the pull request's own head" in comment["body"]
         )
+
+
+class TestTheTokenNeverShows:
+    """A forge whose answers quote the token it was sent (error texts, a redirect's address,
+    the text it serves): nothing cagr prints or writes holds it, nor a part of it."""
+
+    def test_a_refusal_that_quotes_the_token(self, project: Project, forge: FakeForge) -> None:
+        forge.echo_token = forge.read_only = True
+        head = project.work({"package.json": DEPENDENCY})
+        env = pr_env(forge, project.tmp, head, "")
+        result = cagr_ci(project.clone(head), env, "--comment", "--sarif", "out.sarif")
+        assert result.returncode == 1
+        (notice,) = [line for line in result.stdout.splitlines() if line.startswith("::notice")]
+        assert "Resource not accessible by integration (sent 'Bearer ***')" in notice
+        no_token_anywhere(project.tmp, result.stdout, result.stderr, forge=forge)
+
+    @pytest.mark.parametrize("status", [401, 302, 503])
+    def test_any_answer_that_quotes_it(
+        self, project: Project, forge: FakeForge, status: int
+    ) -> None:
+        forge.echo_token = True
+        forge.fail("POST", "/graphql", status, {"message": "Bad credentials"}, times=10)
+        head = project.work({"package.json": DEPENDENCY})
+        env = pr_env(forge, project.tmp, head, "")
+        for output in ("text", "json"):
+            result = cagr_ci(project.clone(head), env, "--comment", "--format", output)
+            assert result.returncode == 1
+            assert "no comment was written" in result.stdout + result.stderr or (
+                "comment was left as it was" in result.stdout + result.stderr
+            )
+            no_token_anywhere(project.tmp, result.stdout, result.stderr, forge=forge)
+
+    def test_comments_that_quote_it(self, project: Project, forge: FakeForge) -> None:
+        forge.echo_token = True
+        forge.comment(7, f"{MARKER}\nan old run's", BOT)
+        head = project.work({"package.json": DEPENDENCY})
+        result = cagr_ci(project.clone(head), pr_env(forge, project.tmp, head, ""), "--comment")
+        assert "updated the pull request's comment in place" in result.stdout
+        no_token_anywhere(project.tmp, result.stdout, result.stderr, forge=forge)
+
+    def test_gitlab_quoting_it(self, project: Project, forge: FakeForge) -> None:
+        forge.echo_token = forge.read_only = True
+        head = project.work({"package.json": DEPENDENCY})
+        env = TestGitLabNote().mr(forge, project, head, "")
+        result = cagr_ci(project.clone(head), env, "--comment")
+        assert "the forge refused" in result.stdout
+        no_token_anywhere(project.tmp, result.stdout, result.stderr, forge=forge)
 
 
 class TestGitLabNote:
