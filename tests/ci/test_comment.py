@@ -4,13 +4,18 @@ notice: it never changes the exit code."""
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cagr_ci.comment import MARKER
+from cagr_ci.comment import MARKER, no_mentions
+from cagr_ci.summary import cell, code
 from tests.support.ci import (
     DEPENDENCY,
     GOOD_BODY,
@@ -247,6 +252,45 @@ class TestNeverFailsTheJob:
         assert "Check out the pull request&#x27;s own head" in comment["body"] or (
             "Check out the pull request's own head" in comment["body"]
         )
+
+
+class TestMentionsAndCodeSpans:
+    """GitHub's own Markdown (cmark-gfm) is the oracle: outside code, every `@` is followed by a
+    word joiner, so nothing mentions anyone; inside a code span, where GitHub mentions no one,
+    the text is exactly what was written (a copied path or command is right)."""
+
+    def test_the_joiner_stays_out_of_code_spans(self) -> None:
+        cmarkgfm = pytest.importorskip("cmarkgfm", reason="cmarkgfm is in the `test` extra")
+        path = "packages/@scope/ui/index.ts"
+        lines = [
+            f"- {code(path, in_table=False)}",
+            f"| {code('@scope/rule')} | {cell('Added dependencies.@babel/core')} |"
+            f" {cell('Run `npm i @types/node`, then ask @octocat')} |",
+            cell("An escaped \\`@not-code\\` and `` `@a` `` and a lone ` @b"),
+            f"- {code('`@tick`', in_table=False)} and {code('a@b', in_table=False)}",
+        ]
+        text = "\n".join(["| a | b | c |", "|---|---|---|", lines[1], "", lines[0], *lines[2:]])
+        shown = no_mentions(text)
+        html = cmarkgfm.github_flavored_markdown_to_html(shown)
+        spans = re.findall(r"<code>(.*?)</code>", html, re.DOTALL)
+        assert path in spans
+        assert "npm i @types/node" in spans
+        assert "@scope/rule" in spans
+        assert {"`@tick`", "a@b", "`@a`"} <= set(spans)
+        assert all("\u2060" not in span for span in spans)
+        outside = re.sub(r"<code>.*?</code>", "", html, flags=re.DOTALL)
+        assert outside.count("@") == outside.count("@\u2060") > 0
+
+    @settings(max_examples=int(os.environ.get("CAGR_ORACLE_EXAMPLES", "150")), deadline=None)
+    @given(st.text(st.sampled_from(["`", "\\", "@", "a", " ", "|", "*"]), max_size=30))
+    def test_any_line_of_backticks_and_at_signs(self, line: str) -> None:
+        cmarkgfm = pytest.importorskip("cmarkgfm", reason="cmarkgfm is in the `test` extra")
+        for text in (f"x {line}", f"| a | b |\n|---|---|\n| {line} |"):  # a paragraph, a row
+            html = cmarkgfm.github_flavored_markdown_to_html(no_mentions(text))
+            spans = re.findall(r"<code>(.*?)</code>", html, re.DOTALL)
+            assert all("\u2060" not in span for span in spans), html
+            outside = re.sub(r"<code>.*?</code>", "", html, flags=re.DOTALL)
+            assert outside.count("@") == outside.count("@\u2060"), html
 
 
 class TestTheTokenNeverShows:
