@@ -203,8 +203,11 @@ class TestSarif:
         uris = {
             r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
         }
-        assert "migrations/001%20a%2Cb%3Ac.sql" in uris
+        # The deleted migration is not in the head: its result is where the rule is declared.
+        assert path_uri("migrations/001 a,b:c.sql") == "migrations/001%20a%2Cb%3Ac.sql"
+        assert "migrations/001%20a%2Cb%3Ac.sql" not in uris
         deleted = next(r for r in run["results"] if r["ruleId"] == "immutable-migrations")
+        assert deleted["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "cagr.toml"
         assert deleted["message"]["text"].endswith(
             "Instead: Restore the merged migration and add a new migration instead."
         )
