@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import mmap
+import operator
 import os
 import struct
 import zlib
@@ -34,6 +35,9 @@ _CACHE_BYTES = 64 << 20  # resolved objects kept for later deltas
 _MAX_DEPTH = 10_000  # git writes chains of at most 4,095; a longer one is a loop
 _MAX_HOPS = 64  # packs one chain may pass through (a loop across packs otherwise)
 _MAX_LOOSE_BYTES = 1 << 40
+_MAX_RATIO = (
+    1032  # zlib inflates a byte to at most 1,032 (deflate's longest match, 258, per 2 bits)
+)
 # The empty tree: git knows it without storing it (a commit of nothing may name it while no
 # pack or loose object holds it).
 EMPTY_TREE = bytes.fromhex("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
@@ -88,16 +92,21 @@ class _Pack:
             self.offsets = self.names + 24 * self.count  # past the names and their CRCs
             self.large = self.offsets + 4 * self.count
             size = self.large + 40
+            largest = size + 8 * max(self.count - 1, 0)  # and a table of 64-bit offsets
         else:  # version 1: (offset, name) pairs
             self.fanout = 0
             self.count = struct.unpack_from(">L", index, 255 * 4)[0]
             self.names = 256 * 4 + 4
             self.stride = 24
             self.offsets = self.large = 0
-            size = self.names - 4 + 24 * self.count + 40
-        if len(index) < size or pack[:4] != b"PACK" or len(pack) < 32:
+            size = largest = self.names - 4 + 24 * self.count + 40
+        # git's own checks (`check_packed_git_idx`): the size the count implies, and a fanout
+        # that never goes down; anything else is a damaged index, passed over as git does.
+        if not size <= len(index) <= largest or pack[:4] != b"PACK" or len(pack) < 32:
             raise ValueError("a truncated pack or index")
         self.bounds = (0, *struct.unpack_from(">256L", index, self.fanout))  # bucket ends
+        if any(map(operator.gt, self.bounds, self.bounds[1:])):
+            raise ValueError("a pack index whose fanout goes down")
 
     def close(self) -> None:
         for mapped in (self.index, self.pack):
@@ -235,14 +244,21 @@ class ObjectReader:
         damaged: DamagedObject | None = None
         for number in order or range(len(self.packs)):
             pack = self.packs[number]
-            offset = pack.find(oid)
-            if offset is None:
-                continue
             try:
+                offset = pack.find(oid)
+                if offset is None:
+                    continue
                 kind, data = self._unpack(number, offset, 0)
                 if _object_id(kind, data) != oid:
                     raise _Damaged("its content does not hash to its id")
-            except (_Damaged, zlib.error, IndexError, ValueError) as error:
+            except (
+                _Damaged,
+                zlib.error,
+                IndexError,
+                ValueError,
+                OverflowError,
+                struct.error,
+            ) as error:
                 why = str(error) or type(error).__name__
                 damaged = damaged or DamagedObject(oid.hex(), f"in {pack.pack_path}: {why}"[:200])
                 continue
@@ -399,6 +415,8 @@ def _grafted(raw: bytes, parents: tuple[bytes, ...]) -> bytes:
 
 def _inflate(pack: mmap.mmap | bytes, at: int, size: int) -> bytes:
     """The zlib stream at `at`, which must inflate to exactly `size` bytes and end there."""
+    if size > (len(pack) - at) * _MAX_RATIO + 64:
+        raise _Damaged("an object larger than the rest of its pack could inflate to")
     inflater = zlib.decompressobj()
     # Usually one slice holds the whole stream (zlib adds a few bytes to what it cannot shrink).
     data = inflater.decompress(pack[at : at + size + 64], size + 1)  # one more: "too long"
