@@ -104,15 +104,27 @@ def _path(
         (extended,) = struct.unpack_from(">H", data, offset)
         offset += 2
     if version == 4:
+        # git reads the name's whole length from the flags (as in other versions), unless it
+        # is 4,095 or more; the entry ends one NUL after the bytes it appends.
         strip, offset = _varint(data, offset)
-        end = data.index(b"\0", offset)
         if strip > len(previous):
             raise ValueError("a path that strips more than the previous one has")
-        return previous[: len(previous) - strip] + data[offset:end], extended, end + 1
+        kept = len(previous) - strip
+        length = flags & _NAME_MASK
+        if length == _NAME_MASK:
+            length = data.index(b"\0", offset) - offset + kept
+        if length < kept or offset + length - kept >= len(data):
+            raise ValueError("a path shorter than what it keeps of the previous one")
+        end = offset + length - kept
+        if data[end]:
+            raise ValueError("a name that does not end where its length says")
+        return previous[:kept] + data[offset:end], extended, end + 1
     length = flags & _NAME_MASK
     if length == _NAME_MASK:
         length = data.index(b"\0", offset) - offset
     path = data[offset : offset + length]
+    if data[offset + length]:
+        raise ValueError("a name that does not end where its length says")
     return path, extended, start + ((offset + length - start + 8) & ~7)  # 1-8 NULs pad to 8
 
 
@@ -165,6 +177,8 @@ def _read_file(data: bytes) -> tuple[list[IndexEntry], dict[bytes, bytes]]:
             else:  # the usual entry, kept inline: this loop runs once per tracked file
                 length = flags & 0x0FFF
                 path = data[offset + 62 : offset + 62 + length]
+                if data[offset + 62 + length]:  # git copies the NUL after the name with it
+                    raise ValueError(f"the name {path!r} does not end where its length says")
                 offset += (70 + length) & ~7  # 1-8 NULs pad the entry to a multiple of 8
                 valid = flags >= 0x8000  # assume-valid
                 intent_to_add = skip = False
