@@ -45,7 +45,17 @@ def tree_mode(mode: int) -> int:
 
 def read_tree(store: ObjectReader, sha: bytes) -> dict[bytes, TreeEntry]:
     """One tree object's entries by name: (mode, raw 20-byte id)."""
-    return {name: (_MODES[octal], child) for octal, name, child in _entries(store, sha)}
+    return _by_name(_entries(store, sha), sha)
+
+
+def _by_name(entries: list[_Entry], sha: bytes | None) -> dict[bytes, TreeEntry]:
+    """Entries by name, as git reads their modes; DamagedObject for a name held twice (git fsck
+    calls such a tree broken, and which of the two git reads is not known)."""
+    modes = _MODES
+    named = {name: (modes[octal], child) for octal, name, child in entries}
+    if len(named) != len(entries):
+        raise DamagedObject((sha or b"").hex(), "a tree that holds one name twice")
+    return named
 
 
 def _raw_tree(store: ObjectReader, sha: bytes) -> bytes:
@@ -177,7 +187,6 @@ def diff_trees(
     """
     out: list[tuple[bytes, TreeEntry | None, TreeEntry | None]] = []
     stack: list[tuple[bytes, bytes | None, bytes | None]] = [(b"", old_id, new_id)]
-    modes = _MODES
     while stack:
         prefix, old, new = stack.pop()
         olds = _entries(store, old) if old else []
@@ -186,8 +195,8 @@ def diff_trees(
             kept = set(olds).intersection(news)
             olds = [entry for entry in olds if entry not in kept]
             news = [entry for entry in news if entry not in kept]
-        before = {name: (modes[octal], child) for octal, name, child in olds}
-        after = {name: (modes[octal], child) for octal, name, child in news}
+        before = _by_name(olds, old)
+        after = _by_name(news, new)
         for name in before.keys() | after.keys():
             o = before.get(name)
             n = after.get(name)
