@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from .repos import build, git
-from .timing import CAGR, compare, header, shell
+from benchmarks.repos import build, git
+from benchmarks.timing import CAGR, compare, header, shell
 
 
 def bench(files: int, runs: int) -> None:

@@ -43,14 +43,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.repos import add_wide_commit, build, build_criss_cross, git
+from benchmarks.timing import CAGR, ENV, call, cold, compare, header, process, shell
 from cagr_core.ruleset import RuleSet
 from cagr_git.discover import find_checkout
 from cagr_git.repository import open_repo
 from cagr_repo.collect import collect_committed, collect_working_tree
 from cagr_repo.range import RangeProblem, merge_base, resolve_target
-
-from .repos import add_wide_commit, build, build_criss_cross, git
-from .timing import CAGR, ENV, call, cold, compare, header, process, shell
 
 RULES = RuleSet.of(())
 FAR = 10_000  # commits between the far fork and HEAD
@@ -231,8 +230,8 @@ def real(root: Path, small: str, large: str, runs: int) -> None:
 
 def large_hook(where: Path, runs: int) -> None:
     """The Stop hook on 300,000 files: against git, and inside the 60 s deadline."""
-    from .hooks import RULES as HOOK_RULES  # noqa: PLC0415
-    from .hooks import payload  # noqa: PLC0415
+    from benchmarks.hooks import RULES as HOOK_RULES  # noqa: PLC0415
+    from benchmarks.hooks import payload  # noqa: PLC0415
 
     root = where / "repo-300000"
     if not root.exists():

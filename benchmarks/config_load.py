@@ -21,11 +21,10 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after site-packages: the install wins
 
+from benchmarks.evaluate import make_changes
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_repo.config import load_config
-
-from .evaluate import make_changes
 
 EXAMPLES = """examples.invalid = [{ changes = [{ path = "x", status = "M" }] }]
 examples.valid = [{ changes = [{ path = "y", status = "A" }] }]

@@ -42,8 +42,8 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after site-packages: the install wins
 
-from .repos import git
-from .timing import CAGR, ENV, PYTHON, RESULTS, call, compare, header, process, shell
+from benchmarks.repos import git
+from benchmarks.timing import CAGR, ENV, PYTHON, RESULTS, call, compare, header, process, shell
 
 Run = tuple[list[str], Path, bytes]  # argv, folder, stdin
 

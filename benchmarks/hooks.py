@@ -34,8 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from .repos import ENV as GIT_ENV  # noqa: E402
-from .repos import build, git  # noqa: E402
+from benchmarks.repos import ENV as GIT_ENV  # noqa: E402
+from benchmarks.repos import build, git  # noqa: E402
 
 ENV = {k: v for k, v in GIT_ENV.items() if k != "PYTHONDONTWRITEBYTECODE"}
 PYTHON = sys.executable

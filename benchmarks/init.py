@@ -24,13 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.repos import build
+from benchmarks.timing import CAGR, PYTHON, call, compare, header, process
 from cagr_git.discover import find_checkout
 from cagr_git.index import tracked_paths
 from cagr_git.repository import open_repo
 from cagr_repo.suggest_history import HISTORY_LIMIT, read_history
-
-from .repos import build
-from .timing import CAGR, PYTHON, call, compare, header, process
 
 GIT_LOG = [
     "git", "log", "--first-parent", f"-n{HISTORY_LIMIT}", "--raw", "--no-renames", "--no-abbrev",

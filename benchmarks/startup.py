@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from .repos import build, git
-from .timing import CAGR, ENV, PYTHON, compare, header, process
+from benchmarks.repos import build, git
+from benchmarks.timing import CAGR, ENV, PYTHON, compare, header, process
 
 CONFIG = """
 [[changes.rules]]

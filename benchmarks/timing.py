@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .repos import ENV as GIT_ENV
+from benchmarks.repos import ENV as GIT_ENV
 
 ENV = {k: v for k, v in GIT_ENV.items() if k != "PYTHONDONTWRITEBYTECODE"}
 PYTHON = sys.executable

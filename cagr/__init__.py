@@ -93,6 +93,7 @@ def check(
     base: str | None = None,
     committed: bool = False,
     body: str | None = None,
+    rules: Iterable[str] | None = None,
 ) -> CheckResult:
     """Check the change of the checkout containing `path`.
 
@@ -100,7 +101,8 @@ def check(
     branch origin/HEAD names, then main). committed: merge base to HEAD (and write the gate
     record) instead of to the working tree. body: a pull-request description: `pr_body` rules
     and `[review].pr_sections` are judged against it; None leaves the rules' obligations
-    deferred. Raises NotARepository, ConfigErrors (the working
+    deferred. rules: only these rule ids run (`--rule`: the report's `rules_filter` says so,
+    and a committed check writes no gate record). Raises NotARepository, ConfigErrors (the working
     tree's configuration, which a committed check does not need) or BareRepository; whatever
     could not be checked is in `report.unchecked`, never a pass.
     """
@@ -108,7 +110,10 @@ def check(
     if checkout.root is None:
         raise NotARepository(f"{checkout.gitdir} is a bare repository: it has no configuration")
     request = CheckRequest(
-        committed=committed, base=base, body=None if body is None else PrBody(body)
+        committed=committed,
+        base=base,
+        body=None if body is None else PrBody(body),
+        rules=None if rules is None else tuple(rules),
     )
     # A committed check is judged by HEAD's rules: the working tree's may be invalid.
     config = read_working_config(checkout.root) if committed else load(path)

@@ -80,7 +80,7 @@ def _waived(result: CiResult, waived: Waived) -> str:
     file, line = _place(result, finding.rule, finding.paths[0] if finding.paths else None)
     return command(
         "notice",
-        f"Waived by the label {waived.label} (not a pass): {one_line(finding.message)}",
+        f"Waived by the {waived.by} (not a pass): {one_line(finding.message)}",
         title=f"cagr: change rule {finding.rule} waived",
         file=file,
         line=line,

@@ -37,13 +37,13 @@ def codequality_report(result: CiResult) -> list[dict[str, Any]]:
     """The run's findings and unchecked items as code quality issues."""
     issues: list[dict[str, Any]] = []
     report = result.report
-    shown = [(f, None) for f in report.findings] + [(w.finding, w.label) for w in report.waived]
+    shown = [(f, None) for f in report.findings] + [(w.finding, w.by) for w in report.waived]
     for finding, label in shown:
         place = result.shown_at(finding.rule, finding.paths)
         if place is None:
             continue
         if label is not None:
-            severity, said = "info", f"Waived by the label {label} (not a pass): "
+            severity, said = "info", f"Waived by the {label} (not a pass): "
         else:
             severity, said = ("minor" if finding.severity is Severity.WARN else "major"), ""
         issues.append(

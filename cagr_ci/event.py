@@ -38,7 +38,8 @@ class CiEvent:
     repository's secrets and write token on a checkout a pull request controls; then no
     `[stack].ci` command (named by that checkout's own configuration) is run.
     `labels`: the pull request's labels (None: this run knows of none, so nothing is waived);
-    `labels_source` says where they came from.
+    `labels_source` says where they came from. `author`: the login of the account that opened
+    the pull request (None: unknown, so no `waive_authors` waives), from `author_source`.
     `api`: the forge's API for this run (where, which project, which token), if it has one;
     `number`: the pull (merge) request the run is about, for its comment. `queue_ref`: a merge
     queue group's branch (`merge_group.head_ref`), `queue_branch` the branch it merges into,
@@ -65,6 +66,8 @@ class CiEvent:
     shallow_fix: str = "Fetch the full history (`git fetch --unshallow`) before `cagr ci`."
     labels: frozenset[str] | None = None
     labels_source: str = ""
+    author: str | None = None
+    author_source: str = ""
     api: ForgeApi | None = None
     number: int | None = None
     queue_ref: str = ""

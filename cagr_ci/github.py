@@ -214,6 +214,9 @@ def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) ->
         base = payload_base if isinstance(payload_base, str) else ""
         source = "pull_request.base.ref"
     labels = _labels(payload["pull_request"].get("labels"), name)
+    user = payload["pull_request"].get("user")
+    login = user.get("login") if isinstance(user, dict) else None
+    author = login if isinstance(login, str) and login else None
     number = payload["pull_request"].get("number")
     number = number if isinstance(number, int) and not isinstance(number, bool) else None
     action = payload.get("action")
@@ -235,6 +238,8 @@ def _pull_request(name: str, env: Mapping[str, str], payload: dict[str, Any]) ->
         shallow_fix=SHALLOW_FIX,
         labels=labels,
         labels_source="pull_request.labels" if labels is not None else "",
+        author=author,
+        author_source="pull_request.user.login" if author is not None else "",
         api=github_api(env, _repository(payload)),
         number=number,
     )

@@ -69,6 +69,9 @@ def read_gitlab_event(env: Mapping[str, str]) -> CiEvent:
         # GitLab leaves the variable out when the merge request has no labels.
         labels=split_labels(env.get("CI_MERGE_REQUEST_LABELS", "")),
         labels_source="CI_MERGE_REQUEST_LABELS",
+        # The author's username (GitLab 17.9 on); older GitLab leaves it out.
+        author=env.get("CI_MERGE_REQUEST_AUTHOR", "").strip().removeprefix("@") or None,
+        author_source="CI_MERGE_REQUEST_AUTHOR",
         api=gitlab_api(env),
         number=int(iid) if iid.isdigit() else None,
     )

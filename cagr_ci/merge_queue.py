@@ -58,6 +58,7 @@ class QueuedPullRequest:
     head: str
     base: str
     labels: frozenset[str]
+    author: str | None = None
 
 
 @value
@@ -86,6 +87,7 @@ class QueueCheck:
     labels: frozenset[str] | None = None
     labels_source: str = ""
     note: str = ""
+    author: str | None = None
 
 
 class _Unresolved(Exception):
@@ -108,7 +110,7 @@ def check_queue(  # noqa: PLR0913  # the group's check and what it was made of
     config = judged.config
     assert config is not None
     sections = config.settings.pr_sections
-    waivable = any(finding.waive_label is not None for finding in report.findings)
+    waivable = any(f.waive_label is not None or f.waive_authors for f in report.findings)
     if not (group.obligations or sections or waivable):
         return QueueCheck(report)
     if not group.changes.complete or group.changes.range is None:
@@ -128,6 +130,7 @@ def check_queue(  # noqa: PLR0913  # the group's check and what it was made of
             base_chosen_by=f"pull request #{number}'s base branch (GitHub API)",
             body=PrBody(pull_request.body),
             labels=pull_request.labels,
+            author=pull_request.author,
             write_record=False,
         )
         own = check(working, checkout, request, judged_by=judged)
@@ -149,6 +152,7 @@ def check_queue(  # noqa: PLR0913  # the group's check and what it was made of
         (PullRequestCheck(pull_request, its, own.changes.range),),
         pull_request.labels,
         f"pull request #{number}'s labels, from GitHub's API",
+        author=pull_request.author,
     )
 
 
@@ -242,6 +246,8 @@ def _pull_request(data: dict[str, Any], number: int, branch: str) -> QueuedPullR
         raise _Unresolved(
             f"pull request #{number} merges into {base_ref}, but this queue merges into {branch}."
         )
+    user = data.get("user")
+    login = user.get("login") if isinstance(user, dict) else None
     return QueuedPullRequest(
         number,
         title if isinstance(title, str) else "",
@@ -249,6 +255,7 @@ def _pull_request(data: dict[str, Any], number: int, branch: str) -> QueuedPullR
         sha,
         base_ref,
         frozenset(item["name"] for item in labels),
+        login if isinstance(login, str) and login else None,
     )
 
 

@@ -16,12 +16,13 @@ from . import github, gitlab
 from .event import CiEvent, EventError, split_labels
 
 
-def read_event(
+def read_event(  # noqa: PLR0913  # one argument per option of `cagr ci`
     env: Mapping[str, str],
     *,
     base: str | None,
     body_file: str | None,
     labels: str | None = None,
+    author: str | None = None,
     stdin: int | None = None,
 ) -> CiEvent:
     """The event of the CI system `env` shows (none: no CI variables), with --base,
@@ -50,6 +51,16 @@ def read_event(
                 "Drop --labels; each pull request's own run reads its labels.",
             )
         event = replace(event, labels=split_labels(labels), labels_source="--labels")
+    if author is not None:
+        if event.merge_queue:
+            raise EventError(
+                "--author cannot be used for a merge queue run: the batch holds several pull"
+                " requests, each with its own author.",
+                "Drop --author; each pull request's own run reads its author.",
+            )
+        if not author.strip():
+            raise EventError("--author is empty.", "Name the pull request's author's login.")
+        event = replace(event, author=author.strip(), author_source="--author")
     if body_file is not None:
         if event.merge_queue:
             raise EventError(

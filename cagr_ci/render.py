@@ -39,6 +39,8 @@ def describe_run(result: CiResult) -> list[str]:
     if event.labels is not None:
         shown = ", ".join(sorted(event.labels)) or "none"
         lines.append(f"Labels: {shown} ({event.labels_source})")
+    if event.author is not None:
+        lines.append(f"Author: {terminal_safe(event.author)} ({event.author_source})")
     if event.body.available:
         size = len(event.body.text or "")
         lines.append(f"Body:   {event.body_source} ({size} characters)")
@@ -116,10 +118,10 @@ def _verdict(result: CiResult) -> str:
     if result.status == "pass":
         return f"Passed: {', '.join([checked, *also])}."
     if result.status == "waived":
-        labels = ", ".join(sorted({w.label for w in report.waived}))
+        by = ", ".join(sorted({w.by for w in report.waived}))
         return (
-            f"Waived, not a pass: {len(report.waived)} finding(s) waived by the label(s)"
-            f" {labels}; {', '.join([checked, *also])}."
+            f"Waived, not a pass: {len(report.waived)} finding(s) waived by the {by};"
+            f" {', '.join([checked, *also])}."
         )
     parts = []
     if report.errors:
@@ -154,6 +156,8 @@ def result_data(result: CiResult) -> dict[str, Any]:
         "merge_queue": event.merge_queue,
         "labels": None if event.labels is None else sorted(event.labels),
         "labels_source": event.labels_source or None,
+        "author": event.author,
+        "author_source": event.author_source or None,
     }
     data["stack"] = [
         {

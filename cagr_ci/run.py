@@ -131,6 +131,7 @@ def run_ci(
         # Every pull request's description needs the headings; a push or a schedule has none.
         pull_request=event.pull_request,
         labels=None if event.merge_queue else event.labels,  # a queue's come from its PR
+        author=None if event.merge_queue else event.author,
         write_record=False,  # CI never reads a gate record; it rebuilds the change every time
     )
     result = check(working, checkout, request, judged_by=judged)
@@ -141,8 +142,15 @@ def run_ci(
         queue = check_queue(working, judged, checkout, event, group=result, report=report)
         report, pull_requests, queue_note = queue.report, queue.pull_requests, queue.note
         if queue.labels is not None:
-            event = replace(event, labels=queue.labels, labels_source=queue.labels_source)
-            report = waive(report, queue.labels)  # the group is its pull request's change
+            event = replace(
+                event,
+                labels=queue.labels,
+                labels_source=queue.labels_source,
+                author=queue.author,
+                author_source=queue.labels_source.replace("labels", "author"),
+            )
+            # The group is its pull request's change: its labels and author waive it.
+            report = waive(report, queue.labels, queue.author)
     commands = config.settings.ci
     withheld = _withheld(event, len(commands)) if commands and event.privileged else ()
     stack = [] if withheld else _run_stack(config, checkout.root, result.changes, started)
@@ -396,6 +404,18 @@ def _notes(event: CiEvent, report: Report, shallow: bool, queue_note: str) -> tu
                 " the labels with --labels A,B."
             )
         )
+    by_author = any(f.waive_authors for f in report.findings)
+    if by_author and event.author is None:
+        notes.append(
+            f"This run knows no pull-request author ({_no_author(event)}), so no rule's"
+            " waive_authors can waive anything here. "
+            + (
+                "A waiver by author counts in the pull request's own run; for other CI"
+                " systems, pass the author with --author LOGIN."
+                if not event.merge_queue
+                else "Once cagr can read the queued pull request, its author waives here too."
+            )
+        )
     for wanted in waivable:  # a label that would waive but for its case
         near = sorted(
             label for label in event.labels or () if label.casefold() == wanted.casefold()
@@ -406,6 +426,14 @@ def _notes(event: CiEvent, report: Report, shallow: bool, queue_note: str) -> tu
                 " its rule names: a label waives only when spelled exactly so (case too)."
             )
     return tuple(notes)
+
+
+def _no_author(event: CiEvent) -> str:
+    if event.provider == "gitlab":
+        return "CI_MERGE_REQUEST_AUTHOR is not set: GitLab sets it from 17.9 on"
+    if event.provider == "none":
+        return "outside a CI system's pull request run there is none"
+    return f"{event.title} names no pull request author"
 
 
 def _no_labels(event: CiEvent) -> str:

@@ -55,7 +55,7 @@ def _fingerprint(*parts: str) -> str:
 def sarif_log(result: CiResult, max_results: int = MAX_RESULTS) -> dict[str, Any]:
     """The log of one run (one SARIF run), at most `max_results` results."""
     report = result.report
-    labels = {w.finding: w.label for w in report.waived}
+    labels = {w.finding: w.by for w in report.waived}
     findings = report.findings + tuple(w.finding for w in report.waived)
     kept = list(findings)
     left_out: list[Finding] = []
@@ -227,7 +227,7 @@ def _suppression(label: str) -> dict[str, Any]:
     return {
         "kind": "external",
         "status": "accepted",
-        "justification": f"waived by the pull request label {label}",
+        "justification": f"waived by the pull request {label}",
     }
 
 

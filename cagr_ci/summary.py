@@ -8,7 +8,7 @@ import html
 
 from cagr_core.description import SECTIONS_RULE
 from cagr_core.render import one_line, waivable
-from cagr_core.report import Finding
+from cagr_core.report import Finding, Report
 from cagr_core.safe_text import terminal_safe
 from cagr_core.severity import Severity
 from cagr_repo.config import RepoConfig
@@ -68,6 +68,12 @@ def error_summary(text: str) -> str:
     return f"## cagr ci: could not check this run\n\n{escaped}\n\nThe job log says more.\n"
 
 
+def _waivers(report: Report) -> str:
+    """What waived the findings: `label`, `author` or both."""
+    kinds = sorted({"label" if w.label is not None else "author" for w in report.waived})
+    return " and ".join(kinds) or "label"
+
+
 def step_summary(
     result: CiResult,
     config: RepoConfig,
@@ -81,7 +87,7 @@ def step_summary(
         "pass": "passed",
         "fail": "failed",
         "unchecked": "not a pass (something could not be checked)",
-        "waived": "waived by label (not a pass)",
+        "waived": f"waived by {_waivers(report)} (not a pass)",
     }[result.status]
     range_ = report.range
     where = (
@@ -149,17 +155,19 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
                 what += " (Every path below the table.)"
         elif waived:
             verdict = "waived"
-            what = f"Waived by the label {waived[0].label}: " + " ".join(
-                w.finding.message for w in waived
-            )
+            what = f"Waived by the {waived[0].by}: " + " ".join(w.finding.message for w in waived)
         elif unknown:
             verdict, what = "unchecked", " ".join(u.message for u in unknown)
         elif whole_change_unknown and rule != SECTIONS_RULE:  # the headings need no change
             verdict, what = "unchecked", "The change itself could not be read."
         else:
-            verdict, what = "pass", ""
+            verdict = "pass"
             if deferred:
                 what = " ".join(d.message for d in deferred)
+            elif rule == SECTIONS_RULE:
+                what = "Every heading is there."
+            else:  # a rule the change never triggered passes without being put to the test
+                what = "Satisfied." if rule in report.fired else "Not triggered by this change."
         rows.append(f"| {code(rule)} | {_VERDICT[verdict]} | {cell(what)} | {cells(fix)} |")
     return rows
 

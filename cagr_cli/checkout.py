@@ -105,6 +105,23 @@ def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int
     return checkout, config
 
 
+def unknown_rules(args: argparse.Namespace, known: Sequence[str]) -> int | None:
+    """`--rule` ids no rule has: the exit code after saying which, with the ids there are
+    (None: every one names a rule, or none was given)."""
+    import difflib  # noqa: PLC0415
+
+    wanted = getattr(args, "rule", None) or []
+    unknown = [rule for rule in wanted if rule not in known]
+    if not unknown:
+        return None
+    said = []
+    for rule in unknown:
+        close = difflib.get_close_matches(rule, list(known), n=3, cutoff=0.5)
+        said.append(f"{rule!r}" + (f" (did you mean {', '.join(close)}?)" if close else ""))
+    listed = ", ".join(sorted(known)) or "none"
+    return fail(args, f"--rule {', '.join(said)} names no rule; the rules are: {listed}")
+
+
 def load(args: argparse.Namespace, root: str | os.PathLike[str]) -> RepoConfig | int:
     """The configuration at `root`, or the exit code after printing every config problem."""
     try:

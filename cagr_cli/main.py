@@ -47,11 +47,17 @@ def _rules(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     test = rules_commands.add_parser(
         "test", parents=[fmt], help="run every rule's examples through the evaluator"
     )
+    _rule_option(test, "test only this rule's examples (repeatable)")
     test.set_defaults(command_module="rules_test", command_parser=test)
     rules_check_parser = rules_commands.add_parser(
         "check", parents=[fmt], help="check the change: merge base -> working tree (or HEAD)"
     )
     _range_options(rules_check_parser)
+    _rule_option(
+        rules_check_parser,
+        "run only this rule (repeatable; review.pr_sections names the headings check): the"
+        " report says so, and a committed check writes no gate record",
+    )
     rules_check_parser.add_argument(
         "--body-file",
         metavar="FILE",
@@ -68,11 +74,37 @@ def _changes(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     changes_parser.set_defaults(command_module="changes", command_parser=changes_parser)
 
 
+def _replay(commands: Commands, fmt: argparse.ArgumentParser) -> None:
+    replay_parser = commands.add_parser(
+        "replay",
+        parents=[fmt],
+        help="judge recent commits as if each had been a pull request (writes nothing)",
+    )
+    replay_parser.add_argument(
+        "revisions", nargs="*", metavar="REV", help="the commits to judge (default: the last N)"
+    )
+    replay_parser.add_argument(
+        "--base",
+        metavar="REV",
+        help="whose history: the target (default: [git].protected_branch, origin/HEAD, main)",
+    )
+    replay_parser.add_argument(
+        "--last", type=int, default=20, metavar="N", help="how many first-parent commits (20)"
+    )
+    replay_parser.add_argument(
+        "--body-from",
+        choices=["message"],
+        help="message: each commit's message stands in for its PR description",
+    )
+    replay_parser.set_defaults(command_module="replay", command_parser=replay_parser)
+
+
 def _explain(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     explain_parser = commands.add_parser("explain", parents=[fmt], help="show what a rule checks")
     explain_parser.add_argument(
         "id", nargs="?", help="the rule id (without one: every rule's id and kind)"
     )
+    _rule_option(explain_parser, "explain this rule too (repeatable)")
     explain_parser.set_defaults(command_module="explain", command_parser=explain_parser)
 
 
@@ -191,6 +223,7 @@ def _hook(commands: Commands, _: argparse.ArgumentParser) -> None:
 _COMMANDS: dict[str, Callable[[Commands, argparse.ArgumentParser], None]] = {
     "rules": _rules,
     "changes": _changes,
+    "replay": _replay,
     "explain": _explain,
     "ci": _ci,
     "schema": _schema,
@@ -232,6 +265,12 @@ def _ci_options(parser: argparse.ArgumentParser) -> None:
         " rule's waive_label among them waives its findings)",
     )
     parser.add_argument(
+        "--author",
+        metavar="LOGIN",
+        help="the pull request's author, for CI systems whose event does not name one (a rule's"
+        " waive_authors naming it waives its findings)",
+    )
+    parser.add_argument(
         "--sarif", metavar="FILE", help="also write a SARIF 2.1.0 log of the findings to FILE"
     )
     parser.add_argument(
@@ -246,6 +285,10 @@ def _ci_options(parser: argparse.ArgumentParser) -> None:
         " GITHUB_TOKEN with pull-requests: write; GitLab: CAGR_GITLAB_TOKEN); a comment that"
         " cannot be written is a notice, never a failure",
     )
+
+
+def _rule_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--rule", metavar="ID", action="append", help=what)
 
 
 def _range_options(parser: argparse.ArgumentParser) -> None:

@@ -1,4 +1,4 @@
-"""Glob patterns checked and compiled to regular expressions, with wcmatch and bracex.
+r"""Glob patterns checked and compiled to regular expressions, with wcmatch and bracex.
 
 The half of path globs that reads pattern syntax (cagr_core.globs matches with what it makes,
 using `re` alone). A pattern is checked (PatternError points at the bad part), its braces are
@@ -6,6 +6,11 @@ expanded, and each alternative is translated to the regular expressions wcmatch 
 with (`glob.translate`, `fnmatch.translate` per name), so a matcher built from them answers as
 wcmatch does. Each alternative is also filed for the rule index (see cagr_core.rule_index): under
 a literal part every path it matches must have, when one can tell.
+
+Named parts (`{app}`: a lowercase name other than dir, name and ext) are what brace expansion
+leaves as written; any other brace it leaves (`{X}`, `{}`) is an error, as a literal brace is
+written `\{`. A part is translated as a private character wcmatch passes through, then cut out
+of the expression: what is around it is exactly wcmatch's own translation.
 """
 
 from __future__ import annotations
@@ -18,7 +23,19 @@ import bracex
 from wcmatch import fnmatch, glob
 
 from cagr_core.errors import PatternError
-from cagr_core.globs import GLOB_CHARS, GLOBSTAR, Names, PathMatcher, Place
+from cagr_core.globs import (
+    ANY_PART,
+    GLOB_CHARS,
+    GLOBSTAR,
+    PART_NAME,
+    NamedNames,
+    Names,
+    PathMatcher,
+    Piece,
+    Place,
+    brace_groups,
+    part_names,
+)
 
 _COMMON = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.FORCEUNIX | glob.CASE
 ANCHORED = _COMMON
@@ -26,10 +43,16 @@ FREE = _COMMON | glob.MATCHBASE
 _NAME = fnmatch.DOTMATCH | fnmatch.FORCEUNIX | fnmatch.CASE  # one folder or file name
 _ESCAPED = re.compile(r"\\.", re.DOTALL)
 MAX_EXPANSIONS = 1000  # per pattern, and for all the patterns of one list together
+RESERVED_PARTS = ("dir", "name", "ext")  # a sibling target's own placeholders
+Parts = str  # "none": no named parts; "bind": named parts that bind (paths); "fill": used (require)
 
 
-def check_pattern(pattern: str) -> None:
-    """Raise PatternError, pointing at the bad part, for a pattern that would silently misbehave."""
+def check_pattern(pattern: str, parts: Parts = "none") -> None:
+    """Raise PatternError, pointing at the bad part, for a pattern that would silently misbehave.
+
+    `parts` says what a named part may be here: `none` (not at all), `bind` (a trigger path: it
+    names what it matched, so it must be decided by the path) or `fill` (filled in from one).
+    """
     if not pattern.strip():
         raise PatternError(
             pattern, 0, len(pattern), "a blank pattern; write [ ] for a name made of spaces"
@@ -76,10 +99,74 @@ def check_pattern(pattern: str) -> None:
                 f"the brace alternative {alternative!r} has an empty path component; put the /"
                 " inside the braces, as in src/{,generated/}*.py",
             )
+        _check_parts(pattern, bare, alternative, parts)
     try:
         glob.translate([body], flags=ANCHORED)
     except ValueError as error:  # wcmatch's own complaint, e.g. a pattern it cannot translate
         raise PatternError(pattern, 0, len(pattern), str(error)) from error
+
+
+def _check_parts(pattern: str, bare: str, alternative: str, parts: Parts) -> None:
+    """Each brace left in the alternative must be a named part, allowed here and, in a trigger
+    path, decided by the path alone."""
+    seen: set[str] = set()
+    for start, end, name in brace_groups(alternative):
+        where = bare.find("{" + name + "}")
+        at = (where, where + len(name) + 2) if where != -1 else (0, len(pattern))
+        if not PART_NAME.fullmatch(name) or name in RESERVED_PARTS:
+            why = (
+                f"{{{name}}} is a sibling target's placeholder, not a named part"
+                if name in RESERVED_PARTS
+                else f"{{{name}}} is neither braces with a comma ({{a,b}}), a range ({{1..3}}) nor"
+                " a named part (a lowercase name: {app})"
+            )
+            raise PatternError(pattern, *at, f"{why}; write \\{{ for a literal brace")
+        if parts == "none":
+            raise PatternError(
+                pattern,
+                *at,
+                f"a named part ({{{name}}}) is for a change rule's paths, require and target;"
+                " here, write * (or \\{ for a literal brace)",
+            )
+        if parts != "bind":
+            continue
+        if name in seen:
+            raise PatternError(
+                pattern, *at, f"{{{name}}} is named twice in one pattern; name each part once"
+            )
+        seen.add(name)
+        _check_place(pattern, at, alternative, (start, end, name))
+
+
+def _check_place(
+    pattern: str, at: tuple[int, int], alternative: str, part: tuple[int, int, str]
+) -> None:
+    """A part that binds must be decided by the path: alone with fixed text in its name, and
+    not between two `**` (where it could be any of several folders)."""
+    start, end, name = part
+    folder_start = alternative.rfind("/", 0, start) + 1
+    folder_end = alternative.find("/", end)
+    component = alternative[folder_start : len(alternative) if folder_end == -1 else folder_end]
+    rest = _ESCAPED.sub("\0\0", component.replace("{" + name + "}", "", 1))
+    rest = re.sub(r"\[[^\]]*\]", "?", rest)  # a class is one character
+    if "*" in rest or "{" in rest:
+        raise PatternError(
+            pattern,
+            *at,
+            f"{{{name}}} shares its folder or file name with another wildcard (* or a named"
+            " part), so what it matched would be ambiguous; keep only fixed text (or ? and"
+            " [...]) beside it",
+        )
+    before = alternative[:folder_start].split("/")
+    after = alternative[end:].split("/")[1:]
+    free = "/" not in alternative  # matches basenames: as if it began with **/
+    if (free or GLOBSTAR in before) and GLOBSTAR in after:
+        raise PatternError(
+            pattern,
+            *at,
+            f"{{{name}}} stands between two ** and could be any of several folders of one"
+            " path; anchor it at the start (apps/{app}/**) or the end (**/{app}/models.py)",
+        )
 
 
 def expand(pattern: str) -> list[str]:
@@ -126,23 +213,32 @@ def _brace_problem(bare: str) -> tuple[int, str] | None:
     return None
 
 
-def compile_matcher(patterns: Iterable[str]) -> PathMatcher:
+def compile_matcher(patterns: Iterable[str], parts: Parts = "none") -> PathMatcher:
     """Check the patterns and compile them into one PathMatcher; PatternError for the first bad
-    one, or when together they expand to more than MAX_EXPANSIONS alternatives."""
+    one, or when together they expand to more than MAX_EXPANSIONS alternatives. `parts`: what
+    named parts may do here (see check_pattern)."""
     patterns = tuple(patterns)
     anchored: list[str] = []
     free: list[str] = []
+    regexes: list[str] = []
     deep: list[Names] = []
     alternatives: list[Names | None] = []
+    templates: list[NamedNames] = []
     for pattern in patterns:
-        check_pattern(pattern)
+        check_pattern(pattern, parts)
         body = pattern.removeprefix("/")
         for alternative in expand(body):
-            names = _names(alternative)
             relative = pattern.startswith("/") or "/" in alternative
+            template = _template(alternative) if brace_groups(alternative) else None
+            names = _names(alternative) if template is None else _wildcards(template)
+            templates.append(template or _plain(names))
+            if not relative:
+                templates[-1] = (None, *templates[-1])
             alternatives.append(names if relative else None)
             if alternative.split("/").count(GLOBSTAR) >= 2:
                 deep.append(names)  # as one expression it backtracks exponentially on deep paths
+            elif template is not None:
+                regexes.append(_whole(alternative, ANCHORED if relative else FREE))
             elif pattern.startswith("/"):
                 anchored.append(alternative)
             else:
@@ -156,9 +252,93 @@ def compile_matcher(patterns: Iterable[str]) -> PathMatcher:
             f"these patterns expand to more than {MAX_EXPANSIONS} patterns together;"
             " list fewer alternatives or use a wildcard",
         )
-    regexes = _translate(free, FREE) + _translate(anchored, ANCHORED)
+    regexes = _translate(free, FREE) + _translate(anchored, ANCHORED) + regexes
     places = tuple(place for pattern in patterns for place in places_of(pattern))
-    return PathMatcher(patterns, tuple(regexes), tuple(deep), tuple(alternatives), places)
+    named = any(part_names(template) for template in templates)
+    return PathMatcher(
+        patterns,
+        tuple(regexes),
+        tuple(deep),
+        tuple(alternatives),
+        places,
+        tuple(templates) if named else (),
+        named
+        and len({frozenset(part_names(template)) for template in templates}) == 1
+        and (parts == "bind" or all(_binds(pattern) for pattern in patterns)),
+    )
+
+
+def _binds(pattern: str) -> bool:
+    """Whether each named part of the pattern has one place in any match (as in `paths`)."""
+    try:
+        check_pattern(pattern, "bind")
+    except PatternError:
+        return False
+    return True
+
+
+def _marker(text: str) -> str:
+    """A private-use character the text does not hold: it stands for a named part."""
+    return next(chr(c) for c in range(0xE000, 0xF900) if chr(c) not in text)
+
+
+def _marked(alternative: str) -> tuple[str, str, list[str]]:
+    """The alternative with each named part replaced by one marker, the marker, and the parts'
+    names in order."""
+    marker = _marker(alternative)
+    out, names, last = [], [], 0
+    for start, end, name in brace_groups(alternative):
+        out.append(alternative[last:start] + marker)
+        names.append(name)
+        last = end
+    return "".join(out) + alternative[last:], marker, names
+
+
+def _pieces(regex: str, marker: str, names: list[str]) -> Piece:
+    """A translated expression cut at its markers, each gap naming its part."""
+    cut = regex.split(marker)
+    if len(cut) != len(names) + 1:
+        raise ValueError(f"cannot translate named parts in {regex!r}")
+    pieces: list[str] = []
+    for text, name in zip(cut, [*names, None], strict=True):
+        pieces.append(text)
+        if name is not None:
+            pieces.append(name)
+    return tuple(pieces)
+
+
+def _template(alternative: str) -> NamedNames:
+    """One alternative with named parts, name by name (None for `**`)."""
+    parts: list[Piece | None] = []
+    for name in alternative.split("/"):
+        if name == GLOBSTAR:
+            if not parts or parts[-1] is not None:
+                parts.append(None)
+            continue
+        marked, marker, names = _marked(name)
+        (regex,) = fnmatch.translate([marked], flags=_NAME, limit=0)[0]
+        parts.append(_pieces(regex, marker, names))
+    return tuple(parts)
+
+
+def _plain(names: Names) -> NamedNames:
+    return tuple(None if name is None else (name,) for name in names)
+
+
+def _wildcards(template: NamedNames) -> Names:
+    """The names of an alternative with each named part matched as ANY_PART."""
+    return tuple(
+        None if piece is None else "".join(ANY_PART if i % 2 else t for i, t in enumerate(piece))
+        for piece in template
+    )
+
+
+def _whole(alternative: str, flags: int) -> str:
+    """One alternative with named parts as one expression, each part matched as ANY_PART."""
+    marked, marker, names = _marked(alternative)
+    (regex,) = glob.translate([marked], flags=flags, limit=0)[0]
+    pieces = _pieces(regex, marker, names)
+    return "".join(ANY_PART if i % 2 else t for i, t in enumerate(pieces))
 
 
 def matches(pattern: str, path: str) -> bool:

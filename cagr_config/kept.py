@@ -8,7 +8,8 @@ document that is not exactly what `to_data` wrote raises Damaged, never a partia
 from __future__ import annotations
 
 from cagr_core.data import Damaged, array, flag, table, text, text_or_none, texts
-from cagr_core.globs import Names, PathMatcher, Place
+from cagr_core.dependencies import NameFilter
+from cagr_core.globs import NamedNames, Names, PathMatcher, Piece, Place
 from cagr_core.ruleset import CompiledRule, RuleSet, Selector
 from cagr_core.severity import Severity
 from cagr_core.templates import Template
@@ -51,6 +52,9 @@ def _rule_data(compiled: CompiledRule) -> dict[str, Any]:
         "format": compiled.format,
         "section": compiled.section,
         "contains": compiled.contains,
+        "placeholders": None if compiled.placeholders is None else list(compiled.placeholders),
+        "ignore_dependencies": _filter_data(compiled.ignore_dependencies),
+        "waive_authors": list(compiled.waive_authors),
         "paths": _matcher_data(compiled.selector.paths),
         "ignores": _matcher_data(compiled.selector.ignores),
         "require": [_matcher_data(matcher) for matcher in compiled.require],
@@ -67,7 +71,18 @@ def _matcher_data(matcher: PathMatcher) -> dict[str, Any]:
         "deep": [list(names) for names in matcher.deep],
         "alternatives": [None if a is None else list(a) for a in matcher.alternatives],
         "places": [None if place is None else list(place) for place in matcher.places],
+        "templates": [
+            [None if piece is None else list(piece) for piece in template]
+            for template in matcher.templates
+        ],
+        "binds": matcher.binds,
     }
+
+
+def _filter_data(names: NameFilter | None) -> dict[str, Any] | None:
+    if names is None:
+        return None
+    return {"globs": list(names.globs), "exact": list(names.exact), "folded": list(names.folded)}
 
 
 def from_data(document: object) -> Compiled:
@@ -112,7 +127,17 @@ def _rule(item: dict[str, Any]) -> CompiledRule:
         targets=tuple(_template(text(source)) for source in array(item["targets"])),
         section=text_or_none(item["section"]),
         contains=text_or_none(item["contains"]),
+        placeholders=None if item["placeholders"] is None else texts(item["placeholders"]),
+        ignore_dependencies=_filter(item["ignore_dependencies"]),
+        waive_authors=texts(item["waive_authors"]),
     )
+
+
+def _filter(value: object) -> NameFilter | None:
+    if value is None:
+        return None
+    item = table(value)
+    return NameFilter(texts(item["globs"]), texts(item["exact"]), texts(item["folded"]))
 
 
 def _matcher(item: dict[str, Any]) -> PathMatcher:
@@ -122,7 +147,18 @@ def _matcher(item: dict[str, Any]) -> PathMatcher:
         tuple(_names(names) for names in array(item["deep"])),
         tuple(None if a is None else _names(a) for a in array(item["alternatives"])),
         tuple(_place(place) for place in array(item["places"])),
+        tuple(_template_of(template) for template in array(item["templates"])),
+        flag(item["binds"]),
     )
+
+
+def _template_of(value: object) -> NamedNames:
+    pieces: list[Piece | None] = []
+    for piece in array(value):
+        pieces.append(None if piece is None else texts(piece))
+        if pieces[-1] is not None and len(pieces[-1] or ()) % 2 == 0:
+            raise Damaged("a named part's pieces alternate text and names")
+    return tuple(pieces)
 
 
 def _names(value: object) -> Names:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cagr_core.dependencies import MANIFEST_NAMES, format_of
-from cagr_core.globs import GLOB_CHARS
+from cagr_core.globs import GLOB_CHARS, brace_groups
 
 from .globs import compile_matcher, expand
 
@@ -23,14 +23,17 @@ _PROBES = (
 def could_be_read(pattern: str) -> bool:
     """Whether a (valid) glob can match a path whose name says it is a manifest: tried on
     manifest names and on the pattern's own names with its wildcards filled in."""
-    matcher = compile_matcher([pattern])
+    matcher = compile_matcher([pattern], "bind")
     return any(
         matcher.matches(path) and format_of(path) is not None for path in _candidates(pattern)
     )
 
 
 def _candidates(pattern: str) -> Iterator[str]:
-    for alternative in expand(pattern.removeprefix("/")):
+    for expanded in expand(pattern.removeprefix("/")):
+        alternative = expanded
+        for start, end, _ in reversed(brace_groups(expanded)):
+            alternative = alternative[:start] + "p" + alternative[end:]  # a part matches one
         *folders, last = alternative.split("/")
         # A wildcard folder may be a requirements/ folder; a literal one is what it says.
         wild = any(GLOB_CHARS.intersection(folder) for folder in folders)

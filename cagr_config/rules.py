@@ -30,6 +30,8 @@ def _paths() -> Any:
         metadata=doc(
             "Trigger globs from the root: a leading / anchors at the root, a pattern without"
             " a slash matches basenames anywhere, ** spans folders, braces give alternatives."
+            " A named part ({app}) matches like * and names what it matched, for require and"
+            " target."
         ),
     )
 
@@ -38,7 +40,9 @@ def _ignores() -> Any:
     return field(
         default=(),
         converter=_tuple,
-        metadata=doc("Globs removed from the trigger paths (never from required companions)."),
+        metadata=doc(
+            "Globs removed from the trigger paths (never from required companions); no named parts."
+        ),
     )
 
 
@@ -70,6 +74,28 @@ def _waive_label() -> Any:
     )
 
 
+def _waive_authors() -> Any:
+    return field(
+        default=(),
+        converter=_tuple,
+        metadata=doc(
+            "In CI only: when the pull or merge request was opened by one of these accounts"
+            " (renovate[bot]), the rule's findings are reported as waived (never as passed)."
+        ),
+    )
+
+
+def _ignore_dependencies() -> Any:
+    return field(
+        default=(),
+        converter=_tuple,
+        metadata=doc(
+            "With a dependency trigger: dependency names matching one of these globs (@types/*)"
+            " never fire the rule. Python and Rust names compare folded (case, - _ .)."
+        ),
+    )
+
+
 def _examples() -> Any:
     return field(
         factory=Examples,
@@ -81,9 +107,10 @@ def _when() -> Any:
     return field(
         default=When.CHANGED,
         metadata=doc(
-            "changed (default): any selected path changes. dependency_added: a selected"
-            " manifest (package.json, pyproject.toml, a requirements file, Cargo.toml, go.mod)"
-            " adds a dependency."
+            "changed (default): any selected path changes. added: a selected path is added."
+            " dependency_added: a selected manifest (package.json, pyproject.toml, a"
+            " requirements file, Cargo.toml, go.mod) adds a dependency. dependency_changed: it"
+            " adds or removes one or changes its requirement."
         ),
     )
 
@@ -92,7 +119,7 @@ def _format() -> Any:
     return field(
         default=None,
         metadata=doc(
-            "With when = dependency_added: read every selected path as this format instead of"
+            "With a dependency trigger: read every selected path as this format instead of"
             " by its file name. requirements: a pip requirements file."
         ),
     )
@@ -102,7 +129,9 @@ def _format() -> Any:
 class RequireAdded:
     """A `require` entry that only an added file satisfies (an edit of an old one does not)."""
 
-    path: str = field(metadata=doc("The glob an added regular file must match."))
+    path: str = field(
+        metadata=doc("The glob an added regular file must match (named parts filled in).")
+    )
     status: Literal["added"] = field(metadata=doc("`added`: only an added file counts."))
 
 
@@ -118,6 +147,10 @@ def require_glob(entry: Requirement) -> str:
 def describe_requirement(entry: Requirement) -> str:
     """One `require` entry for messages: the glob, marked when only an added file counts."""
     return entry if isinstance(entry, str) else f"{entry.path} (added)"
+
+
+def _optional_tuple(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return None if value is None else tuple(value)
 
 
 def _targets(value: str | Iterable[str]) -> Targets:
@@ -138,13 +171,17 @@ class RequiresRule:
         converter=tuple,
         metadata=doc(
             "Each entry must match an added or modified regular file: a glob, or"
-            ' { path = GLOB, status = "added" } when only an added file may satisfy it.'
+            ' { path = GLOB, status = "added" } when only an added file may satisfy it. A'
+            " named part of paths ({app}) is what it matched, taken literally: each binding"
+            " needs its own companion."
         ),
     )
+    ignore_dependencies: tuple[str, ...] = _ignore_dependencies()
     reason: str = _reason()
     note: str | None = _note()
     severity: Severity = _severity()
     waive_label: str | None = _waive_label()
+    waive_authors: tuple[str, ...] = _waive_authors()
     examples: Examples = _examples()
 
 
@@ -160,6 +197,7 @@ class AddOnlyRule:
     note: str | None = _note()
     severity: Severity = _severity()
     waive_label: str | None = _waive_label()
+    waive_authors: tuple[str, ...] = _waive_authors()
     examples: Examples = _examples()
 
 
@@ -174,14 +212,16 @@ class SiblingRule:
     target: Targets = field(
         converter=_targets,
         metadata=doc(
-            "The companion path for an added file, from {dir}, {name} (last extension removed)"
-            " and {ext}; one exact path, no glob syntax. A list: any one of them satisfies."
+            "The companion path for an added file, from {dir}, {name} (last extension removed),"
+            " {ext} and the named parts of paths; one exact path, no glob syntax. A list: any"
+            " one of them satisfies."
         ),
     )
     reason: str = _reason()
     note: str | None = _note()
     severity: Severity = _severity()
     waive_label: str | None = _waive_label()
+    waive_authors: tuple[str, ...] = _waive_authors()
     examples: Examples = _examples()
 
     @property
@@ -201,16 +241,29 @@ class PrBodyRule:
     when: When = _when()
     format: Literal["requirements"] | None = _format()
     section: str = field(
-        metadata=doc("The `## Heading` of the PR description that must have substance.")
+        metadata=doc(
+            "The heading of the PR description that must have substance: a name (Risk: `##"
+            " Risk`, level 2) or the heading with its marks (`### AI usage`, level 3)."
+        )
     )
     contains: str | None = field(
         default=None,
         metadata=doc("Literal, case-sensitive text that must appear there, followed by text."),
     )
+    placeholders: tuple[str, ...] | None = field(
+        default=None,
+        converter=_optional_tuple,
+        metadata=doc(
+            "The words that are no answer in this section, instead of the default ones (TODO,"
+            " TBD, TBA, N/A, NA, None, FIXME, XXX, WIP); [] for none, so that None is an answer."
+        ),
+    )
+    ignore_dependencies: tuple[str, ...] = _ignore_dependencies()
     reason: str = _reason()
     note: str | None = _note()
     severity: Severity = _severity()
     waive_label: str | None = _waive_label()
+    waive_authors: tuple[str, ...] = _waive_authors()
     examples: Examples = _examples()
 
 

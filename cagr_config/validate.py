@@ -21,7 +21,7 @@ from cagr_core.dependencies import FORMATS
 from cagr_core.errors import ConfigIssue, PatternError, RuleError, TemplateError
 from cagr_core.pull_request import Phase
 from cagr_core.ruleset import CompiledRule
-from cagr_core.sections import visible_text
+from cagr_core.sections import HeadingError, heading_level, placeholder_words, visible_text
 from cagr_core.templates import parse_target
 
 from .compile import compile_rule
@@ -255,19 +255,29 @@ def validate(config: Config, source: str) -> list[ConfigIssue]:
                 if (message := _pattern_problem(p))
             )
     for index, section in enumerate(config.review.pr_sections):
-        if not visible_text(section).strip():
-            issues.append(
-                ConfigIssue(source, f"review.pr_sections[{index}]", "a heading cannot be blank")
-            )
+        problem = _heading_problem(section)
+        if problem:
+            issues.append(ConfigIssue(source, f"review.pr_sections[{index}]", problem))
     branch = config.git.protected_branch
     if branch is not None and not branch.strip():
         issues.append(ConfigIssue(source, "git.protected_branch", "name the branch, e.g. main"))
     return issues
 
 
-def _pattern_problem(pattern: str) -> str:
+def _heading_problem(section: str) -> str:
+    """What is wrong with a section name (`Risk`, `### AI usage`), if anything."""
+    if not visible_text(section).strip():
+        return "a heading cannot be blank"
     try:
-        check_pattern(pattern)
+        _, text = heading_level(section)
+    except HeadingError as error:
+        return str(error)
+    return "" if visible_text(text).strip() else "a heading cannot be blank"
+
+
+def _pattern_problem(pattern: str, parts: str = "none") -> str:
+    try:
+        check_pattern(pattern, parts)
     except PatternError as error:
         return error.render()
     return ""
@@ -296,12 +306,34 @@ def _id_problems(rule: Rule) -> list[tuple[str, str]]:
 def _text_problems(rule: Rule) -> list[tuple[str, str]]:
     texts = {"reason": rule.reason, "note": rule.note, "waive_label": rule.waive_label}
     if isinstance(rule, PrBodyRule):
-        texts |= {"section": rule.section, "contains": rule.contains}
+        texts |= {"contains": rule.contains}
     problems = [
         (key, "cannot be blank" + ("; say what to do instead" if key == "reason" else ""))
         for key, text in texts.items()
         if text is not None and not visible_text(text).strip()
     ]
+    if isinstance(rule, PrBodyRule):
+        heading = _heading_problem(rule.section)
+        if heading:
+            problems.append(("section", heading))
+        for index, word in enumerate(rule.placeholders or ()):
+            if not placeholder_words((word,)):
+                problems.append(
+                    (
+                        f"placeholders[{index}]",
+                        "a placeholder needs a letter or number (lines without any are never an"
+                        " answer anyway)",
+                    )
+                )
+    for index, author in enumerate(rule.waive_authors):
+        if not author.strip() or author != author.strip() or "," in author:
+            problems.append(
+                (
+                    f"waive_authors[{index}]",
+                    "write the account's login as the forge shows it (renovate[bot]): no"
+                    " spaces around it, no commas",
+                )
+            )
     return problems + _label_problems(rule.waive_label)
 
 
@@ -316,15 +348,20 @@ def _label_problems(label: str | None) -> list[tuple[str, str]]:
     return []
 
 
+_PARTS = {"paths": "bind", "ignores": "none", "require": "fill", "ignore_dependencies": "none"}
+
+
 def _glob_problems(rule: Rule) -> list[tuple[str, str]]:
     lists = {"paths": rule.paths, "ignores": rule.ignores}
     if isinstance(rule, RequiresRule):
         lists["require"] = tuple(require_glob(entry) for entry in rule.require)
+    if isinstance(rule, RequiresRule | PrBodyRule):
+        lists["ignore_dependencies"] = rule.ignore_dependencies
     problems = [
         (f"{key}[{index}]", message)
         for key, patterns in lists.items()
         for index, pattern in enumerate(patterns)
-        if (message := _pattern_problem(pattern))
+        if (message := _pattern_problem(pattern, _PARTS[key]))
     ]
     problems.extend(
         (key, "list at least one glob") for key in ("paths", "require") if lists.get(key) == ()
@@ -333,19 +370,31 @@ def _glob_problems(rule: Rule) -> list[tuple[str, str]]:
 
 
 def _manifest_problems(rule: Rule, globs_ok: bool) -> list[tuple[str, str]]:
-    """`format` without the dependency selector, and trigger globs it cannot read."""
+    """`format` and `ignore_dependencies` without a dependency trigger, and trigger globs it
+    cannot read."""
     when = getattr(rule, "when", When.CHANGED)
     chosen = getattr(rule, "format", None)
-    if when is not When.DEPENDENCY_ADDED:
-        if chosen is None:
-            return []
-        return [("format", 'only a `when = "dependency_added"` rule reads manifests; remove it')]
+    if not when.reads_manifests:
+        problems = []
+        if chosen is not None:
+            problems.append(
+                ("format", 'only a `when = "dependency_added"` rule reads manifests; remove it')
+            )
+        if getattr(rule, "ignore_dependencies", ()):
+            problems.append(
+                (
+                    "ignore_dependencies",
+                    'only a rule with `when = "dependency_added"` or `"dependency_changed"`'
+                    " reads dependencies; remove it, or set `when`",
+                )
+            )
+        return problems
     if chosen is not None or not globs_ok:
         return []
     return [
         (
             f"paths[{index}]",
-            f'`when = "dependency_added"` reads {FORMATS}; {pattern} can match none of them.'
+            f'`when = "{when.value}"` reads {FORMATS}; {pattern} can match none of them.'
             ' Select those manifests, or set `format = "requirements"` for a pip requirements'
             " file named otherwise",
         )
@@ -393,7 +442,7 @@ def _example_problems(rule: Rule, compiled: CompiledRule | None) -> list[tuple[s
             except FixtureError as error:
                 problems.append((f"examples.{label}[{index}]", str(error)))
                 continue
-            if compiled is not None and compiled.when is When.DEPENDENCY_ADDED:
+            if compiled is not None and compiled.when.reads_manifests:
                 problems.extend(
                     (f"examples.{label}[{index}]", message)
                     for message in _missing_content(compiled, changes)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import enum
 from itertools import pairwise
 
-from .dependencies import Declared, Format, ManifestProblem
 from .severity import Severity
 from .values import field, value
+
+TYPE_CHECKING = False  # not typing's: the PR gate reads reports with these values
+if TYPE_CHECKING:
+    from .dependencies import Declared, Format, ManifestProblem
 
 
 class Kind(enum.Enum):
@@ -124,7 +127,6 @@ class Change:
         return self.new is not None and self.new.kind.is_file
 
 
-TYPE_CHECKING = False  # not typing's: a check need not import it
 if TYPE_CHECKING:
     from typing import Literal
 

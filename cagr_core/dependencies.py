@@ -4,11 +4,14 @@ The readers that turn a manifest's bytes into `Declared` values are cagr_manifes
 values and the rule for what counts as added: a name absent from a section before and present
 in it after, so a move between sections adds it again. Version, extra and marker edits and
 removals add nothing; a new manifest starts from empty sections; a deleted one adds nothing.
+What counts as changed (`dependency_changed`): a name added, or removed, or whose requirement
+(version, extras, markers, source: `specs`, as the reader canonicalises them) differs.
 """
 
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Mapping
 
 from .values import field, value
@@ -72,12 +75,15 @@ class DependencySection:
     `key` is what the section means: two spellings of one section (Poetry's dev group and PEP
     735's `dev` group, Cargo's `dev_dependencies` and `dev-dependencies`) share it, so moving a
     name between them adds nothing. `label` is the section as written (`dependency-groups.dev`),
-    None for a format without sections; `names` maps each normalised name to its spelling.
+    None for a format without sections; `names` maps each normalised name to its spelling, and
+    `specs` each normalised name to its requirement (what a version, extra, marker or source
+    edit changes; empty text when the format writes none).
     """
 
     key: str
     label: str | None
     names: Mapping[str, str]
+    specs: Mapping[str, str] = field(factory=dict)
 
 
 @value
@@ -102,11 +108,14 @@ class ManifestProblem:
 @value
 class Addition:
     """One added dependency: its section as the manifest writes it (None in a requirements
-    file), its name as written, and how messages show the two together."""
+    file), its name as written, and how messages show the two together. `key` is the name
+    normalised; `change` is `added`, or (`dependency_changed`) `removed` or `changed`."""
 
     section: str | None
     name: str
     label: str
+    key: str = ""
+    change: str = "added"
 
 
 @value
@@ -145,10 +154,73 @@ def additions(manifest: Format, old: Declared | None, new: Declared | None) -> A
         for normalised in sorted(section.names.keys() - was):
             was.add(normalised)  # a name written in two spellings of a section is added once
             name = section.names[normalised]
-            added.append(Addition(section.label, name, _label(manifest, section.label, name)))
+            label = _label(manifest, section.label, name)
+            added.append(Addition(section.label, name, label, normalised))
     unnamed = tuple(
         f"line {line} ({shown(text)})"
         for text, line in sorted(new.unnamed.items(), key=lambda item: item[1])
         if text not in old.unnamed
     )
     return Additions(tuple(added), unnamed)
+
+
+def _declared_specs(side: Declared) -> dict[tuple[str, str], tuple[str | None, str, str]]:
+    """(section key, normalised name) -> (section label, spelling, requirement)."""
+    found: dict[tuple[str, str], tuple[str | None, str, str]] = {}
+    for section in side.sections:
+        for normalised, name in section.names.items():
+            spec = section.specs.get(normalised, "")
+            was = found.get((section.key, normalised))
+            if was is not None:  # one section written two ways: both requirements count
+                spec = "\n".join(sorted({*was[2].split("\n"), spec}))
+            found[(section.key, normalised)] = (section.label, name, spec)
+    return found
+
+
+def changes(manifest: Format, old: Declared | None, new: Declared | None) -> Additions:
+    """What `new` adds, removes and changes over `old` (None: that side is absent): each name
+    added to or removed from a section, or whose requirement differs, in section and name
+    order; labels say which (`removed dependencies.x`, `dependencies.y ^1 -> ^2`)."""
+    before = _declared_specs(old or Declared())
+    after = _declared_specs(new or Declared())
+    edits = []
+    for where in sorted(before.keys() | after.keys()):
+        was, now = before.get(where), after.get(where)
+        if was is not None and now is not None and was[2] == now[2]:
+            continue
+        section, name, _ = now or was  # type: ignore[misc]  # one of them is set
+        label = _label(manifest, section, name)
+        if was is None:
+            edits.append(Addition(section, name, f"added {label}", where[1]))
+        elif now is None:
+            edits.append(Addition(section, name, f"removed {label}", where[1], "removed"))
+        else:
+            spec = f"{shown(was[2], 30) or '(none)'} -> {shown(now[2], 30) or '(none)'}"
+            edits.append(Addition(section, name, f"{label} {spec}", where[1], "changed"))
+    unnamed = tuple(
+        f"line {line} ({shown(text)})"
+        for text, line in sorted((new or Declared()).unnamed.items(), key=lambda item: item[1])
+        if text not in (old or Declared()).unnamed
+    )
+    return Additions(tuple(edits), unnamed)
+
+
+# How each ecosystem compares names, for `ignore_dependencies`: Python (PEP 503) and Rust fold
+# case and separators, npm and Go compare exactly.
+FOLDED_FORMATS = frozenset({Format.PYPROJECT, Format.REQUIREMENTS, Format.CARGO})
+
+
+@value
+class NameFilter:
+    """A dependency rule's `ignore_dependencies`: the globs as written, and each as a regular
+    expression on names compared exactly (npm, Go) and on names folded (Python, Rust: the glob
+    lowercased, with `-`, `_` and `.` as one separator)."""
+
+    globs: tuple[str, ...]
+    exact: tuple[str, ...]
+    folded: tuple[str, ...]
+
+    def ignores(self, manifest: Format, key: str) -> bool:
+        """Whether the normalised name `key` of a dependency in `manifest` is ignored."""
+        sources = self.folded if manifest in FOLDED_FORMATS else self.exact
+        return any(re.fullmatch(source, key) for source in sources)

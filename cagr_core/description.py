@@ -14,7 +14,15 @@ from collections.abc import Sequence
 from .changes import Stage, Unchecked
 from .pull_request import MAX_BODY_BYTES, PrBody
 from .report import Deferred, Finding
-from .sections import Found, Section, check_section, describe_problem, find_section
+from .sections import (
+    Found,
+    Section,
+    check_section,
+    describe_problem,
+    find_section,
+    heading_marks,
+    heading_text,
+)
 from .values import value
 
 SECTIONS_RULE = "review.pr_sections"
@@ -40,20 +48,27 @@ def _unreadable(body: PrBody, max_body_bytes: int) -> str | None:
 
 
 def judge_section(
-    body: PrBody, section: str, contains: str | None, max_body_bytes: int = MAX_BODY_BYTES
+    body: PrBody,
+    section: str,
+    contains: str | None,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    *,
+    placeholders: tuple[str, ...] | None = None,
 ) -> Judged:
-    """Whether the body's `section` has substance (after `contains`, when given)."""
+    """Whether the body's `section` has substance (after `contains`, when given; `placeholders`:
+    the rule's own placeholder words, None for the default ones)."""
     why = _unreadable(body, max_body_bytes)
     if why is not None:
         return Judged(
-            unknown=f"this rule needs the PR body's {section} section, but {why}. Run the check"
+            unknown=f"this rule needs the PR body's {heading_text(section)} section, but {why}."
+            " Run the check"
             " where the PR description is known (a pull request's CI, or with the body given"
             " explicitly)."
         )
     found = find_section(body.sections(), section)
     if body.truncated and not found.decided_by_cut_text():
         return Judged(unknown=_cut_section_message(found))
-    problem = check_section(found, contains)
+    problem = check_section(found, contains, placeholders)
     if problem is None:
         return Judged()
     assert body.text is not None
@@ -72,6 +87,7 @@ def owed(obligation: Deferred, gap: str) -> Finding:
         dependencies=obligation.dependencies,
         severity=obligation.severity,
         waive_label=obligation.waive_label,
+        waive_authors=obligation.waive_authors,
     )
 
 
@@ -83,7 +99,13 @@ def judge_obligations(
     findings: list[Finding] = []
     unchecked: list[Unchecked] = []
     for obligation in obligations:
-        judged = judge_section(body, obligation.section, obligation.contains, max_body_bytes)
+        judged = judge_section(
+            body,
+            obligation.section,
+            obligation.contains,
+            max_body_bytes,
+            placeholders=obligation.placeholders,
+        )
         if judged.unknown is not None:
             unchecked.append(
                 Unchecked(obligation.rule, Stage.BODY, judged.unknown, severity=obligation.severity)
@@ -107,7 +129,7 @@ def check_pr_sections(
         return (), ()
     why = _unreadable(body, max_body_bytes)
     if why is not None:
-        listed = ", ".join(f"`## {name}`" for name in names)
+        listed = ", ".join(f"`{heading_marks(name)}`" for name in names)
         message = (
             f"the PR description must have the sections {listed}, but {why}. Run the check"
             " where the PR description is known (a pull request's CI, or with the body given"
@@ -119,6 +141,7 @@ def check_pr_sections(
     unchecked: list[Unchecked] = []
     for name in names:
         section = find_section(document, name)
+        heading = heading_marks(name)
         if body.truncated and not section.decided_by_cut_text():
             unchecked.append(Unchecked(SECTIONS_RULE, Stage.BODY, _cut_heading_message(name)))
         elif section.found is Found.MISSING:
@@ -126,8 +149,8 @@ def check_pr_sections(
                 Finding(
                     SECTIONS_RULE,
                     SECTIONS_KIND,
-                    f"The PR description has no `## {name}` section.",
-                    f"Add a `## {name}` heading to the PR description (every PR needs one;"
+                    f"The PR description has no `{heading}` section.",
+                    f"Add a `{heading}` heading to the PR description (every PR needs one;"
                     " what goes under it is up to you).",
                     (),
                 )
@@ -137,8 +160,8 @@ def check_pr_sections(
                 Finding(
                     SECTIONS_RULE,
                     SECTIONS_KIND,
-                    f"The PR description has more than one `## {name}` section.",
-                    f"Keep one `## {name}` heading in the PR description and merge the others"
+                    f"The PR description has more than one `{heading}` section.",
+                    f"Keep one `{heading}` heading in the PR description and merge the others"
                     " into it.",
                     (),
                 )
@@ -153,16 +176,18 @@ def _cut_section_message(section: Section) -> str:
         if section.found is Found.FOUND
         else "is not in it"
     )
+    name = heading_text(section.name)
     return (
-        f"this rule needs the PR body's {section.name} section, but only the start of the PR"
-        f" description is available here and the {section.name} section {where}. Put the section"
+        f"this rule needs the PR body's {name} section, but only the start of the PR"
+        f" description is available here and the {name} section {where}. Put the section"
         " nearer the top of the description, or give the whole text with --body-file."
     )
 
 
 def _cut_heading_message(name: str) -> str:
+    heading = heading_marks(name)
     return (
-        f"the PR description must have a `## {name}` section, but only the start of the"
-        f" description is available here and no `## {name}` section ends inside it. Put the"
+        f"the PR description must have a `{heading}` section, but only the start of the"
+        f" description is available here and no `{heading}` section ends inside it. Put the"
         " section nearer the top of the description, or give the whole text with --body-file."
     )

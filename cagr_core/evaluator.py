@@ -24,12 +24,14 @@ from .dependencies import (
     ManifestProblem,
     additions,
 )
+from .dependencies import changes as dependency_changes
 from .description import judge_section, owed
-from .globs import PathMatcher, is_literal
+from .globs import Binding, PathMatcher, fill, is_literal
 from .pull_request import MAX_BODY_BYTES, Phase, PrBody
 from .report import AddedDependency, Deferred, Finding, Report
 from .rule_index import Matches, RuleIndex
 from .ruleset import CompiledRule, RuleSet
+from .sections import heading_text
 from .severity import Severity
 from .templates import RenderError
 from .values import field, replace, value
@@ -156,6 +158,8 @@ class _Trigger:
     def describe(self) -> str:
         if self.added:
             labels = tuple(addition.label for addition in self.added)
+            if any(addition.change != "added" for addition in self.added):
+                return f"{self.change.path} changes its dependencies: {_first_few(labels)}"
             return f"Added {_first_few(labels)} in {self.change.path}"
         path, old, new = self.change.path, self.change.old, self.change.new
         if old is None:
@@ -175,7 +179,7 @@ def _first_few(items: tuple[str, ...], shown: int = 3) -> str:
 def _dependencies(triggers: list[_Trigger]) -> tuple[AddedDependency, ...]:
     """Every dependency the triggers added, as data (messages name only the first few)."""
     return tuple(
-        AddedDependency(addition.name, addition.section, trigger.change.path)
+        AddedDependency(addition.name, addition.section, trigger.change.path, addition.change)
         for trigger in triggers
         for addition in trigger.added
     )
@@ -206,6 +210,8 @@ class _Context:
     unchecked: list[Unchecked] = field(init=False, factory=list)
     deferred: list[Deferred] = field(init=False, factory=list)
     added_as: dict[str, str] = field(init=False, factory=dict)  # object id -> first added path
+    filed: dict[tuple[str, ...], dict[Binding, list[Change]]] = field(init=False, factory=dict)
+    fired: set[str] = field(init=False, factory=set)  # rules whose trigger a change matched
 
     def __post_init__(self) -> None:
         self.by_path = {change.path: change for change in self.changes.changes}
@@ -237,13 +243,49 @@ class _Context:
                 tuple(paths),
                 severity=compiled.severity,
                 waive_label=compiled.waive_label,
+                waive_authors=compiled.waive_authors,
                 **details,
             )
         )
 
-    def satisfied(self, matcher: PathMatcher, added_only: bool) -> bool:
+    def candidates(
+        self, matcher: PathMatcher, bound: PathMatcher | None, binding: Binding = ()
+    ) -> list[Change]:
+        """The changes a `require` matcher matches; with `bound` (the matcher with `binding`'s
+        values put in), those it matches too (the index finds the first, a superset). A
+        matcher whose parts each have one place files its changes by binding once."""
+        if bound is None:
+            return self.paths.changes_matching(matcher)
+        if matcher.binds:
+            return self._by_binding(matcher).get(binding, [])
+        found = self.paths.changes_matching(matcher)
+        kept = []
+        for change in found:
+            self.clock.tick()
+            if bound.matches(change.path):
+                kept.append(change)
+        return kept
+
+    def _by_binding(self, matcher: PathMatcher) -> dict[Binding, list[Change]]:
+        """The changes the matcher matches, under each binding of its parts they give."""
+        filed = self.filed.get(matcher.patterns)
+        if filed is None:
+            filed = self.filed[matcher.patterns] = {}
+            for change in self.paths.changes_matching(matcher):
+                self.clock.tick()
+                for binding in matcher.bindings(change.path):
+                    filed.setdefault(binding, []).append(change)
+        return filed
+
+    def satisfied(
+        self,
+        matcher: PathMatcher,
+        added_only: bool,
+        bound: PathMatcher | None,
+        binding: Binding = (),
+    ) -> bool:
         """Whether a change the `require` matcher matches counts (see _satisfies)."""
-        for change in self.paths.changes_matching(matcher):
+        for change in self.candidates(matcher, bound, binding):
             self.clock.tick()
             if _satisfies(change, added_only):
                 return True
@@ -262,36 +304,45 @@ class _Context:
                 kept.append(change)
         return kept
 
-    def triggers(self, compiled: CompiledRule) -> tuple[list[_Trigger], list[Unchecked]]:
-        """The selected changes that fire the rule, and the manifests that could not be read."""
+    def triggers(self, compiled: CompiledRule) -> tuple[list[_Trigger], list[_Problem]]:
+        """The selected changes that fire the rule, and the manifests that could not be read
+        (each with its change)."""
         selected = self.selected(compiled)
         if compiled.when is When.CHANGED:
             return [_Trigger(change, (), self.deletion(change)) for change in selected], []
+        if compiled.when is When.ADDED:
+            return [_Trigger(change) for change in selected if change.old is None], []
         triggers: list[_Trigger] = []
-        problems: list[str] = []
+        problems: list[_Problem] = []
         for change in selected:
             self.clock.check()  # reading a manifest can take long: ask every time
-            if change.new is None:
+            if change.new is None and compiled.when is When.DEPENDENCY_ADDED:
                 continue  # a deleted file adds no dependency, whatever it was
             manifest = compiled.manifest_format(change.path)
             if manifest is None:
-                problems.append(_not_a_manifest(change.path))
+                problems.append((change, _not_a_manifest(change.path)))
                 continue
             try:
-                additions = self._added(change, manifest)
+                read = self._added(change, manifest, compiled.when)
             except _SideProblem as error:
-                problems.append(_manifest_problem(change, manifest, error))
+                problems.append((change, _manifest_problem(change, manifest, error)))
                 continue
-            if additions.unnamed:
-                problems.append(_unnamed_problem(change.path, additions.unnamed))
-            if additions.added:
-                triggers.append(_Trigger(change, additions.added))
-        return triggers, [Unchecked(compiled.id, Stage.SELECTOR, text) for text in problems]
+            if read.unnamed:
+                problems.append((change, _unnamed_problem(change.path, read.unnamed)))
+            ignored = compiled.ignore_dependencies
+            edits = tuple(
+                edit
+                for edit in read.added
+                if ignored is None or not ignored.ignores(manifest, edit.key)
+            )
+            if edits:
+                triggers.append(_Trigger(change, edits))
+        return triggers, problems
 
-    def _added(self, change: Change, manifest: Format) -> Additions:
-        """What the change adds read as `manifest`; _SideProblem for a side that was not read
-        (or not so), or cannot be (the old side first: when both are broken, the change did
-        not break the file)."""
+    def _added(self, change: Change, manifest: Format, when: When) -> Additions:
+        """What the change adds (or, for `dependency_changed`, adds, removes and changes) read
+        as `manifest`; _SideProblem for a side that was not read (or not so), or cannot be
+        (the old side first: when both are broken, the change did not break the file)."""
         sides: list[Declared | None] = []
         for side_name, side in (("old", change.old), ("new", change.new)):
             if side is None:
@@ -313,7 +364,16 @@ class _Context:
                     f"the {side_name} side {read.message}", side_name, malformed=read.malformed
                 )
             sides.append(read)
+        if when is When.DEPENDENCY_CHANGED:
+            return dependency_changes(manifest, sides[0], sides[1])
         return additions(manifest, sides[0], sides[1])
+
+
+_Problem = tuple[Change, str]  # a selected manifest that could not be read, and why
+
+
+def _unchecked(compiled: CompiledRule, problems: list[_Problem]) -> list[Unchecked]:
+    return [Unchecked(compiled.id, Stage.SELECTOR, text) for _, text in problems]
 
 
 class _SideProblem(Exception):
@@ -371,37 +431,94 @@ def _satisfies(change: Change, added_only: bool) -> bool:
     return change.exists_as_file and (not added_only or change.old is None)
 
 
-def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
-    missing = [
-        (index, matcher, added_only)
-        for index, (matcher, added_only) in enumerate(
-            zip(compiled.require, compiled.require_added, strict=True)
+def _bindings(compiled: CompiledRule, change: Change, ctx: _Context) -> tuple[Binding, ...]:
+    """The distinct bindings of the named parts `require` or `target` use, for one selected
+    change (one empty binding when they use none). A selected path that binds none of them
+    (a configuration the validator rejects) is unchecked, never passed."""
+    used = compiled.parts_used
+    if not used:
+        return ((),)
+    found: list[Binding] = []
+    for binding in compiled.selector.paths.bindings(change.path):
+        projected = tuple((name, text) for name, text in binding if name in used)
+        if len(projected) == len(used) and projected not in found:
+            found.append(projected)
+    if not found:
+        listed = ", ".join(f"{{{name}}}" for name in sorted(used))
+        ctx.unchecked.append(
+            Unchecked(
+                compiled.id,
+                Stage.TEMPLATE,
+                f"{change.path} is selected, but no pattern of the rule's paths that matches it"
+                f" names {listed}, so its companion is unknown. Name the part in every paths"
+                " pattern.",
+            )
         )
-        if not ctx.satisfied(matcher, added_only)
-    ]
-    if not missing:
-        return
+    return tuple(found)
+
+
+def _check_requires(compiled: CompiledRule, ctx: _Context) -> None:
     triggers, problems = ctx.triggers(compiled)
-    ctx.unchecked.extend(problems)
+    if triggers:
+        ctx.fired.add(compiled.id)
+    by_binding: dict[Binding, tuple[list[_Trigger], list[_Problem]]] = {}
+    for trigger in triggers:
+        for binding in _bindings(compiled, trigger.change, ctx):
+            by_binding.setdefault(binding, ([], []))[0].append(trigger)
+    for problem in problems:
+        for binding in _bindings(compiled, problem[0], ctx):
+            by_binding.setdefault(binding, ([], []))[1].append(problem)
+    for binding, (fired, unread) in sorted(by_binding.items()):
+        _requires_for(compiled, ctx, binding, fired, unread)
+
+
+def _requires_for(
+    compiled: CompiledRule,
+    ctx: _Context,
+    binding: Binding,
+    triggers: list[_Trigger],
+    problems: list[_Problem],
+) -> None:
+    """One binding's obligation: each `require` entry, with the binding's values put in."""
+    values = dict(binding)
+    missing = []
+    for index, (matcher, added_only) in enumerate(
+        zip(compiled.require, compiled.require_added, strict=True)
+    ):
+        own = tuple((name, text) for name, text in binding if name in matcher.parts)
+        bound = None
+        if matcher.parts:  # filed by binding when it can be, else matched by the bound form
+            written = (fill(compiled.require_globs[index], values),)
+            bound = matcher if matcher.binds else matcher.bind(values, written)
+        if not ctx.satisfied(matcher, added_only, bound, own):
+            missing.append((index, matcher, bound, added_only, own))
+    if not missing:
+        return  # met: whatever an unreadable manifest adds, the companion is there
+    ctx.unchecked.extend(_unchecked(compiled, problems))
     if not triggers:
         return
     # Near misses: the first change each missing entry matches, which does not count.
-    nearest = [next(iter(ctx.paths.changes_matching(matcher)), None) for _, matcher, _ in missing]
+    nearest = [next(iter(ctx.candidates(m, bound, own)), None) for _, m, bound, _, own in missing]
+    shown = [fill(compiled.require_globs[index], values) for index, *_ in missing]
     gaps = "; ".join(
-        _missing_companion(compiled.require_globs[index], near, added_only, ctx)
-        for (index, _, added_only), near in zip(missing, nearest, strict=True)
+        _missing_companion(glob, near, added_only, ctx)
+        for glob, (_, _, _, added_only, _), near in zip(shown, missing, nearest, strict=True)
     )
     paths = [t.change.path for t in triggers]
     for near in nearest:
         if near is not None and near.path not in paths:
             paths.append(near.path)
-    requires = tuple(compiled.requirement(index) for index, _, _ in missing)
+    requires = tuple(
+        f"{glob} (added)" if added_only else glob
+        for glob, (_, _, _, added_only, _) in zip(shown, missing, strict=True)
+    )
     ctx.find(
         compiled,
         f"{_describe_all(triggers)}; {gaps}.",
         paths,
         requires=requires,
         dependencies=_dependencies(triggers),
+        parts=binding,
     )
 
 
@@ -434,6 +551,7 @@ def _check_add_only(compiled: CompiledRule, ctx: _Context) -> None:
         old, new = change.old, change.new
         if old is None:
             continue
+        ctx.fired.add(compiled.id)
         if new is None:
             what = ctx.deletion(change)
         elif change.status is Status.TYPE_CHANGED:
@@ -452,43 +570,51 @@ def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:
         ctx.clock.tick()
         if change.status is not Status.ADDED:
             continue
-        targets: list[str] = []
-        problems: list[str] = []
-        for template in compiled.targets:
-            try:
-                target = template.render(change.path)
-            except RenderError as error:
-                problems.append(f"{error}; add {change.path} to ignores or change target")
-                continue
-            if target == change.path:
-                problems.append(f"{template.source} names {change.path} itself")
-                continue
-            if target not in targets:
-                targets.append(target)
-        if any(_is_file(ctx.by_path.get(target)) for target in targets):
+        ctx.fired.add(compiled.id)
+        for binding in _bindings(compiled, change, ctx):
+            _sibling_for(compiled, ctx, change, binding)
+
+
+def _sibling_for(compiled: CompiledRule, ctx: _Context, change: Change, binding: Binding) -> None:
+    """One added path's obligation, for one binding of the named parts its targets use."""
+    targets: list[str] = []
+    problems: list[str] = []
+    for template in compiled.targets:
+        try:
+            target = template.render(change.path, dict(binding))
+        except RenderError as error:
+            problems.append(f"{error}; add {change.path} to ignores or change target")
             continue
-        if problems:  # a target that could not be rendered might be the one the author meant
-            ctx.unchecked.extend(Unchecked(compiled.id, Stage.TEMPLATE, t) for t in problems)
+        if target == change.path:
+            problems.append(f"{template.source} names {change.path} itself")
             continue
-        paths = [change.path]
-        notes = []
-        for target in targets:
-            companion = ctx.by_path.get(target)
-            if companion is not None:
-                paths.append(target)
-                notes.append((target, _companion_problem(companion, ctx)))
-        needed = targets[0] if len(targets) == 1 else f"one of {', '.join(targets)}"
-        if len(targets) == 1 and notes:
-            note = f" (it {notes[0][1]})"
-        else:
-            note = f" ({'; '.join(f'{t} {n}' for t, n in notes)})" if notes else ""
-        ctx.find(
-            compiled,
-            f"Added {change.path}; {needed} needs to be added or changed in this change{note}.",
-            paths,
-            target=targets[0],
-            targets=tuple(targets),
-        )
+        if target not in targets:
+            targets.append(target)
+    if any(_is_file(ctx.by_path.get(target)) for target in targets):
+        return
+    if problems:  # a target that could not be rendered might be the one the author meant
+        ctx.unchecked.extend(Unchecked(compiled.id, Stage.TEMPLATE, t) for t in problems)
+        return
+    paths = [change.path]
+    notes = []
+    for target in targets:
+        companion = ctx.by_path.get(target)
+        if companion is not None:
+            paths.append(target)
+            notes.append((target, _companion_problem(companion, ctx)))
+    needed = targets[0] if len(targets) == 1 else f"one of {', '.join(targets)}"
+    if len(targets) == 1 and notes:
+        note = f" (it {notes[0][1]})"
+    else:
+        note = f" ({'; '.join(f'{t} {n}' for t, n in notes)})" if notes else ""
+    ctx.find(
+        compiled,
+        f"Added {change.path}; {needed} needs to be added or changed in this change{note}.",
+        paths,
+        target=targets[0],
+        targets=tuple(targets),
+        parts=binding,
+    )
 
 
 def _companion_problem(companion: Change, ctx: _Context) -> str:
@@ -506,33 +632,44 @@ def _is_file(change: Change | None) -> bool:
 def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
     assert compiled.section is not None
     triggers, problems = ctx.triggers(compiled)
+    if triggers:
+        ctx.fired.add(compiled.id)
     if not triggers and not problems:
         return
     need = f"`{compiled.contains}` and an explanation" if compiled.contains else "an explanation"
     described = _describe_all(triggers) if triggers else ""
+    section = heading_text(compiled.section)
     obligation = Deferred(
         compiled.id,
         compiled.section,
         compiled.contains,
-        f"{described}; the PR body's {compiled.section} section will need {need}.",
+        f"{described}; the PR body's {section} section will need {need}.",
         compiled.reason,
         trigger=described,
         dependencies=_dependencies(triggers),
         severity=compiled.severity,
         waive_label=compiled.waive_label,
         paths=tuple(t.change.path for t in triggers),
+        placeholders=compiled.placeholders,
+        waive_authors=compiled.waive_authors,
     )
     if ctx.phase is Phase.TURN:
         if triggers:
             ctx.deferred.append(obligation)
-        ctx.unchecked.extend(problems)
+        ctx.unchecked.extend(_unchecked(compiled, problems))
         return
-    judged = judge_section(ctx.body, compiled.section, compiled.contains, ctx.limits.max_body_bytes)
+    judged = judge_section(
+        ctx.body,
+        compiled.section,
+        compiled.contains,
+        ctx.limits.max_body_bytes,
+        placeholders=compiled.placeholders,
+    )
     if judged.unknown is not None:
         ctx.unchecked.append(Unchecked(compiled.id, Stage.BODY, judged.unknown))
     elif judged.gap is None:
         return  # met: whatever an unreadable manifest adds, the description explains it
-    ctx.unchecked.extend(problems)
+    ctx.unchecked.extend(_unchecked(compiled, problems))
     if triggers and judged.gap is not None:
         ctx.findings.append(owed(obligation, judged.gap))
 
@@ -633,6 +770,7 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
         ),
         deferred=tuple(sorted(ctx.deferred, key=lambda d: (d.rule, d.message))),
         rules_checked=len(rules.rules),
+        fired=tuple(sorted(ctx.fired)),
     )
 
 
@@ -658,16 +796,31 @@ def _unknown_input(compiled: CompiledRule, unknown: dict[str, str], ctx: _Contex
         for change in ctx.selected(compiled):
             if change.status is not Status.ADDED:
                 continue
-            for template in compiled.targets:
-                try:
-                    target = template.render(change.path)
-                except RenderError:
-                    continue
-                if target in unknown:
-                    return target
-                beneath = next((f for f in folders if target.startswith(f)), None)
-                if beneath is not None:
-                    return beneath
+            for binding in _bindings(compiled, change, ctx):
+                found = _unknown_target(compiled, change, binding, unknown, folders)
+                if found is not None:
+                    return found
+    return None
+
+
+def _unknown_target(
+    compiled: CompiledRule,
+    change: Change,
+    binding: Binding,
+    unknown: dict[str, str],
+    folders: list[str],
+) -> str | None:
+    """The first target of an added file, for one binding, whose change is unknown."""
+    for template in compiled.targets:
+        try:
+            target = template.render(change.path, dict(binding))
+        except RenderError:
+            continue
+        if target in unknown:
+            return target
+        beneath = next((f for f in folders if target.startswith(f)), None)
+        if beneath is not None:
+            return beneath
     return None
 
 

@@ -52,9 +52,12 @@ def _waived_lines(report: Report) -> list[str]:
     lines = []
     for rule, group in groupby(report.waived, key=lambda w: w.finding.rule):
         waived = list(group)
+        first = waived[0]
+        by, who = ("label", "a maintainer") if first.label is not None else ("author", "its author")
+        what = first.label if first.label is not None else first.author
         head = (
-            f"Waived by the label `{one_line(waived[0].label)}`: change rule {rule}{where}"
-            " (its findings stand, waived by a maintainer; not a pass)."
+            f"Waived by the {by} `{one_line(what or '')}`: change rule {rule}{where}"
+            f" (its findings stand, waived by {who}; not a pass)."
         )
         lines.append("\n".join([head, *(one_line(w.finding.message) for w in waived)]))
     return lines
@@ -167,8 +170,13 @@ def render_summary(report: Report) -> str:
         for count, what in ((len(report.warnings), "warning(s)"), (len(report.waived), "waived"))
         if count
     )
+    only = (
+        ""
+        if report.rules_filter is None
+        else f" (only {', '.join(report.rules_filter)}, as --rule asked: not the whole verdict)"
+    )
     counts = (
-        f"{report.rules_checked} rule(s) checked, {report.changed_paths} changed path(s);"
+        f"{report.rules_checked} rule(s) checked{only}, {report.changed_paths} changed path(s);"
         f" {len(report.errors)} finding(s),{extra} {len(report.unchecked)} unchecked,"
         f" {len(report.deferred)} deferred."
     )

@@ -32,11 +32,13 @@ else:
 @value
 class AddedDependency:
     """A dependency a manifest change adds: its name as written, the manifest's section as
-    written (None for a requirements file, which has none), and the manifest's path."""
+    written (None for a requirements file, which has none), and the manifest's path. `change`:
+    `added`, or for a `dependency_changed` rule `removed` or `changed` (its requirement)."""
 
     name: str
     section: str | None
     manifest: str
+    change: str = "added"
 
 
 @value
@@ -47,8 +49,9 @@ class Finding:
     fault. What was required goes apart: `requires`, the `require` entries (as written, an
     added-only entry marked `(added)`) nothing in the change satisfied; `targets`, every path a
     sibling rule would accept, and `target` the first of them; `dependencies`, every dependency
-    that fired a `dependency_added` rule (its message names only the first few). `severity` and
-    `waive_label` are the rule's.
+    that fired a `dependency_added` rule (its message names only the first few); `parts`, what
+    the named parts of the rule's paths matched for this obligation. `severity`, `waive_label`
+    and `waive_authors` are the rule's.
     """
 
     rule: str
@@ -62,14 +65,23 @@ class Finding:
     severity: Severity = Severity.ERROR
     waive_label: str | None = None
     targets: tuple[str, ...] = ()
+    parts: tuple[tuple[str, str], ...] = ()
+    waive_authors: tuple[str, ...] = ()
 
 
 @value
 class Waived:
-    """A finding a CI run did not count because the pull request carries the rule's label."""
+    """A finding a CI run did not count: the pull request carries the rule's `label`, or was
+    opened by one of its `waive_authors` (`author`); exactly one of the two is set."""
 
     finding: Finding
-    label: str
+    label: str | None = None
+    author: str | None = None
+
+    @property
+    def by(self) -> str:
+        """What waived it, for messages: `label no-migration` or `author renovate[bot]`."""
+        return f"label {self.label}" if self.label is not None else f"author {self.author}"
 
 
 @value
@@ -92,6 +104,8 @@ class Deferred:
     severity: Severity = Severity.ERROR
     waive_label: str | None = None
     paths: tuple[str, ...] = ()
+    placeholders: tuple[str, ...] | None = None  # the rule's own placeholder words, if any
+    waive_authors: tuple[str, ...] = ()
 
 
 @value
@@ -188,6 +202,8 @@ class Report:
     config_changes: ConfigChanges | None = None
     waived: tuple[Waived, ...] = ()
     uncommitted_config: UncommittedConfig | None = None
+    rules_filter: tuple[str, ...] | None = None  # only these rules ran (`--rule`); None: all
+    fired: tuple[str, ...] = ()  # the rules whose trigger the change matched, met or not
 
     @property
     def errors(self) -> tuple[Finding, ...]:
@@ -224,13 +240,22 @@ def each_rule_first(findings: tuple[Finding, ...]) -> list[Finding]:
     return ordered
 
 
-def waive(report: Report, labels: frozenset[str]) -> Report:
-    """The report with each finding whose rule's `waive_label` is among `labels` moved to
-    `waived` (only CI knows a pull request's labels; nothing else calls this)."""
-    kept = tuple(f for f in report.findings if f.waive_label not in labels)
-    waived = tuple(
-        Waived(f, f.waive_label)
-        for f in report.findings
-        if f.waive_label is not None and f.waive_label in labels
-    )
-    return replace(report, findings=kept, waived=report.waived + waived)
+def same_account(one: str, other: str) -> bool:
+    """Whether two logins name one account: GitHub and GitLab compare them ignoring case."""
+    return one.casefold() == other.casefold()
+
+
+def waive(report: Report, labels: frozenset[str] | None, author: str | None = None) -> Report:
+    """The report with each finding whose rule's `waive_label` is among `labels`, or whose
+    `waive_authors` name `author`, moved to `waived` (only CI knows a pull request's labels
+    and author; nothing else calls this)."""
+    kept: list[Finding] = []
+    waived: list[Waived] = []
+    for finding in report.findings:
+        if labels is not None and finding.waive_label is not None and finding.waive_label in labels:
+            waived.append(Waived(finding, label=finding.waive_label))
+        elif author is not None and any(same_account(author, a) for a in finding.waive_authors):
+            waived.append(Waived(finding, author=author))
+        else:
+            kept.append(finding)
+    return replace(report, findings=tuple(kept), waived=report.waived + tuple(waived))

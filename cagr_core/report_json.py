@@ -63,7 +63,10 @@ def unchecked_data(item: Unchecked) -> dict[str, Any]:
 
 
 def _dependencies_data(dependencies: tuple[AddedDependency, ...]) -> list[dict[str, str | None]]:
-    return [{"name": d.name, "section": d.section, "manifest": d.manifest} for d in dependencies]
+    return [
+        {"name": d.name, "section": d.section, "manifest": d.manifest, "change": d.change}
+        for d in dependencies
+    ]
 
 
 def json_status(verdict: str) -> str:
@@ -85,7 +88,15 @@ def _finding_data(f: Finding) -> dict[str, Any]:
         "dependencies": _dependencies_data(f.dependencies),
         "severity": f.severity.value,
         "waive_label": f.waive_label,
+        "waive_authors": list(f.waive_authors),
+        "parts": dict(f.parts),
     }
+
+
+def _waived_data(waived: Waived) -> dict[str, Any]:
+    """A waived finding, with the label or the author that waived it."""
+    by = {"label": waived.label} if waived.label is not None else {"author": waived.author}
+    return {**_finding_data(waived.finding), **by}
 
 
 def report_data(report: Report) -> dict[str, Any]:
@@ -94,7 +105,7 @@ def report_data(report: Report) -> dict[str, Any]:
         "status": json_status(report.status),
         "range": range_data(report.range),
         "findings": [_finding_data(f) for f in report.findings],
-        "waived": [{**_finding_data(w.finding), "label": w.label} for w in report.waived],
+        "waived": [_waived_data(w) for w in report.waived],
         "unchecked": [unchecked_data(item) for item in report.unchecked],
         "deferred": [
             {
@@ -107,12 +118,15 @@ def report_data(report: Report) -> dict[str, Any]:
                 "dependencies": _dependencies_data(d.dependencies),
                 "severity": d.severity.value,
                 "waive_label": d.waive_label,
+                "waive_authors": list(d.waive_authors),
                 "paths": list(d.paths),
+                "placeholders": None if d.placeholders is None else list(d.placeholders),
             }
             for d in report.deferred
         ],
         "pending_staged": list(report.pending_staged),
         "rules_checked": report.rules_checked,
+        "fired": list(report.fired),
         "changed_paths": report.changed_paths,
         "uncommitted": report.uncommitted,
         "timings_ms": {
@@ -121,6 +135,7 @@ def report_data(report: Report) -> dict[str, Any]:
         },
         "config_changes": _config_changes_data(report.config_changes),
         "uncommitted_config": _uncommitted_config_data(report.uncommitted_config),
+        "rules_filter": None if report.rules_filter is None else list(report.rules_filter),
     }
 
 
@@ -170,11 +185,10 @@ def report_from_data(data: object) -> Report:
         changed_paths=whole(data["changed_paths"]),
         uncommitted=None if data["uncommitted"] is None else whole(data["uncommitted"]),
         config_changes=_config_changes(data["config_changes"]),
-        waived=tuple(
-            Waived(_finding(table(item)), text(table(item)["label"]))
-            for item in array(data["waived"])
-        ),
+        waived=tuple(_waived(table(item)) for item in array(data["waived"])),
         uncommitted_config=_uncommitted_config(data["uncommitted_config"]),
+        rules_filter=None if data["rules_filter"] is None else texts(data["rules_filter"]),
+        fired=texts(data["fired"]),
     )
     if json_status(report.status) != data["status"]:
         raise Damaged("the status does not follow from the findings")
@@ -201,9 +215,21 @@ def _range(item: dict[str, Any]) -> Range:
 
 def _dependencies(value: object) -> tuple[AddedDependency, ...]:
     return tuple(
-        AddedDependency(text(d["name"]), text_or_none(d["section"]), text(d["manifest"]))
+        AddedDependency(
+            text(d["name"]), text_or_none(d["section"]), text(d["manifest"]), text(d["change"])
+        )
         for d in map(table, array(value))
     )
+
+
+def _waived(item: dict[str, Any]) -> Waived:
+    if "label" in item:
+        return Waived(_finding(item), label=text(item["label"]))
+    return Waived(_finding(item), author=text(item["author"]))
+
+
+def _parts(value: object) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((text(name), text(matched)) for name, matched in table(value).items()))
 
 
 def _finding(item: dict[str, Any]) -> Finding:
@@ -219,6 +245,8 @@ def _finding(item: dict[str, Any]) -> Finding:
         severity=_severity(item["severity"]),
         waive_label=text_or_none(item["waive_label"]),
         targets=texts(item["targets"]),
+        parts=_parts(item["parts"]),
+        waive_authors=texts(item["waive_authors"]),
     )
 
 
@@ -248,6 +276,8 @@ def _deferred(item: dict[str, Any]) -> Deferred:
         severity=_severity(item["severity"]),
         waive_label=text_or_none(item["waive_label"]),
         paths=texts(item["paths"]),
+        placeholders=None if item["placeholders"] is None else texts(item["placeholders"]),
+        waive_authors=texts(item["waive_authors"]),
     )
 
 

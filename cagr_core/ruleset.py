@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import pairwise
 
-from .dependencies import Format, format_of
+from .dependencies import Format, NameFilter, format_of
 from .errors import RuleError
 from .globs import PathMatcher
 from .rule_index import RuleIndex
@@ -38,8 +38,10 @@ class CompiledRule:
 
     `require` holds one matcher per `require` entry, `require_globs` each entry's glob and
     `require_added` whether only an added file satisfies it; `targets` are a sibling rule's
-    templates, in order; `section` and `contains` a `pr_body` rule's; `format` the manifest
-    format a `dependency_added` rule reads every selected path as (None: by its name).
+    templates, in order; `section`, `contains` and `placeholders` (None: the default words) a
+    `pr_body` rule's; `format` the manifest format a dependency rule reads every selected path
+    as (None: by its name), and `ignore_dependencies` the names it never fires for.
+    `waive_authors`: in CI, a pull request by one of these accounts waives the rule.
     """
 
     id: str
@@ -56,6 +58,16 @@ class CompiledRule:
     targets: tuple[Template, ...] = ()
     section: str | None = None
     contains: str | None = None
+    placeholders: tuple[str, ...] | None = None
+    ignore_dependencies: NameFilter | None = None
+    waive_authors: tuple[str, ...] = ()
+
+    @property
+    def parts_used(self) -> frozenset[str]:
+        """The named parts of `paths` that `require` or `target` fill in: obligations are per
+        distinct binding of these."""
+        used = frozenset(name for m in self.require for name in m.parts)
+        return used.union(*(template.named_parts for template in self.targets))
 
     def requirement(self, index: int) -> str:
         """One `require` entry for messages: its glob, marked when only an added file counts."""
@@ -90,9 +102,14 @@ class RuleSet:
                 raise RuleError(after.id, "id", "two rules share this id")
         return cls(tuple(ordered))
 
+    def only(self, ids: Iterable[str]) -> RuleSet:
+        """The rule set of these rules alone (ids it does not hold are left out)."""
+        wanted = frozenset(ids)
+        return RuleSet(tuple(c for c in self.rules if c.id in wanted))
+
     def content_paths(self, paths: Iterable[str]) -> frozenset[str]:
         """Which of these changed paths a selector needs the before/after content of."""
-        readers = [c.selector for c in self.rules if c.when is When.DEPENDENCY_ADDED]
+        readers = [c.selector for c in self.rules if c.when.reads_manifests]
         return frozenset(p for p in paths if any(s.selects(p) for s in readers))
 
     def manifest_formats(self, path: str) -> frozenset[Format]:
@@ -100,6 +117,6 @@ class RuleSet:
         return frozenset(
             manifest
             for c in self.rules
-            if c.when is When.DEPENDENCY_ADDED and c.selector.selects(path)
+            if c.when.reads_manifests and c.selector.selects(path)
             if (manifest := c.manifest_format(path)) is not None
         )

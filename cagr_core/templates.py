@@ -2,7 +2,8 @@
 
 For `src/guards/no-push.ts`: {dir} is `src/guards`, {name} is `no-push` (the last extension
 removed, so `x.test.ts` gives `x.test`), {ext} is `ts`. For a root file {dir} is empty and the
-slash that joined it is dropped. Substituted text is literal; the result is one exact path.
+slash that joined it is dropped. A named part of the rule's paths (`{app}`) is what that part
+matched. Substituted text is literal; the result is one exact path.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import posixpath
 import re
 
 from .errors import CagrError, TemplateError
-from .globs import GLOB_CHARS
+from .globs import GLOB_CHARS, PART_NAME
 from .values import value
 
 FIELDS = ("dir", "name", "ext")
@@ -39,12 +40,13 @@ class Template:
                 source, 0, 1, "a target is relative to the root; remove the leading /"
             )
         for match in _TOKEN.finditer(source):
-            if match.group(1) not in FIELDS:
+            if match.group(1) not in FIELDS and not PART_NAME.fullmatch(match.group(1)):
                 raise TemplateError(
                     source,
                     match.start(),
                     match.end(),
-                    f"unknown placeholder {match.group(0)}; use {{dir}}, {{name}} or {{ext}}",
+                    f"unknown placeholder {match.group(0)}; use {{dir}}, {{name}}, {{ext}} or a"
+                    " named part of the rule's paths ({app})",
                 )
         literal = _TOKEN.sub(lambda m: "\0" * len(m.group(0)), source)
         for index, char in enumerate(literal):
@@ -71,9 +73,15 @@ class Template:
     def uses(self) -> frozenset[str]:
         return frozenset(match.group(1) for match in _TOKEN.finditer(self.source))
 
-    def render(self, path: str) -> str:
-        """The exact target path for `path`; RenderError when {ext} is used and there is none."""
-        values = placeholder_values(path)
+    @property
+    def named_parts(self) -> frozenset[str]:
+        """The named parts of the rule's paths the template uses."""
+        return self.uses - frozenset(FIELDS)
+
+    def render(self, path: str, named: dict[str, str] | None = None) -> str:
+        """The exact target path for `path` (and what its named parts matched); RenderError
+        when {ext} is used and there is none."""
+        values = {**(named or {}), **placeholder_values(path)}
         if "ext" in self.uses and not values["ext"]:
             raise RenderError(f"{path} has no extension for {{ext}} in {self.source}")
         rendered = (_TOKEN.sub(lambda m: values[m.group(1)], part) for part in self.parts)
@@ -87,7 +95,7 @@ class Template:
 def parse_target(source: str) -> Template:
     """A sibling target template: checked, and not naming the added file itself."""
     template = Template.parse(source)
-    if template.render("d/n.e") == "d/n.e":
+    if template.render("d/n.e", dict.fromkeys(template.named_parts, "p")) == "d/n.e":
         raise TemplateError(source, 0, len(source), "names the added file itself")
     return template
 

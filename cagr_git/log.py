@@ -48,3 +48,46 @@ def first_parent_log(repo: Repository, start: str, limit: int) -> list[CommitCha
     except (KeyError, ValueError, DamagedObject):
         pass  # history this clone lacks or cannot read: the commits read so far are the answer
     return out
+
+
+@value
+class Commit:
+    """A commit as a pull request would have been: its id, its first parent (None: a root
+    commit) and its message (decoded, undecodable bytes kept as escapes)."""
+
+    sha: str
+    parent: str | None
+    message: str
+
+    @property
+    def subject(self) -> str:
+        """The message's first line."""
+        return self.message.strip().partition("\n")[0]
+
+
+def read_commit(repo: Repository, sha: str) -> Commit:
+    """The commit `sha` (hex); KeyError when it is missing, ValueError or DamagedObject when it
+    cannot be read."""
+    raw = read_raw(repo.objects, bytes.fromhex(sha), COMMIT)
+    _, parent = _tree_and_first_parent(raw)
+    _, _, message = raw.partition(b"\n\n")
+    return Commit(
+        sha,
+        parent.hex() if parent is not None else None,
+        message.decode("utf-8", "surrogateescape"),
+    )
+
+
+def first_parents(repo: Repository, start: str, limit: int) -> list[Commit]:
+    """Up to `limit` commits from `start` along first parents, newest first; the walk stops at
+    a root commit's parent, a shallow boundary, or history this clone lacks."""
+    out: list[Commit] = []
+    sha: str | None = start
+    try:
+        while sha is not None and len(out) < limit and sha not in repo.shallow:
+            commit = read_commit(repo, sha)
+            out.append(commit)
+            sha = commit.parent
+    except (KeyError, ValueError, DamagedObject):
+        pass  # history this clone lacks or cannot read: the commits read so far are the answer
+    return out

@@ -17,14 +17,13 @@ from __future__ import annotations
 import os
 import re
 
-from cagr_core.description import check_pr_sections, judge_obligations
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
 from cagr_core.render import render_details
 from cagr_core.report import Report
+from cagr_core.sections import heading_marks, heading_text
 from cagr_core.values import replace
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.refs import branch_ref, read_ref
-from cagr_repo.body_file import BodyFileError, read_body_file
 from cagr_repo.config_files import find_config_files, waive_labels
 from cagr_repo.gate_record import (
     GateRecord,
@@ -355,8 +354,8 @@ def _body_decision(pr: PrCommand, record: GateRecord, line: str) -> Decision:
         return NONE
     body, why = _body_of(pr, line)
     if body is None:
-        owed = [f"the {o.section} section ({o.rule})" for o in obligations] + [
-            f"a `## {h}` heading" for h in headings
+        owed = [f"the {heading_text(o.section)} section ({o.rule})" for o in obligations] + [
+            f"a `{heading_marks(h)}` heading" for h in headings
         ]
         advice = (
             "" if pr.verb == "ready" else " Give it with `--body-file FILE` to have it checked now."
@@ -390,6 +389,8 @@ def _body_decision(pr: PrCommand, record: GateRecord, line: str) -> Decision:
 
 def _read_body_file(path: str, cwd: str) -> tuple[str | None, str | None]:
     """(text, None), or (None, why not): the same reader and bound as `--body-file`."""
+    from cagr_repo.body_file import BodyFileError, read_body_file  # noqa: PLC0415  # a file named
+
     try:
         return read_body_file(os.path.join(cwd, os.path.expanduser(path)), MAX_BODY_BYTES), None
     except BodyFileError as error:
@@ -399,7 +400,9 @@ def _read_body_file(path: str, cwd: str) -> tuple[str | None, str | None]:
 def _judged(body: str, record: GateRecord) -> Report:
     """The command's body judged by the core, as CI judges it: the record's deferred
     obligations and the headings every pull request needs."""
-    # Parsing Markdown (mistune) costs more than the rest of the gate: only with a body to judge.
+    # Judging a body (mistune's parser above all) costs more than the rest of the gate: it is
+    # loaded only when there is a body to judge.
+    from cagr_core.description import check_pr_sections, judge_obligations  # noqa: PLC0415
     from cagr_markdown import parsed  # noqa: PLC0415
 
     given = parsed(PrBody(body))

@@ -16,6 +16,7 @@ from cagr_config.rules import (
     When,
     describe_requirement,
 )
+from cagr_core.sections import heading_marks
 from cagr_git.discover import Checkout
 from cagr_repo.config import ConfigErrors, load_config
 from cagr_repo.judging_config import committed_not_on_disk
@@ -28,10 +29,18 @@ def _paths(rule: Rule) -> str:
     return shown + (f" (except {', '.join(rule.ignores)})" if rule.ignores else "")
 
 
+_FIRES = {
+    When.CHANGED: "changes",
+    When.ADDED: "adds a file matching",
+    When.DEPENDENCY_ADDED: "adds a dependency to",
+    When.DEPENDENCY_CHANGED: "adds, removes or changes a dependency in",
+}
+
+
 def obligation(rule: Rule) -> str:
     """What one rule asks of a change, in one line, with its fix."""
     if isinstance(rule, RequiresRule):
-        fires = "adds a dependency to" if rule.when is When.DEPENDENCY_ADDED else "changes"
+        fires = _FIRES[rule.when]
         needs = ", ".join(describe_requirement(entry) for entry in rule.require)
         what = f"a change that {fires} {_paths(rule)} must also change {needs}"
     elif isinstance(rule, AddOnlyRule):
@@ -44,11 +53,11 @@ def obligation(rule: Rule) -> str:
         what = f"each new file matching {_paths(rule)} needs {targets} added or changed too"
     else:
         assert isinstance(rule, PrBodyRule)
-        fires = "adds a dependency to" if rule.when is When.DEPENDENCY_ADDED else "changes"
+        fires = _FIRES[rule.when]
         need = f"`{rule.contains}` and an explanation" if rule.contains else "an explanation"
         what = (
             f"a change that {fires} {_paths(rule)} needs {need} in the PR description's"
-            f" `## {rule.section}` section"
+            f" `{heading_marks(rule.section)}` section"
         )
     weight = ", warn only: never blocks" if rule.severity is Severity.WARN else ""
     return f"- {rule.id} ({rule.kind}{weight}): {what}. Fix: {rule.reason}"

@@ -16,6 +16,14 @@ class Malformed(ValueError):
     """A manifest side that its format's rules reject; the message completes "the new side ..."."""
 
 
+def canonical(value: object) -> str:
+    """A requirement written as a table (Cargo, Poetry), as one text: keys sorted, so a table
+    rewritten in another order reads the same."""
+    import json  # noqa: PLC0415 - only a TOML manifest pays for it
+
+    return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+
+
 def decode(content: bytes) -> str:
     """UTF-8 text (a leading byte-order mark dropped); Malformed otherwise."""
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cagr_core.dependencies import Declared, DependencySection
 
-from ._reading import Malformed, as_table, kind_of, label, load_toml, table
+from ._reading import Malformed, as_table, canonical, kind_of, label, load_toml, table
 
 TYPE_CHECKING = False  # not typing's: a check that reads a manifest need not import it
 if TYPE_CHECKING:
@@ -39,21 +39,32 @@ def read(text: str) -> Declared:
     for platform, settings in table(data, "target").items():
         found.extend(_tables(as_table(settings, "target", platform), ("target", platform)))
     where = ("workspace", "dependencies")
-    names = _names(table(table(data, "workspace"), *where), where)
-    found.append(DependencySection(label(*where), label(*where), names))
+    entries = table(table(data, "workspace"), *where)
+    names = _names(entries, where)
+    found.append(DependencySection(label(*where), label(*where), names, _specs(entries)))
     return Declared(tuple(found))
 
 
 def _tables(parent: dict[str, Any], where: tuple[str, ...]) -> list[DependencySection]:
-    return [
-        DependencySection(
-            label(*where, kind),
-            label(*where, key),
-            _names(table(parent, *where, key), (*where, key)),
-        )
-        for key, kind in _KINDS.items()
-        if key in parent
-    ]
+    sections = []
+    for key, kind in _KINDS.items():
+        if key in parent:
+            entries = table(parent, *where, key)
+            names = _names(entries, (*where, key))
+            sections.append(
+                DependencySection(label(*where, kind), label(*where, key), names, _specs(entries))
+            )
+    return sections
+
+
+def _specs(entries: dict[str, Any]) -> dict[str, str]:
+    """Each crate's requirement as written (a version, or its table), keyed as `_names`."""
+    specs: dict[str, list[str]] = {}
+    for key, value in entries.items():
+        package = value.get("package", key) if isinstance(value, dict) else key
+        text = value if isinstance(value, str) else canonical(value)
+        specs.setdefault(normalise(str(package)), []).append(text)
+    return {name: "\n".join(sorted(texts)) for name, texts in specs.items()}
 
 
 def _names(entries: dict[str, Any], where: tuple[str, ...]) -> dict[str, str]:

@@ -111,7 +111,12 @@ def _statements(text: str) -> Iterator[tuple[int, str, list[str]]]:
 def read(text: str) -> Declared:
     """The modules one go.mod side requires; Malformed when a line is not go.mod syntax."""
     names: dict[str, str] = {}
+    versions: dict[str, str] = {}
+    replaced: dict[str, list[str]] = {}
     for number, verb, arguments in _statements(text):
+        if verb == "replace" and "=>" in arguments:
+            # A replacement changes where a required module comes from: part of its requirement.
+            replaced.setdefault(arguments[0], []).append(" ".join(arguments[1:]))
         if verb != "require":
             continue
         if len(arguments) != 2 or any(a in _PUNCTUATION for a in arguments) or not arguments[0]:
@@ -120,4 +125,9 @@ def read(text: str) -> Declared:
                 f" {shown(' '.join(arguments))}"
             )
         names.setdefault(arguments[0], arguments[0])
-    return Declared((DependencySection(SECTION, SECTION, names),))
+        versions[arguments[0]] = arguments[1]
+    specs = {
+        module: " ".join([version, *sorted(f"replace {r}" for r in replaced.get(module, ()))])
+        for module, version in versions.items()
+    }
+    return Declared((DependencySection(SECTION, SECTION, names, specs),))

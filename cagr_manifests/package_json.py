@@ -57,5 +57,6 @@ def read(text: str) -> Declared:
         value = data.get(name, {})
         if not isinstance(value, dict):
             raise Malformed(f"has {name} as {_kind(value)}, not an object")
-        sections.append(DependencySection(name, name, {key: key for key in value}))
+        specs = {key: spec if isinstance(spec, str) else _kind(spec) for key, spec in value.items()}
+        sections.append(DependencySection(name, name, {key: key for key in value}, specs))
     return Declared(tuple(sections))

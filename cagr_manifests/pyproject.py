@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from cagr_core.dependencies import Declared, DependencySection
 
-from ._python import normalise, requirement_name
+from ._python import normalise, parse_requirement
 from ._reading import (
     Malformed,
     array,
     as_array,
     as_table,
+    canonical,
     kind_of,
     label,
     load_toml,
@@ -35,24 +36,24 @@ def read(text: str) -> Declared:
     project = table(data, "project")
     where: tuple[str, ...] = ("project", "dependencies")
     found.append(
-        DependencySection(_RUNTIME, label(*where), _requirements(array(project, *where), where))
+        DependencySection(_RUNTIME, label(*where), *_requirements(array(project, *where), where))
     )
     for extra, entries in table(project, "project", "optional-dependencies").items():
         where = ("project", "optional-dependencies", extra)
-        names = _requirements(as_array(entries, *where), where)
-        found.append(DependencySection(f"extra {normalise(extra)}", label(*where), names))
+        read = _requirements(as_array(entries, *where), where)
+        found.append(DependencySection(f"extra {normalise(extra)}", label(*where), *read))
     for group, entries in table(data, "dependency-groups").items():
         where = ("dependency-groups", group)
-        names = _requirements(as_array(entries, *where), where, groups=True)
-        found.append(DependencySection(_group(group), label(*where), names))
+        read = _requirements(as_array(entries, *where), where, groups=True)
+        found.append(DependencySection(_group(group), label(*where), *read))
     poetry = table(table(data, "tool"), "tool", "poetry")
     for key, name in ((_RUNTIME, "dependencies"), (_group("dev"), "dev-dependencies")):
         where = ("tool", "poetry", name)
-        found.append(DependencySection(key, label(*where), _poetry(table(poetry, *where))))
+        found.append(DependencySection(key, label(*where), *_poetry(table(poetry, *where))))
     for group, settings in table(poetry, "tool", "poetry", "group").items():
         where = ("tool", "poetry", "group", group, "dependencies")
-        names = _poetry(table(as_table(settings, *where[:-1]), *where))
-        found.append(DependencySection(_group(group), label(*where), names))
+        read = _poetry(table(as_table(settings, *where[:-1]), *where))
+        found.append(DependencySection(_group(group), label(*where), *read))
     return Declared(tuple(found))
 
 
@@ -65,12 +66,14 @@ def _group(name: str) -> str:
     return f"group {normalise(name)}"
 
 
-def _requirements(
-    entries: list[Any], where: tuple[str, ...], groups: bool = False
-) -> dict[str, str]:
-    """The names of a list of PEP 508 strings; with `groups`, `{include-group = ...}` entries
-    (PEP 735) are allowed and name no package."""
+Read = tuple[dict[str, str], dict[str, str]]  # names and requirements, by normalised name
+
+
+def _requirements(entries: list[Any], where: tuple[str, ...], groups: bool = False) -> Read:
+    """The names (and requirements) of a list of PEP 508 strings; with `groups`,
+    `{include-group = ...}` entries (PEP 735) are allowed and name no package."""
     names: dict[str, str] = {}
+    specs: dict[str, list[str]] = {}
     for index, entry in enumerate(entries):
         at = f"{label(*where)}[{index}]"
         if groups and isinstance(entry, dict) and set(entry) == {"include-group"}:
@@ -80,11 +83,18 @@ def _requirements(
         if not isinstance(entry, str):
             holds = "requirement strings and {include-group = ...} tables" if groups else "strings"
             raise Malformed(f"has {at} as {kind_of(entry)}; it holds {holds}")
-        name = requirement_name(entry, at)
+        name, spec = parse_requirement(entry, at)
         names.setdefault(normalise(name), name)
-    return names
+        specs.setdefault(normalise(name), []).append(spec)
+    return names, {name: "\n".join(sorted(texts)) for name, texts in specs.items()}
 
 
-def _poetry(entries: dict[str, Any]) -> dict[str, str]:
+def _poetry(entries: dict[str, Any]) -> Read:
     """A Poetry table whose keys are package names (`python` is the interpreter)."""
-    return {normalise(name): name for name in entries if normalise(name) != "python"}
+    kept = {normalise(name): name for name in entries if normalise(name) != "python"}
+    specs = {
+        key: value if isinstance(value, str) else canonical(value)
+        for key, value in ((normalise(name), value) for name, value in entries.items())
+        if key in kept
+    }
+    return kept, specs

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from cagr_core.dependencies import Declared, DependencySection
 
-from ._python import normalise, requirement_name
+from ._python import normalise, parse_requirement
 from ._reading import Malformed
 
 _COMMENT = re.compile(r"(^|\s+)#.*$")
@@ -68,15 +68,16 @@ def _is_path_or_url(entry: str) -> bool:
     )
 
 
-def _name(entry: str, number: int) -> str | None:
-    """The project a requirement names, or None for a path or URL that names none."""
+def _name(entry: str, number: int) -> tuple[str, str] | None:
+    """The project a requirement names and its requirement (an editable or a path or URL: the
+    entry itself), or None for a path or URL that names none."""
     egg = _EGG.search(entry)
     if egg is not None and _NAME.match(egg.group("name")):
-        return egg.group("name")
+        return egg.group("name"), " ".join(entry.split())
     if "@" not in entry and entry.split(";", 1)[0].strip().endswith(_ARCHIVES):
         return None  # a file pip installs from, though its name reads as a project name
     try:
-        return requirement_name(entry, f"line {number}")
+        return parse_requirement(entry, f"line {number}")
     except Malformed:
         if _is_path_or_url(entry):
             return None
@@ -86,6 +87,7 @@ def _name(entry: str, number: int) -> str | None:
 def read(text: str) -> Declared:
     """The names one requirements file declares, and its entries that name no package."""
     names: dict[str, str] = {}
+    specs: dict[str, list[str]] = {}
     unnamed: dict[str, int] = {}
     for number, raw in _logical_lines(text):
         line = _COMMENT.sub("", raw).strip()
@@ -100,9 +102,11 @@ def read(text: str) -> Declared:
             entry = _without_options(line)
         if not entry:
             raise Malformed(f"has an option with no value at line {number}")
-        name = _name(entry, number)
-        if name is None:
+        named = _name(entry, number)
+        if named is None:
             unnamed.setdefault(" ".join(entry.split()), number)
         else:
-            names.setdefault(normalise(name), name)
-    return Declared((DependencySection(SECTION, None, names),), unnamed)
+            names.setdefault(normalise(named[0]), named[0])
+            specs.setdefault(normalise(named[0]), []).append(named[1])
+    joined = {name: "\n".join(sorted(texts)) for name, texts in specs.items()}
+    return Declared((DependencySection(SECTION, None, names, joined),), unnamed)

@@ -3,7 +3,9 @@
 mistune (CommonMark, with GitHub's tables, strikethrough and task lists) parses the text; each
 top-level block becomes a Heading (its level and visible text) or Content (its visible lines:
 comments, tags and the inside of <script> and <style> dropped, entities decoded, code kept).
-The core finds sections in that Document and judges them.
+Headings are the ones GitHub renders: ATX (`## Risk`), setext (`Risk` over `----`) and the
+HTML elements `<h1>` to `<h6>` of a top-level HTML block. The core finds sections in that
+Document and judges them.
 """
 
 from __future__ import annotations
@@ -25,7 +27,11 @@ _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 # Elements whose content no reader sees: a browser never shows it, and GitHub drops scripts.
 _UNSEEN = re.compile(r"<(script|style)\b.*?(?:</\1\s*>|\Z)", re.DOTALL | re.IGNORECASE)
 _UNSEEN_OPEN = re.compile(r"<(script|style)\b", re.IGNORECASE)
+_SPACES = re.compile(r"\s+")
 _TAG = re.compile(r"</?[A-Za-z][^>]*>")
+_HTML_HEADING = re.compile(
+    r"<h([1-6])(?:\s[^>]*)?>(.*?)(?:</h\1\s*>|\Z)", re.DOTALL | re.IGNORECASE
+)
 
 
 def parse(text: str) -> Document:
@@ -35,7 +41,7 @@ def parse(text: str) -> Document:
     )
     tokens = markdown(text.replace("\r\n", "\n").replace("\r", "\n"))
     assert isinstance(tokens, list)  # the AST renderer (renderer=None) returns block tokens
-    return tuple(_block(token) for token in tokens)
+    return tuple(block for token in tokens for block in _blocks(token))
 
 
 def parsed(body: PrBody) -> PrBody:
@@ -46,6 +52,27 @@ def parsed(body: PrBody) -> PrBody:
     if len(text.encode("utf-8", "replace")) > MAX_BODY_BYTES:
         return body  # the core says it is too large, whatever it holds
     return replace(body, document=parse(text))
+
+
+def _blocks(token: Mapping[str, Any]) -> Iterator[Heading | Content]:
+    """One top-level token as blocks: an HTML block split at the headings it holds."""
+    if token["type"] != "block_html":
+        yield _block(token)
+        return
+    raw = _UNSEEN.sub("", _COMMENT.sub("", token["raw"]))
+    last = 0
+    for heading in _HTML_HEADING.finditer(raw):
+        yield Content(tuple(_html_lines(raw[last : heading.start()])))
+        text = " ".join(_html_lines(heading.group(2)))
+        yield Heading(int(heading.group(1)), _SPACES.sub(" ", text).strip(), atx=False)
+        last = heading.end()
+    yield Content(tuple(_html_lines(raw[last:])))
+
+
+def _html_lines(raw: str) -> list[str]:
+    """The visible lines of HTML without comments or unseen elements: tags dropped, entities
+    decoded."""
+    return html.unescape(_TAG.sub(" ", raw)).splitlines()
 
 
 def _block(token: Mapping[str, Any]) -> Heading | Content:
@@ -85,8 +112,7 @@ def _block_lines(token: Mapping[str, Any]) -> Iterator[str]:
     if kind in ("blank_line", "thematic_break", "heading"):
         return
     if kind == "block_html":
-        visible = _TAG.sub(" ", _UNSEEN.sub("", _COMMENT.sub("", token["raw"])))
-        yield from html.unescape(visible).splitlines()
+        yield from _html_lines(_UNSEEN.sub("", _COMMENT.sub("", token["raw"])))
     elif kind == "block_code":
         yield from token["raw"].splitlines()
     elif kind in ("paragraph", "block_text", "table_cell"):

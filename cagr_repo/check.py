@@ -14,15 +14,16 @@ import time
 from collections.abc import Callable
 
 from cagr_core.changes import ChangeSet, Unchecked
-from cagr_core.description import check_pr_sections
+from cagr_core.description import SECTIONS_RULE, check_pr_sections
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.report import Deferred, Report, Timings, UncommittedConfig, waive
+from cagr_core.ruleset import RuleSet
 from cagr_core.values import replace, value
 from cagr_core.version import VERSION
 from cagr_git.discover import Checkout
 from cagr_git.refs import branch_ref, read_ref
-from cagr_git.repository import open_repo
+from cagr_git.repository import Repository, open_repo
 
 from .collect import collect_committed, collect_working_tree, count_uncommitted
 from .config import RepoConfig
@@ -35,7 +36,7 @@ from .judging_config import (
     committed_config,
     config_unlike_git,
 )
-from .target import BY_BASE_OPTION, choose_target, own_branch
+from .target import BY_BASE_OPTION, TargetChoice, choose_target, own_branch
 
 
 @value
@@ -71,7 +72,12 @@ class CheckRequest:
     The pull request: without a `body`, PR-body obligations are deferred (an agent's turn end,
     a local check); with one (PrBody.unavailable() included) they are judged against it, and so
     are the `[review].pr_sections` headings when the body is a `pull_request`'s (a push has
-    none). `labels`: the pull request's, which waive the rules that name them (CI only).
+    none). `labels`: the pull request's, which waive the rules that name them, and `author`:
+    its author's login, which waives the rules whose `waive_authors` name it (CI only).
+
+    `rules`: only these rule ids run (`--rule`; `review.pr_sections` names the headings check);
+    the report says so, and a committed check so filtered writes no gate record, which would
+    read as the whole verdict.
 
     `note_uncommitted`: a committed check also counts the paths where the working tree differs
     from HEAD, so a person is told what the verdict left out. `write_record=False`: a committed
@@ -89,6 +95,8 @@ class CheckRequest:
     body: PrBody | None = None
     pull_request: bool = True
     labels: frozenset[str] | None = None
+    author: str | None = None
+    rules: tuple[str, ...] | None = None
     note_uncommitted: bool = False
     write_record: bool = True
     expired: Callable[[], bool] | None = None
@@ -126,6 +134,7 @@ def check(
         raise config.errors()
     else:
         rules_config = config
+    rules = rules_config.rules if request.rules is None else rules_config.rules.only(request.rules)
     # The gate compares the record with the working tree's configuration, the one it can read
     # without git objects: HEAD's config follows from HEAD, which the record holds as well.
     seen_digest = config.raw_digest
@@ -137,27 +146,13 @@ def check(
     own = own_branch(checkout, request.head_branch) if guessed and refuse else None
     with open_repo(checkout) as repo:
         started = time.perf_counter()
-        if committed:
-            changes = collect_committed(
-                repo,
-                target.name,
-                rules_config.rules,
-                chosen_by=target.chosen_by,
-                own_branch=own,
-                head=request.head,
-            )
-        else:
-            changes = collect_working_tree(
-                repo, target.name, rules_config.rules, chosen_by=target.chosen_by, own_branch=own
-            )
+        changes = _collect(repo, request, target, rules, own)
         collected = time.perf_counter()
-        deferred = evaluate(
-            rules_config.rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired
-        )
+        deferred = evaluate(rules, changes, PrBody.unavailable(), Phase.TURN, expired=expired)
         report = (
             deferred
             if request.body is None
-            else _with_body(rules_config, changes, request, expired)
+            else _with_body(rules_config, rules, changes, request, expired)
         )
         done = time.perf_counter()
         # What a committed check leaves out, said so that no one takes it for the whole tree.
@@ -178,24 +173,77 @@ def check(
     if differs is not None:
         report = _with_config_note(report, differs)
         deferred = _with_config_note(deferred, differs)
-    if request.labels is not None:  # a maintainer's labels on the pull request: nothing else waives
-        report = waive(report, request.labels)
+    if request.labels is not None or request.author is not None:
+        # A maintainer's labels on the pull request, or its author: nothing else waives.
+        report = waive(report, request.labels, request.author)
     obligations = deferred.deferred
+    report = replace(report, rules_filter=_filter(request))
     if not committed or not request.write_record or request.head is not None:
         return CheckResult(report, changes, config=rules_config, obligations=obligations)
     from_head = judged_by is not None and judged_by.from_head
+    result = CheckResult(
+        report,
+        changes,
+        config_from_head=from_head,
+        config=rules_config,
+        obligations=obligations,
+    )
+    if request.rules is not None:
+        return replace(result, record_note=_FILTERED)
     if changes.range is None or changes.range.head is None:
         left = discard_gate_record(checkout.gitdir)  # an older record must not stand in
-        return CheckResult(
-            report,
-            changes,
-            config_from_head=from_head,
-            record_note=_no_record(left),
-            config=rules_config,
-            obligations=obligations,
+        return replace(result, record_note=_no_record(left))
+    recorded = replace(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits)
+    record = _record(
+        checkout, rules_config, changes, (target, default), seen_digest=seen_digest, report=recorded
+    )
+    note = write_gate_record(checkout.gitdir, record)
+    return replace(result, record=record, record_written=note is None, record_note=note)
+
+
+def _filter(request: CheckRequest) -> tuple[str, ...] | None:
+    return None if request.rules is None else tuple(sorted(set(request.rules)))
+
+
+_FILTERED = (
+    "a check of some rules (--rule) writes no gate record: the PR gate would read it as the"
+    " whole verdict. Run `cagr rules check --committed` without --rule to prepare it."
+)
+
+
+def _collect(
+    repo: Repository,
+    request: CheckRequest,
+    target: TargetChoice,
+    rules: RuleSet,
+    own: str | None,
+) -> ChangeSet:
+    """The change the request asks about: merge base -> HEAD (or `head`), or -> working tree."""
+    if request.committed:
+        return collect_committed(
+            repo, target.name, rules, chosen_by=target.chosen_by, own_branch=own, head=request.head
         )
+    return collect_working_tree(
+        repo, target.name, rules, chosen_by=target.chosen_by, own_branch=own
+    )
+
+
+def _record(  # noqa: PLR0913  # what the record is made of
+    checkout: Checkout,
+    config: RepoConfig,
+    changes: ChangeSet,
+    targets: tuple[TargetChoice, TargetChoice],
+    *,
+    seen_digest: str,
+    report: Report,
+) -> GateRecord:
+    """The gate record of one committed check (its report in the deferred form); `targets`:
+    the chosen target and the default one."""
+    target, default = targets
+    assert changes.range is not None
+    assert changes.range.head is not None
     repository, worktree = identity(checkout)
-    record = GateRecord(
+    return GateRecord(
         repository=repository,
         worktree=worktree,
         head=changes.range.head,
@@ -208,25 +256,15 @@ def check(
         base=changes.range.base,
         cagr_version=VERSION,
         config_digest=seen_digest,
-        rules_digest=rules_config.rules_digest,
-        pr_sections=rules_config.settings.pr_sections,
-        report=replace(deferred, timings=timings, uncommitted=uncommitted, config_changes=edits),
-    )
-    note = write_gate_record(checkout.gitdir, record)
-    return CheckResult(
-        report,
-        changes,
-        record,
-        note is None,
-        note,
-        from_head,
-        config=rules_config,
-        obligations=obligations,
+        rules_digest=config.rules_digest,
+        pr_sections=config.settings.pr_sections,
+        report=report,
     )
 
 
 def _with_body(
     config: RepoConfig,
+    rules: RuleSet,
     changes: ChangeSet,
     request: CheckRequest,
     expired: Callable[[], bool] | None,
@@ -237,10 +275,13 @@ def _with_body(
     from cagr_markdown import parsed  # noqa: PLC0415
 
     body = parsed(request.body)
-    report = evaluate(config.rules, changes, body, Phase.CI, expired=expired)
+    report = evaluate(rules, changes, body, Phase.CI, expired=expired)
     if not request.pull_request:
         return report
-    findings, unknown = check_pr_sections(config.settings.pr_sections, body)
+    sections = config.settings.pr_sections
+    if request.rules is not None and SECTIONS_RULE not in request.rules:
+        sections = ()
+    findings, unknown = check_pr_sections(sections, body)
     return replace(
         report, findings=report.findings + findings, unchecked=report.unchecked + unknown
     )

@@ -20,7 +20,6 @@ from cagr_git.repository import Repository
 from cagr_git.status import RawChange, StatusProblem, index_signature, working_tree_status
 from cagr_git.trees import TreeEntry, diff_trees
 from cagr_git.worktree import Unreadable, WorkTree
-from cagr_manifests import read_change
 
 from .range import RangeProblem, head_commit, merge_base, resolve_target
 from .target import missing_target_advice, own_branch_problem
@@ -219,6 +218,8 @@ def _to_changes(
 ) -> tuple[list[Change], list[Unchecked]]:
     """Core Change values, with content loaded only for the paths a selector reads."""
     wanted = rules.content_paths(decode(path) for path, _, _ in raw)
+    if wanted:  # the manifest readers load only for a change a dependency rule reads
+        from cagr_manifests import read_change  # noqa: PLC0415
     changes: list[Change] = []
     unchecked: list[Unchecked] = []
     limit = max_content_bytes + 1  # one byte over tells the reader "too big"

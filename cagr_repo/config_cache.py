@@ -35,7 +35,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-FORMAT = 2  # the stored form's version: change it whenever what is stored changes
+FORMAT = 3  # the stored form's version: change it whenever what is stored changes
 FOLDER = "config"
 KEPT = 4  # configurations kept (the newest; older ones are removed when one is written)
 # Packages whose code shapes what is kept: a kept configuration lists their loaded modules.

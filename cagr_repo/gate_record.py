@@ -30,7 +30,7 @@ TYPE_CHECKING = False  # not typing's: the PR gate reads records
 if TYPE_CHECKING:
     from typing import Any
 
-RECORD_VERSION = 4
+RECORD_VERSION = 5
 TEXT_LIMIT = 8_000  # the gate shows it to an agent, whose messages hold 10,000 characters
 _STATUSES = ("pass", "fail", "unchecked")
 

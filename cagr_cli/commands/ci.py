@@ -67,7 +67,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         stdin = sys.stdin.fileno() if sys.stdin is not None else None
         event = read_event(
-            os.environ, base=args.base, body_file=args.body_file, labels=args.labels, stdin=stdin
+            os.environ,
+            base=args.base,
+            body_file=args.body_file,
+            labels=args.labels,
+            author=args.author,
+            stdin=stdin,
         )
         result = run_ci(config, checkout, event, started=started)
     except (EventError, CheckoutError, BodyFileError, ConfigErrors) as error:

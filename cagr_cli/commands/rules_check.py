@@ -12,15 +12,17 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cagr_core.description import SECTIONS_RULE
 from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
 from cagr_core.render import render_text
 from cagr_core.report_json import report_data
 from cagr_repo.body_file import BodyFileError, read_body_file
 from cagr_repo.check import CheckRequest, check
 from cagr_repo.collect import BareRepository
+from cagr_repo.config import RepoConfig
 from cagr_repo.judging_config import committed_config
 
-from ..checkout import checkout_and_config, config_errors, open_checkout
+from ..checkout import checkout_and_config, config_errors, open_checkout, unknown_rules
 from ..output import EXIT_INVALID, exit_code, print_json
 
 
@@ -38,8 +40,19 @@ def run(args: argparse.Namespace) -> int:
             print(f"cagr rules check: {error}", file=sys.stderr)
             return EXIT_INVALID
     judged_by = committed_config(config, checkout) if args.committed else None
+    if args.rule:
+        judging = judged_by.config if judged_by is not None else config
+        if isinstance(judging, RepoConfig):
+            known = [c.id for c in judging.rules.rules] + [SECTIONS_RULE]
+            wrong = unknown_rules(args, known)
+            if wrong is not None:
+                return wrong
     request = CheckRequest(
-        committed=args.committed, base=args.base, body=pr_body, note_uncommitted=True
+        committed=args.committed,
+        base=args.base,
+        body=pr_body,
+        note_uncommitted=True,
+        rules=tuple(args.rule) if args.rule else None,
     )
     try:
         result = check(config, checkout, request, judged_by=judged_by)

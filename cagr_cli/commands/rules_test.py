@@ -8,7 +8,7 @@ from collections import Counter
 from cagr_config.example_runner import run_examples
 from cagr_config.rules import RULE_KINDS
 
-from ..checkout import load, not_on_disk, root_of
+from ..checkout import load, not_on_disk, root_of, unknown_rules
 from ..output import EXIT_FINDINGS, EXIT_OK, EXIT_UNCHECKED, print_json
 
 
@@ -17,8 +17,14 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(config, int):
         return config
     missing = not_on_disk(args.repo)  # rules HEAD has that these files cannot test
-    results = run_examples(config.config.changes.rules)
-    rules: Counter[str] = Counter(c.kind for c in config.rules.rules)
+    chosen = config.config.changes.rules
+    if args.rule:
+        wrong = unknown_rules(args, [rule.id for rule in chosen])
+        if wrong is not None:
+            return wrong
+        chosen = tuple(rule for rule in chosen if rule.id in args.rule)
+    results = run_examples(chosen)
+    rules: Counter[str] = Counter(rule.kind for rule in chosen)
     examples: Counter[str] = Counter(r.kind for r in results)
     failed: Counter[str] = Counter(r.kind for r in results if not r.ok)
     failures = [r for r in results if not r.ok]
@@ -35,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
                     for r in failures
                 ],
                 "not_on_disk": list(missing),
+                "rules_filter": sorted(set(args.rule)) if args.rule else None,
             }
         )
     else:
@@ -44,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{kind}: {rules[kind]} rule(s), {examples[kind]} example(s), {outcome}")
         if not config.rules.rules:
             print("no change rules are configured; nothing to test")
+        elif args.rule:
+            print(f"(only {', '.join(sorted(set(args.rule)))}, as --rule asked)")
         for result in failures:
             print(f"\nFAIL {result.rule} examples.{result.name}: {result.said}")
         if missing:

@@ -120,8 +120,16 @@ class TestStepSummary:
             "| `schema-companion` | ❌ fail | src/schema.py changed; schema.json did not change."
             " | Run `make schema` and include schema.json in this change. |"
         ) in summary
-        assert "| `dependency-reason` | ✅ pass |" in summary
+        # A rule the change never triggered is told apart from one it met.
+        assert "| `dependency-reason` | ✅ pass | Not triggered by this change. |" in summary
         assert "migrations/001 a,b:c.sql existed at the baseline and was deleted." in summary
+
+    def test_a_rule_the_change_met_reads_satisfied(self, project: Project) -> None:
+        head = project.work({"src/schema.py": "v2", "schema.json": '{"v": 2}'})
+        cagr_ci(project.clone(head), pr_env(project, head))
+        summary = (project.tmp / "step_summary.md").read_text()
+        assert "| `schema-companion` | ✅ pass | Satisfied. |" in summary
+        assert "| `dependency-reason` | ✅ pass | Not triggered by this change. |" in summary
 
     def test_the_table_stays_short_and_every_path_is_listed_below_it(
         self, project: Project

@@ -80,7 +80,7 @@ class TestWaivers:
         assert "app/migrations/0001_initial.py existed at the baseline and was edited." in (
             result.stdout
         )
-        assert "Waived, not a pass: 1 finding(s) waived by the label(s) migration-fix" in (
+        assert "Waived, not a pass: 1 finding(s) waived by the label migration-fix" in (
             result.stdout
         )
         assert not lines(result.stdout, "::error")

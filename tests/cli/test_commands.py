@@ -74,7 +74,7 @@ class TestRulesTest:
         captured = capsys.readouterr()
         assert captured.out == ""
         assert "cagr: the configuration is invalid (1 problem(s)):" in captured.err
-        assert "unknown placeholder {nme}" in captured.err
+        assert "{nme} is not a named part of paths[0]" in captured.err
 
     def test_invalid_config_json(self, repo: Path, capsys: Capture) -> None:
         write(repo, "cagr.toml", "[[changes.rules]]\nkind = 3\n")
@@ -115,7 +115,7 @@ class TestExplain:
         )
         assert run(repo, "explain", "risk") == 0
         out = capsys.readouterr().out
-        assert "  section:  Risk" in out
+        assert "  section:  ## Risk (level 2: Risk)" in out
         assert "  contains: Risk:" in out
         assert "deferred at an agent's turn end (advisory, never blocks)" in out
 

@@ -88,11 +88,26 @@ def test_the_json_report_lists_each_dependency_with_its_section() -> None:
     data = report_data(check(REASON, *changes, body=""))
     (finding,) = data["findings"]
     assert finding["dependencies"] == [
-        {"name": "libc", "section": "target.'cfg(unix)'.dependencies", "manifest": "Cargo.toml"},
-        {"name": "golang.org/x/net", "section": "require", "manifest": "go.mod"},
-        {"name": "left-pad", "section": "dependencies", "manifest": "package.json"},
-        {"name": "pytest-xdist", "section": "dependency-groups.dev", "manifest": "pyproject.toml"},
-        {"name": "celery", "section": None, "manifest": "requirements.txt"},
+        {
+            "name": "libc",
+            "section": "target.'cfg(unix)'.dependencies",
+            "manifest": "Cargo.toml",
+            "change": "added",
+        },
+        {"name": "golang.org/x/net", "section": "require", "manifest": "go.mod", "change": "added"},
+        {
+            "name": "left-pad",
+            "section": "dependencies",
+            "manifest": "package.json",
+            "change": "added",
+        },
+        {
+            "name": "pytest-xdist",
+            "section": "dependency-groups.dev",
+            "manifest": "pyproject.toml",
+            "change": "added",
+        },
+        {"name": "celery", "section": None, "manifest": "requirements.txt", "change": "added"},
     ]
 
 
@@ -107,7 +122,12 @@ def test_a_requires_rule_lists_the_dependencies_that_fired_it_too() -> None:
     data = report_data(check(lock, modified("package.json", *MANIFESTS["package.json"][:2])))
     (finding,) = data["findings"]
     assert finding["dependencies"] == [
-        {"name": "left-pad", "section": "dependencies", "manifest": "package.json"}
+        {
+            "name": "left-pad",
+            "section": "dependencies",
+            "manifest": "package.json",
+            "change": "added",
+        }
     ]
 
 

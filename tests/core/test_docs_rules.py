@@ -1,4 +1,5 @@
-"""docs/rules.md's worked examples are valid rules whose own examples pass."""
+"""docs/rules.md's and docs/config.md's worked examples are valid rules whose own examples
+pass."""
 
 from __future__ import annotations
 
@@ -13,6 +14,11 @@ from cagr_config.validate import structure_config
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 BLOCKS = re.findall(r"```toml\n(.*?)```", DOC.read_text(), re.DOTALL)
+CONFIG_BLOCKS = [
+    block
+    for block in re.findall(r"```toml\n(.*?)```", (DOC.parent / "config.md").read_text(), re.DOTALL)
+    if "[[changes.rules]]" in block
+]
 
 
 def test_there_is_a_worked_example_of_each_kind() -> None:
@@ -20,7 +26,22 @@ def test_there_is_a_worked_example_of_each_kind() -> None:
     assert sorted(kinds) == ["add_only", "pr_body", "requires", "sibling"]
 
 
-@pytest.mark.parametrize("block", BLOCKS)
+def test_each_round_four_key_has_a_worked_example_in_both_pages() -> None:
+    for blocks in (BLOCKS, CONFIG_BLOCKS):
+        text = "\n".join(blocks)
+        for key in (
+            "{app}",
+            'when = "added"',
+            'when = "dependency_changed"',
+            "ignore_dependencies",
+            'section = "### ',
+            "placeholders",
+            "waive_authors",
+        ):
+            assert key in text or key.replace("app", "pkg") in text, key
+
+
+@pytest.mark.parametrize("block", BLOCKS + CONFIG_BLOCKS)
 def test_each_worked_example_passes_its_examples(block: str) -> None:
     config, issues = structure_config(tomllib.loads(block), "docs/rules.md")
     assert issues == []

@@ -129,6 +129,8 @@ def test_json_shape() -> None:
             "dependencies": [],
             "severity": "error",
             "waive_label": None,
+            "waive_authors": [],
+            "parts": {},
         }
     ]
     assert data["waived"] == []
@@ -165,12 +167,17 @@ def test_json_deferred_dependencies_are_all_listed() -> None:
     assert "and 2 more" in deferred["message"]  # the text is capped; the data is not
     assert deferred["fix"] == DEPENDENCY_REASON.reason
     assert deferred["dependencies"] == [
-        {"name": "a", "section": "dependencies", "manifest": "package.json"},
-        {"name": "b", "section": "dependencies", "manifest": "package.json"},
-        {"name": "c", "section": "dependencies", "manifest": "package.json"},
-        {"name": "d", "section": "dependencies", "manifest": "package.json"},
-        {"name": "@t/x", "section": "devDependencies", "manifest": "package.json"},
-        {"name": "f", "section": "dependencies", "manifest": "web/package.json"},
+        {"name": "a", "section": "dependencies", "manifest": "package.json", "change": "added"},
+        {"name": "b", "section": "dependencies", "manifest": "package.json", "change": "added"},
+        {"name": "c", "section": "dependencies", "manifest": "package.json", "change": "added"},
+        {"name": "d", "section": "dependencies", "manifest": "package.json", "change": "added"},
+        {
+            "name": "@t/x",
+            "section": "devDependencies",
+            "manifest": "package.json",
+            "change": "added",
+        },
+        {"name": "f", "section": "dependencies", "manifest": "web/package.json", "change": "added"},
     ]
     ci = check(DEPENDENCY_REASON, bump(manifest(), after), body="## Risk\nNone")
     (finding,) = report_data(ci)["findings"]

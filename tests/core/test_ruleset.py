@@ -16,7 +16,7 @@ class TestRuleSet:
 
     def test_bad_pattern_names_rule_and_key(self) -> None:
         rule = RequiresRule(id="x", paths=["a"], require=["b/"], reason="r")
-        with pytest.raises(RuleError, match=r"change rule x: require: pattern 'b/'"):
+        with pytest.raises(RuleError, match=r"change rule x: require\[0\]: pattern 'b/'"):
             compile_rules([rule])
 
     def test_identity_target_is_rejected(self) -> None:

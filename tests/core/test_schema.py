@@ -79,7 +79,7 @@ def test_the_documented_examples_are_valid_for_both() -> None:
     [
         ('kind = "add_only"', 'kind = "add-only"'),
         ('kind = "add_only"', 'kind = "add_only"\nrequire = ["x"]'),
-        ('when = "dependency_added"', 'when = "added"'),
+        ('when = "dependency_added"', 'when = "dependency_removed"'),
         ('section = "Risk"\n', ""),
         ('[git]\nprotected_branch = "main"', "[git]\nprotected_branch = 1"),
         ('run = "make check"', 'run = "make check"\nshell = "bash"'),

@@ -153,7 +153,7 @@ class TestTemplateErrors:
     @pytest.mark.parametrize(
         ("template", "caret", "said"),
         [
-            ("{dir}/{nme}.test.{ext}", " " * 6 + "^^^^^", "unknown placeholder {nme}"),
+            ("{dir}/{Nme}.test.{ext}", " " * 6 + "^^^^^", "unknown placeholder {Nme}"),
             ("/{dir}/{name}", "^", "relative to the root"),
             ("{dir}/*.test.ts", " " * 6 + "^", "glob syntax"),
             ("{dir}/../{name}", " " * 6 + "^^", "no .. components"),

@@ -129,6 +129,13 @@ def _valid(pattern: str) -> bool:
 
 valid_pattern_and_path = pattern_and_path().filter(lambda pair: _valid(pair[0]))
 TARGETS = ("{dir}/{name}.test.{ext}", "tests/{name}.py", "{dir}/x", "src/{name}.{ext}.md")
+# Named parts: a trigger pattern, a companion filled in from it, and paths for both.
+NAMED = (
+    ("src/{p}/*.ts", "lib/{p}/*.ts", ("src/a/x.ts", "src/b/x.ts", "lib/a/y.ts", "lib/b/x.ts")),
+    ("{p}/**/a", "{p}.md", ("src/a", "lib/b/a", "src.md", "lib.md", "a.md")),
+    ("**/{p}/package.json", "{p}/x", ("a/package.json", "b/a/package.json", "a/x", "b/x")),
+    ("a/{p}/{q}.ts", "b/{q}/{p}", ("a/src/x.ts", "a/lib/x.ts", "b/x/src", "b/x/lib")),
+)
 MANIFESTS = ("a", "{}", '{"dependencies": {"x": "1"}}', '{"dependencies": {"x": "1", "y": "2"}}')
 
 
@@ -161,8 +168,13 @@ def rules_and_paths(draw: st.DrawFn) -> tuple[list[Rule], list[str]]:
             "ignores": some(0),
             "reason": "Fix it.",
         }
-        kind = draw(st.sampled_from(["requires", "add_only", "sibling", "pr_body"]))
-        if kind == "requires":
+        kind = draw(st.sampled_from(["requires", "add_only", "sibling", "pr_body", "named"]))
+        if kind == "named":
+            paths, require, examples = draw(st.sampled_from(NAMED))
+            pool.extend(examples)
+            named = {**common, "paths": [paths], "require": [require]}
+            out.append(RequiresRule(**named, when=draw(st.sampled_from(When))))
+        elif kind == "requires":
             out.append(RequiresRule(**common, require=some(1), when=draw(st.sampled_from(When))))
         elif kind == "add_only":
             out.append(AddOnlyRule(**common))

@@ -240,7 +240,7 @@ class TestErrors:
         assert (
             "cagr.toml: changes.rules[0] (id 'x'): unknown key requires (did you mean"
             " `require`?); the keys here are: id, kind, paths, ignores, when, format, require,"
-            " reason, note, severity, waive_label, examples"
+            " ignore_dependencies, reason, note, severity, waive_label, waive_authors, examples"
         ) in found
         write(
             repo, "cagr.toml", rule("x").replace("reason = ", "raeson = ").replace("ignores", "x")
@@ -285,7 +285,7 @@ def test_every_problem_of_one_rule_at_once(repo: Path) -> None:
         repo,
         "cagr.toml",
         '[[changes.rules]]\nid = "s"\nkind = "sibling"\npaths = ["src/"]\nignores = ["!x"]\n'
-        'target = "{dir}/{nme}"\nreason = " "\n',
+        'target = "{dir}/{Nme}"\nreason = " "\n',
     )
     found = [m.split(": ", 2)[1] for m in errors(repo)]
     assert found == [

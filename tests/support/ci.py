@@ -39,8 +39,10 @@ def pull_request(
     number: int = 7,
     old_body: str | None = None,
     labels: tuple[str, ...] = (),
+    author: str = SENDER["login"],
 ) -> dict[str, Any]:
-    """A `pull_request` webhook payload (`labels`: the names of the PR's labels)."""
+    """A `pull_request` webhook payload (`labels`: the names of the PR's labels; `author`: the
+    login of the account that opened it)."""
     payload: dict[str, Any] = {
         "action": action,
         "number": number,
@@ -51,7 +53,7 @@ def pull_request(
             "state": "open",
             "locked": False,
             "title": "Add a dependency",
-            "user": SENDER,
+            "user": {**SENDER, "login": author},
             "body": body,
             "draft": False,
             "head": {

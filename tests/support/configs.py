@@ -51,3 +51,17 @@ def uncomment(text: str) -> str:
         is_rule_line = in_rule and line.startswith("# ") and not line.startswith("# Suggested")
         out.append(line[2:] if is_rule_line else line)
     return "\n".join(out) + "\n"
+
+
+# A rule with a named part (round four), as several end-to-end tests use it.
+APP_MIGRATION = """
+[[changes.rules]]
+id = "app-migration"
+kind = "requires"
+paths = ["apps/{app}/models.py"]
+require = [{ path = "apps/{app}/migrations/0*.py", status = "added" }]
+reason = "Run makemigrations for this app and commit its new migration."
+waive_authors = ["renovate[bot]"]
+examples.invalid = [{ changes = [{ path = "apps/a/models.py", status = "M" }, { path = "apps/b/migrations/0002_x.py", status = "A" }] }]
+examples.valid = [{ changes = [{ path = "apps/a/models.py", status = "M" }, { path = "apps/a/migrations/0002_x.py", status = "A" }] }]
+"""

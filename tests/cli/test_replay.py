@@ -1,0 +1,113 @@
+"""`cagr replay`: real history judged a commit at a time, as pull requests, by the working
+tree's rules; nothing written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cagr_cli.main import main
+from tests.support.configs import TWO_RULES as RULES
+from tests.support.git import commit, git, write
+
+Capture = pytest.CaptureFixture[str]
+BODY = "## Risk\nDependency reason: x parses the wire format."
+
+
+@pytest.fixture
+def history(repo: Path) -> dict[str, str]:
+    """main: a root commit, then a schema edit without its companion, one with it, a new
+    dependency whose message explains it, and one whose message does not."""
+    write(repo, "src/schema.py", "v1")
+    write(repo, "schema.json", "{}")
+    write(repo, "package.json", "{}")
+    shas = {"root": commit(repo, "root")}
+    write(repo, "src/schema.py", "v2")
+    shas["alone"] = commit(repo, "schema alone")
+    write(repo, "src/schema.py", "v3")
+    write(repo, "schema.json", '{"v": 3}')
+    shas["both"] = commit(repo, "schema with its companion")
+    write(repo, "package.json", '{"dependencies": {"x": "1"}}')
+    shas["explained"] = commit(repo, f"add x\n\n{BODY}")
+    write(repo, "package.json", '{"dependencies": {"x": "1", "y": "1"}}')
+    shas["unexplained"] = commit(repo, "add y")
+    write(repo, "cagr.toml", RULES)  # the rules are in the working tree only: they judge
+    return shas
+
+
+def replay(repo: Path, capsys: Capture, *args: str) -> dict:
+    assert main(["--repo", str(repo), "replay", "--format", "json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _by_commit(data: dict) -> dict[str, dict]:
+    return {c["commit"]: c for c in data["commits"]}
+
+
+def test_each_commit_is_judged_as_a_pull_request_from_its_first_parent(
+    repo: Path, history: dict[str, str], capsys: Capture
+) -> None:
+    data = replay(repo, capsys)
+    commits = _by_commit(data)
+    assert [c["commit"] for c in data["commits"]] == [
+        history[k] for k in ("unexplained", "explained", "both", "alone", "root")
+    ]
+    assert commits[history["alone"]]["status"] == "fail"
+    assert [f["rule"] for f in commits[history["alone"]]["findings"]] == ["schema-companion"]
+    assert commits[history["both"]]["status"] == "pass"
+    assert commits[history["root"]]["status"] == "root"
+    # Without a body, PR-body obligations are owed, not failed.
+    assert [d["rule"] for d in commits[history["unexplained"]]["deferred"]] == ["dependency-reason"]
+    rules = {row["rule"]: row for row in data["rules"]}
+    assert (rules["schema-companion"]["fired"], rules["schema-companion"]["findings"]) == (2, 1)
+    assert (rules["dependency-reason"]["fired"], rules["dependency-reason"]["owed"]) == (2, 2)
+
+
+def test_commit_messages_stand_in_for_descriptions_only_when_asked(
+    repo: Path, history: dict[str, str], capsys: Capture
+) -> None:
+    commits = _by_commit(replay(repo, capsys, "--body-from", "message"))
+    assert commits[history["explained"]]["status"] == "pass"
+    assert commits[history["unexplained"]]["status"] == "fail"
+    assert commits[history["unexplained"]]["deferred"] == []
+
+
+def test_given_revisions_and_a_limit(repo: Path, history: dict[str, str], capsys: Capture) -> None:
+    data = replay(repo, capsys, "main~3")
+    assert [c["commit"] for c in data["commits"]] == [history["alone"]]
+    data = replay(repo, capsys, "--last", "2")
+    assert [c["commit"] for c in data["commits"]] == [history["unexplained"], history["explained"]]
+
+
+def test_it_writes_nothing_and_prints_a_table(
+    repo: Path, history: dict[str, str], capsys: Capture
+) -> None:
+    before = git(repo, "status", "--porcelain=v2", "--untracked-files=all")
+    assert main(["--repo", str(repo), "replay"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.strip()}
+    assert rows["schema-companion"][:8] == [
+        "schema-companion",
+        "requires",
+        "error",
+        "2",
+        "1",
+        "1",
+        "0",
+        "0",
+    ]
+    assert rows[history["alone"][:10]][:3] == [history["alone"][:10], "fail", "schema-companion"]
+    assert git(repo, "status", "--porcelain=v2", "--untracked-files=all") == before
+    assert not (repo / ".git" / "cagr" / "gate.json").exists()
+
+
+def test_usage_and_configuration_errors_exit_2(
+    repo: Path, history: dict[str, str], capsys: Capture
+) -> None:
+    assert main(["--repo", str(repo), "replay", "--last", "0"]) == 2
+    assert main(["--repo", str(repo), "replay", "no-such-rev"]) == 2
+    write(repo, "cagr.toml", "[[changes.rules]]\nid = 1\n")
+    assert main(["--repo", str(repo), "replay"]) == 2
+    assert "changes.rules" in capsys.readouterr().err
