@@ -16,7 +16,7 @@ from __future__ import annotations
 import secrets
 
 from cagr_core.changes import Unchecked
-from cagr_core.render import waivable
+from cagr_core.render import one_line, waivable
 from cagr_core.report import TARGET, Finding, Waived, each_rule_first
 from cagr_core.severity import Severity
 
@@ -70,7 +70,7 @@ def _finding(result: CiResult, finding: Finding) -> str:
     file, line = _place(result, finding.rule, finding.paths[0] if finding.paths else None)
     return command(
         "warning" if warn else "error",
-        f"{finding.message}\nInstead: {finding.fix}{waive}",
+        f"{one_line(finding.message)}\nInstead: {one_line(finding.fix)}{waive}",
         title=f"cagr: {subject}" + (" (warning)" if warn else ""),
         file=file,
         line=line,
@@ -82,7 +82,7 @@ def _waived(result: CiResult, waived: Waived) -> str:
     file, line = _place(result, finding.rule, finding.paths[0] if finding.paths else None)
     return command(
         "notice",
-        f"Waived by the {waived.by} (not a pass): {finding.message}",
+        f"Waived by the {waived.by} (not a pass): {one_line(finding.message)}",
         title=f"cagr: change rule {finding.rule} waived",
         file=file,
         line=line,
@@ -92,7 +92,7 @@ def _waived(result: CiResult, waived: Waived) -> str:
 def _problem(problem: JobProblem) -> str:
     return command(
         "error",
-        f"{problem.message}\nInstead: {problem.fix}",
+        f"{one_line(problem.message)}\nInstead: {one_line(problem.fix)}",
         title=f"cagr: {problem.kind.replace('_', ' ')}",
     )
 
@@ -101,7 +101,11 @@ def _unchecked(result: CiResult, item: Unchecked) -> str:
     subject = f"change rule {item.rule}" if item.rule else f"{item.stage.value} stage"
     file, line = _place(result, item.rule, item.path)
     return command(
-        "warning", f"Unchecked: {item.message}", title=f"cagr: {subject}", file=file, line=line
+        "warning",
+        f"Unchecked: {one_line(item.message)}",
+        title=f"cagr: {subject}",
+        file=file,
+        line=line,
     )
 
 

@@ -5,10 +5,11 @@ GitLab reads a subset of the Code Climate issue format: a JSON array of issues, 
 `description`, a `check_name`, a `fingerprint` (unique: GitLab shows one issue per fingerprint,
 and compares them with the target branch's report), a `severity` (info, minor, major, critical,
 blocker) and a `location` (`path`, `lines.begin`). A finding is `major` (a `warn` rule's:
-`minor`), on its first path (line 1: change rules judge files), or, without a path, on the
-configuration line that declares it; a waived finding and an unchecked item are `info` (the
-job's exit code already fails the pipeline for an unchecked one), and one about no rule goes
-on the first configuration file. What has no file at all stays in the job log.
+`minor`), on its first path the head holds (line 1: change rules judge files), or, without one
+(no path, or only deleted ones), on the configuration line that declares it; a waived finding
+and an unchecked item are `info` (the job's exit code already fails the pipeline for an
+unchecked one), and one about no rule goes on the first configuration file. What has no file
+at all stays in the job log.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def codequality_report(result: CiResult) -> list[dict[str, Any]]:
     report = result.report
     shown = [(f, None) for f in report.findings] + [(w.finding, w.by) for w in report.waived]
     for finding, label in shown:
-        place = _place(result, finding.rule, finding.paths[0] if finding.paths else None)
+        place = result.shown_at(finding.rule, finding.paths)
         if place is None:
             continue
         if label is not None:
@@ -55,7 +56,7 @@ def codequality_report(result: CiResult) -> list[dict[str, Any]]:
             )
         )
     for item in result.report.unchecked:
-        place = _place(result, item.rule, item.path)
+        place = result.shown_at(item.rule, (item.path,) if item.path else ())
         if place is None and item.rule is None and result.config_file is not None:
             place = (result.config_file, 1)
         if place is not None:
@@ -69,10 +70,6 @@ def codequality_report(result: CiResult) -> list[dict[str, Any]]:
                 )
             )
     return _unique(issues)
-
-
-def _place(result: CiResult, rule: str | None, path: str | None) -> tuple[str, int] | None:
-    return (path, 1) if path is not None else result.declared(rule)
 
 
 def _issue(

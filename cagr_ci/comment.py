@@ -15,6 +15,7 @@ token with the `api` scope (GitLab's job token cannot write notes).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Literal, Protocol
 
@@ -94,8 +95,65 @@ def error_body(text: str, link: str = "") -> str:
 def no_mentions(text: str) -> str:
     """`text` whose `@` can mention no one: a comment notifies whoever it mentions, and file
     and package names hold `@` (`@babel/core`). A word joiner after it breaks the mention and
-    shows nothing."""
-    return text.replace("@", "@\u2060")
+    shows nothing; inside a code span, where GitHub mentions no one, nothing is added, so a
+    path or command copied from it is the one written."""
+    return "\n".join(_line_without_mentions(line) for line in text.split("\n"))
+
+
+_BACKTICKS = re.compile(r"`+")
+_CELL_EDGE = re.compile(r"(?<!\\)\|")  # a table row's cells end at pipes not escaped
+_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_MAX_BACKTICKS = 1000  # cmark's MAXBACKTICKS: a longer run never opens a code span
+
+
+def _line_without_mentions(line: str) -> str:
+    """One line of the comment, each an inline block of its own (a table row: each cell)."""
+    if not line.startswith("|"):
+        return _outside_code(line)
+    cells = _CELL_EDGE.split(line)
+    return "|".join(_outside_code(cell) for cell in cells)
+
+
+def _outside_code(text: str) -> str:
+    """`text` (one inline block) with a word joiner after every `@` outside its code spans,
+    found as GitHub's cmark-gfm finds them (`handle_backticks`): a run of backticks not escaped
+    by a backslash opens a span that the next run of the same length closes, else it is text;
+    cmark remembers where it last saw a run of each length, and once a search reached the end
+    it gives up on an opener whose length it last saw before it (so does this)."""
+    out: list[str] = []
+    last_seen: dict[int, int] = {}  # cmark's `backticks`: where a run of each length last began
+    scanned = False  # cmark's `scanned_for_backticks`
+    start = at = 0
+    while at < len(text):
+        char = text[at]
+        if char == "\\" and text[at + 1 : at + 2] in _ESCAPABLE:
+            at += 2  # an escaped character, a backtick too, is text
+            continue
+        if char != "`":
+            at += 1
+            continue
+        run = _BACKTICKS.match(text, at)
+        assert run is not None
+        length = len(run.group())
+        after = at + length
+        end = None
+        if length <= _MAX_BACKTICKS and not (scanned and last_seen.get(length, 0) <= after):
+            for found in _BACKTICKS.finditer(text, after):
+                if len(found.group()) <= _MAX_BACKTICKS:
+                    last_seen[len(found.group())] = found.start()
+                if len(found.group()) == length:
+                    end = found.end()
+                    break
+            else:
+                scanned = True
+        if end is None:
+            at = after  # no closer: literal backticks
+            continue
+        out.append(text[start:at].replace("@", "@\u2060"))
+        out.append(text[at:end])  # the code span, as it was written
+        start = at = end
+    out.append(text[start:].replace("@", "@\u2060"))
+    return "".join(out)
 
 
 def keep_comment(event: CiEvent, body: str) -> CommentOutcome:

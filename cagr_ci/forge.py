@@ -9,7 +9,7 @@ system's variables, without importing anything that speaks HTTP.
   own job token cannot write notes).
 
 A token is held in a `Secret`, whose text form hides it: it goes into one request header and
-nowhere else (not a message, a report or a file).
+nowhere else (not a message, a report or a file); what the forge answers is scrubbed of it.
 """
 
 from __future__ import annotations
@@ -18,12 +18,10 @@ import re
 from collections.abc import Mapping
 from typing import Literal
 
+from cagr_core.redaction import GITHUB_TOKEN, GITLAB_TOKEN, redact
 from cagr_core.values import value
 
 Forge = Literal["github", "gitlab"]
-GITHUB_TOKEN = "GITHUB_TOKEN"
-GITLAB_TOKEN = "CAGR_GITLAB_TOKEN"
-TOKEN_VARIABLES = (GITHUB_TOKEN, GITLAB_TOKEN)  # never handed on to `[stack].ci` commands
 _TOKEN_TEXT = re.compile(r"[\x21-\x7e]+")  # what fits in a header: visible ASCII, no spaces
 
 
@@ -38,6 +36,10 @@ class Secret:
     def reveal(self) -> str:
         """The token itself, for the one request header that carries it."""
         return self._value
+
+    def hide(self, text: str) -> str:
+        """`text` without the token (the forge's answers may quote it)."""
+        return redact(text, (self._value,))
 
     def __repr__(self) -> str:
         return "Secret('***')"

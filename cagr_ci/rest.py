@@ -9,7 +9,8 @@ Pages are followed through `Link: <...>; rel="next"`.
 The token goes into one request header, added so that no redirect carries it (redirects are
 not followed at all: an API that moved is an error to fix in the job), and only over HTTPS or
 to this machine. No error message holds it: messages name the method, the path and the forge's
-own error text.
+own error text. Whatever the forge answers (data, headers, error texts) is scrubbed of the token
+before anything reads it, so no message, even one cut short, can hold a part of it.
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ class RestClient:
             try:
                 return self._once(method, url, data)
             except urllib.error.HTTPError as error:
-                answer = _error_answer(error)
+                answer = _scrubbed(_error_answer(error), self._token)
                 wait = self._rate_limit_wait(error.code, answer)
                 if wait is not None:
                     if last or not self._fits(wait):
@@ -173,7 +174,7 @@ class RestClient:
                     self._sleep(delay)
                     delay *= 2
                     continue
-                reason = getattr(error, "reason", error)
+                reason = self._token.hide(str(getattr(error, "reason", error)))
                 raise ApiError(f"{shown}: the API could not be reached ({reason}).") from None
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -222,7 +223,7 @@ class RestClient:
             raise ApiError(
                 f"{method} {urllib.parse.urlsplit(url).path}: the answer is not JSON.", status
             ) from None
-        return Answer(status, parsed, headers)
+        return _scrubbed(Answer(status, parsed, headers), self._token)
 
     def _value(self) -> str:
         header_value = self._token.reveal()
@@ -248,6 +249,22 @@ class RestClient:
         if status == 429 or _SECONDARY in _message(answer).lower():
             return 60.0  # GitHub: "wait for at least one minute before retrying"
         return None
+
+
+def _scrubbed(answer: Answer, token: Secret) -> Answer:
+    """The answer with the token taken out of its data and headers, wherever the forge put it."""
+
+    def scrub(data: Any) -> Any:
+        if isinstance(data, str):
+            return token.hide(data)
+        if isinstance(data, list):
+            return [scrub(item) for item in data]
+        if isinstance(data, dict):
+            return {scrub(key): scrub(item) for key, item in data.items()}
+        return data
+
+    headers = {key: token.hide(value) for key, value in answer.headers.items()}
+    return Answer(answer.status, scrub(answer.data), headers)
 
 
 def _error_answer(error: urllib.error.HTTPError) -> Answer:

@@ -15,6 +15,7 @@ from typing import Literal
 
 from cagr_core.changes import ChangeSet, Stage, Unchecked
 from cagr_core.description import SECTIONS_RULE
+from cagr_core.redaction import TOKEN_VARIABLES
 from cagr_core.report import Report, Verdict, waive
 from cagr_core.values import replace, value
 from cagr_git.discover import Checkout
@@ -27,7 +28,6 @@ from cagr_repo.stack import StackOutcome
 from cagr_repo.target import TargetChoice, choose_target
 
 from .event import CiEvent
-from .forge import TOKEN_VARIABLES
 from .integrity import (
     CheckoutError,
     LocalChanges,
@@ -75,10 +75,20 @@ class CiResult:
     declarations: tuple[tuple[str, str, int], ...] = ()  # (rule, config file, line)
     config_file: str | None = None  # the first configuration source, if any
     pull_requests: tuple[PullRequestCheck, ...] = ()
+    deleted: frozenset[str] = frozenset()  # paths the change deletes: not in the head
 
     def declared(self, rule: str | None) -> tuple[str, int] | None:
         """Where `rule` is declared (file, line): a place to show a result with no path."""
         return next(((file, line) for r, file, line in self.declarations if r == rule), None)
+
+    def shown_at(self, rule: str | None, paths: tuple[str, ...]) -> tuple[str, int] | None:
+        """Where code scanning and code quality show a result: its first path the head holds
+        (line 1), else where its rule is declared. A deleted file is not in the head, so a
+        result there would point at no file of the pull request."""
+        for path in paths:
+            if path not in self.deleted:
+                return path, 1
+        return self.declared(rule)
 
     @property
     def status(self) -> CiStatus:
@@ -152,6 +162,7 @@ def run_ci(
     unknown_state = (*withheld, *_stack_unchecked(stack), *_unreadable(before, after))
     report = replace(report, unchecked=report.unchecked + unknown_state)
     problems = [*_dirt(before), *_stack_failures(stack), *_dirtied(checkout, before, after)]
+    deleted = frozenset(change.path for change in result.changes.changes if change.new is None)
     return CiResult(
         event,
         head,
@@ -164,9 +175,10 @@ def run_ci(
         tuple(problems),
         _notes(event, report, is_shallow(checkout), queue_note)
         + (() if config.rules.rules else _unread(checkout)),
-        _declarations(config, report),
+        _declarations(config, report, deleted),
         _config_file(config),
         pull_requests,
+        deleted,
     )
 
 
@@ -184,10 +196,18 @@ def _config_file(config: RepoConfig) -> str | None:
     return sections[0] if sections else None
 
 
-def _declarations(config: RepoConfig, report: Report) -> tuple[tuple[str, str, int], ...]:
-    """Where each rule that reports something without a path is declared."""
-    rules = {f.rule for f in report.findings if not f.paths}
-    rules |= {u.rule for u in report.unchecked if u.rule is not None and u.path is None}
+def _declarations(
+    config: RepoConfig, report: Report, deleted: frozenset[str]
+) -> tuple[tuple[str, str, int], ...]:
+    """Where each rule that reports something on no path of the head is declared (no path,
+    or only deleted ones)."""
+    findings = (*report.findings, *(w.finding for w in report.waived))
+    rules = {f.rule for f in findings if deleted.issuperset(f.paths)}
+    rules |= {
+        u.rule
+        for u in report.unchecked
+        if u.rule is not None and (u.path is None or u.path in deleted)
+    }
     found = ((rule, declaration(config, rule)) for rule in sorted(rules))
     return tuple((rule, *where) for rule, where in found if where is not None)
 

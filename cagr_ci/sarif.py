@@ -1,10 +1,12 @@
 """A SARIF 2.1.0 log of a CI run's findings, for code scanning (`cagr ci --sarif FILE`).
 
-One rule descriptor per rule that has findings (its fix is the help text), one result per
-finding, at level `warning` for a `warn` rule, each with a location code scanning can show: the
-finding's first path (file level: change rules judge files, not lines), or, for a finding
-about the PR description (`review.pr_sections`), the line of the configuration that asks for
-it. A finding a pull-request label waived is a result with an external suppression whose
+One rule descriptor per rule that has findings (what it is and where it is declared as its
+full description, its fix as the help text: GitHub's rules in the SARIF multitool ask for both,
+of the notification descriptors too), one result per finding, at level `warning` for a `warn`
+rule, each with a location code scanning can show: the finding's first path the head holds
+(file level: change rules judge files, not lines), or, for a finding with no such path (about
+the PR description, or only about deleted files), the line of the configuration that declares
+the rule. A finding a pull-request label waived is a result with an external suppression whose
 justification names the label.
 
 What code scanning does with a log decides its shape (github/codeql-action's upload code):
@@ -26,6 +28,7 @@ from urllib.parse import quote
 from cagr_core.report import Finding, each_rule_first
 from cagr_core.severity import Severity
 from cagr_core.version import VERSION
+from cagr_repo.declarations import declaration
 
 from .run import CiResult
 
@@ -60,16 +63,7 @@ def sarif_log(result: CiResult, max_results: int = MAX_RESULTS) -> dict[str, Any
         ordered = each_rule_first(findings)
         kept, left_out = ordered[: max_results - 1], ordered[max_results - 1 :]
     rule_ids = list(dict.fromkeys(finding.rule for finding in kept))
-    rules = [
-        {
-            "id": rule,
-            "shortDescription": {"text": f"cagr change rule {rule}"},
-            "help": {"text": _first(kept, rule).fix},
-            "defaultConfiguration": {"level": _level(_first(kept, rule).severity)},
-            "properties": {"kind": _first(kept, rule).kind},
-        }
-        for rule in rule_ids
-    ]
+    rules = [_rule(result, _first(kept, rule)) for rule in rule_ids]
     results = [
         _result(result, finding, rule_ids.index(finding.rule), labels.get(finding))
         for finding in kept
@@ -79,6 +73,10 @@ def sarif_log(result: CiResult, max_results: int = MAX_RESULTS) -> dict[str, Any
             {
                 "id": LEFT_OUT,
                 "shortDescription": {"text": "cagr findings left out of this log"},
+                "fullDescription": {
+                    "text": "Code scanning takes at most 25,000 results per run, so this log"
+                    " leaves out the findings past that; every failing rule keeps its first."
+                },
                 "help": {"text": "The job log and `cagr ci --format json` list every finding."},
                 "defaultConfiguration": {"level": "error"},
             }
@@ -94,8 +92,27 @@ def sarif_log(result: CiResult, max_results: int = MAX_RESULTS) -> dict[str, Any
                     {
                         "id": UNCHECKED,
                         "shortDescription": {"text": "Something cagr could not check"},
+                        "fullDescription": {
+                            "text": "A rule, or the change itself, could not be decided exactly"
+                            " (a history this clone lacks, a file cagr cannot read as git"
+                            " does, a description it was not given): the results are"
+                            " incomplete, and the run is not a pass."
+                        },
+                        "help": {
+                            "text": "The notification's message says what was left unchecked"
+                            " and what to do about it; `cagr ci` exits 3 while anything is."
+                        },
                     },
-                    {"id": JOB_PROBLEM, "shortDescription": {"text": "A problem with the job"}},
+                    {
+                        "id": JOB_PROBLEM,
+                        "shortDescription": {"text": "A problem with the job"},
+                        "fullDescription": {
+                            "text": "The CI job itself is wrong for a check (a dirty checkout,"
+                            " a `[stack].ci` command that failed or changed the work tree):"
+                            " it fails the job whatever the rules say."
+                        },
+                        "help": {"text": "The notification's message ends with what to do."},
+                    },
                 ],
             }
         },
@@ -112,10 +129,27 @@ def sarif_log(result: CiResult, max_results: int = MAX_RESULTS) -> dict[str, Any
     return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
+def _rule(result: CiResult, finding: Finding) -> dict[str, Any]:
+    """A rule's descriptor: what it is, where it is declared, and its fix as the help."""
+    declared = declaration(result.config, finding.rule)
+    where = f", declared in {declared[0]} line {declared[1]}" if declared else ""
+    return {
+        "id": finding.rule,
+        "shortDescription": {"text": f"cagr change rule {finding.rule}"},
+        "fullDescription": {
+            "text": f"The cagr change rule {finding.rule} ({finding.kind}{where}) judges each"
+            f" change against its merge base; when it fails: {finding.fix}"
+        },
+        "help": {"text": finding.fix},
+        "defaultConfiguration": {"level": _level(finding.severity)},
+        "properties": {"kind": finding.kind},
+    }
+
+
 def _result(
     result: CiResult, finding: Finding, index: int, waived_by: str | None
 ) -> dict[str, Any]:
-    where = _place(result, finding.rule, finding.paths[0] if finding.paths else None)
+    where = result.shown_at(finding.rule, finding.paths)
     return {
         "ruleId": finding.rule,
         "ruleIndex": index,
@@ -134,7 +168,7 @@ def _left_out(
     result: CiResult, left_out: list[Finding], index: int, max_results: int
 ) -> dict[str, Any]:
     first = left_out[0]
-    where = _place(result, first.rule, first.paths[0] if first.paths else None)
+    where = result.shown_at(first.rule, first.paths)
     rules = len({finding.rule for finding in left_out})
     return {
         "ruleId": LEFT_OUT,
@@ -160,7 +194,7 @@ def _invocation(result: CiResult) -> dict[str, Any]:
             "message": {"text": f"Unchecked ({item.stage.value}): {item.message}"},
             **(
                 {"locations": [_location(*where)]}
-                if (where := _place(result, item.rule, item.path))
+                if (where := result.shown_at(item.rule, (item.path,) if item.path else ()))
                 else {}
             ),
         }
@@ -177,11 +211,6 @@ def _invocation(result: CiResult) -> dict[str, Any]:
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
     return invocation
-
-
-def _place(result: CiResult, rule: str | None, path: str | None) -> tuple[str, int] | None:
-    """Where to show something: its path (line 1), else where its rule is declared."""
-    return (path, 1) if path is not None else result.declared(rule)
 
 
 def _location(path: str, line: int) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 
 from cagr_core.description import SECTIONS_RULE
-from cagr_core.render import waivable
+from cagr_core.render import one_line, waivable
 from cagr_core.report import Finding, Report
 from cagr_core.safe_text import terminal_safe
 from cagr_core.severity import Severity
@@ -30,19 +30,24 @@ _VERDICT = {
 
 
 def cell(text: str, limit: int = CELL_LIMIT) -> str:
-    """Text safe inside a Markdown table cell: control characters and undecodable bytes
-    escaped, HTML escaped, pipes escaped, lines joined, and cut to `limit` characters."""
-    text = terminal_safe(text)
+    """Text safe inside a Markdown table cell: a line break shown as `\\n` (a file name that
+    holds one cannot pass for two names, or for a line of its own), control characters and
+    undecodable bytes escaped, HTML escaped, pipes escaped, and cut to `limit` characters."""
+    text = terminal_safe(one_line(text))
     if len(text) > limit:
         text = text[:limit].rstrip() + " … (cut here; the job log has the rest)"
-    escaped = html.escape(text, quote=False).replace("|", "\\|")
-    return "<br>".join(line for line in escaped.splitlines() if line.strip()) or " "
+    return html.escape(text, quote=False).replace("|", "\\|").strip() or " "
+
+
+def cells(lines: list[str]) -> str:
+    """Lines in one table cell, each as `cell` shows it, one under another."""
+    return "<br>".join(shown for line in lines if (shown := cell(line)).strip()) or " "
 
 
 def code(text: str, *, in_table: bool = True) -> str:
     """Text as an inline code span (in a table cell: pipes escaped, cut to the cell limit): no
     HTML escapes (a code span shows them literally), a fence longer than any backtick run."""
-    text = terminal_safe(text).replace("\n", " ")
+    text = terminal_safe(one_line(text))
     if in_table:
         text = text.replace("|", "\\|")[:CELL_LIMIT]
     fence = "`" * (_longest_backtick_run(text) + 1)
@@ -140,12 +145,13 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
         waived = [w for w in report.waived if w.finding.rule == rule]
         unknown = [u for u in report.unchecked if u.rule == rule]
         deferred = [d for d in report.deferred if d.rule == rule]
+        fix: list[str] = []
         if findings:
-            fixes = "\n".join(dict.fromkeys(f.fix for f in findings))
+            fix = list(dict.fromkeys(f.fix for f in findings))
             if findings[0].waive_label is not None:
-                fixes += "\n" + waivable(findings[0].waive_label)
+                fix.append(waivable(findings[0].waive_label))
             verdict = "warn" if findings[0].severity is Severity.WARN else "fail"
-            what, fix = findings[0].message, fixes
+            what = findings[0].message
             if len(findings) > 1:
                 what += f" ({len(findings)} findings: each, with its paths, below the table.)"
             elif len(findings[0].paths) > 1:
@@ -153,20 +159,19 @@ def _rule_rows(result: CiResult, config: RepoConfig) -> list[str]:
         elif waived:
             verdict = "waived"
             what = f"Waived by the {waived[0].by}: " + " ".join(w.finding.message for w in waived)
-            fix = ""
         elif unknown:
-            verdict, what, fix = "unchecked", " ".join(u.message for u in unknown), ""
+            verdict, what = "unchecked", " ".join(u.message for u in unknown)
         elif whole_change_unknown and rule != SECTIONS_RULE:  # the headings need no change
-            verdict, what, fix = "unchecked", "The change itself could not be read.", ""
+            verdict, what = "unchecked", "The change itself could not be read."
         else:
-            verdict, fix = "pass", ""
+            verdict = "pass"
             if deferred:
                 what = " ".join(d.message for d in deferred)
             elif rule == SECTIONS_RULE:
                 what = "Every heading is there."
             else:  # a rule the change never triggered passes without being put to the test
                 what = "Satisfied." if rule in report.fired else "Not triggered by this change."
-        rows.append(f"| {code(rule)} | {_VERDICT[verdict]} | {cell(what)} | {cell(fix)} |")
+        rows.append(f"| {code(rule)} | {_VERDICT[verdict]} | {cell(what)} | {cells(fix)} |")
     return rows
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Iterator
 
+from cagr_core.redaction import redact, tokens
 from cagr_core.safe_text import terminal_safe
 
 TYPE_CHECKING = False  # not typing's: importing it costs every command
@@ -42,13 +44,15 @@ def exit_code(report: Report) -> int:
 
 # Anything but printable ASCII, newline and tab is looked at one character at a time.
 class _TerminalSafe:
-    """A text stream that escapes what it is given (terminal_safe) and never fails to encode."""
+    """A text stream that escapes what it is given (terminal_safe), never shows a forge token
+    the environment holds, and never fails to encode."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, secrets: tuple[str, ...] = ()) -> None:
         self._stream = stream
+        self._secrets = secrets
 
     def write(self, text: str) -> int:
-        safe = terminal_safe(text)
+        safe = terminal_safe(redact(text, self._secrets) if self._secrets else text)
         try:
             return self._stream.write(safe)
         except UnicodeEncodeError:  # a stream that cannot hold this character: escape it
@@ -61,12 +65,14 @@ class _TerminalSafe:
 
 @contextlib.contextmanager
 def terminal_safe_streams() -> Iterator[None]:
-    """stdout and stderr escape what is printed to them (terminal_safe) while the block runs."""
+    """stdout and stderr escape what is printed to them (terminal_safe), and show no token the
+    environment holds (redact), while the block runs."""
     stdout, stderr = sys.stdout, sys.stderr
+    secrets = tokens(os.environ)
     if stdout is not None:  # None when the process has no stdout at all
-        sys.stdout = _TerminalSafe(stdout)
+        sys.stdout = _TerminalSafe(stdout, secrets)
     if stderr is not None:
-        sys.stderr = _TerminalSafe(stderr)
+        sys.stderr = _TerminalSafe(stderr, secrets)
     try:
         yield
     finally:

@@ -37,10 +37,10 @@ def _finding_blocks(report: Report) -> list[tuple[str, list[str], str]]:
             )
         else:
             header = f"{subject} {rule}{form} failed{where}."
-        fixes = [f"Instead: {_one_line(fix)}" for fix in dict.fromkeys(f.fix for f in findings)]
+        fixes = [f"Instead: {one_line(fix)}" for fix in dict.fromkeys(f.fix for f in findings)]
         if first.waive_label is not None:
             fixes.append(waivable(first.waive_label))
-        blocks.append((header, [_one_line(f.message) for f in findings], "\n".join(fixes)))
+        blocks.append((header, [one_line(f.message) for f in findings], "\n".join(fixes)))
     return blocks
 
 
@@ -48,7 +48,7 @@ def waivable(label: str) -> str:
     """What a rule's `waive_label` lets a maintainer do (never the agent, never locally)."""
     return (
         f"Waivable: a maintainer can waive this rule for the pull request by adding the label"
-        f" `{_one_line(label)}`; CI then reports it as waived. Nothing else waives it."
+        f" `{one_line(label)}`; CI then reports it as waived. Nothing else waives it."
     )
 
 
@@ -61,14 +61,14 @@ def _waived_lines(report: Report) -> list[str]:
         by, who = ("label", "a maintainer") if first.label is not None else ("author", "its author")
         what = first.label if first.label is not None else first.author
         head = (
-            f"Waived by the {by} `{_one_line(what or '')}`: change rule {rule}{where}"
+            f"Waived by the {by} `{one_line(what or '')}`: change rule {rule}{where}"
             f" (its findings stand, waived by {who}; not a pass)."
         )
-        lines.append("\n".join([head, *(_one_line(w.finding.message) for w in waived)]))
+        lines.append("\n".join([head, *(one_line(w.finding.message) for w in waived)]))
     return lines
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
     """A message as one line: a line break in a file name is shown as `\\n`, so a name can
     never pass for another line of the report (an `Instead:` of its own, say)."""
     return text.replace("\r", "\\r").replace("\n", "\\n")
@@ -86,13 +86,13 @@ def _other_lines(report: Report) -> list[str]:
             subject = f"check {item.rule}"
         if item.severity is Severity.WARN:
             subject += " (severity warn: does not change the verdict)"
-        lines.append(f"Unchecked ({item.stage.value}): {subject}: {_one_line(item.message)}")
+        lines.append(f"Unchecked ({item.stage.value}): {subject}: {one_line(item.message)}")
     for deferred in report.deferred:
         weight = " (severity warn)" if deferred.severity is Severity.WARN else ""
         waive = "" if deferred.waive_label is None else f"\n{waivable(deferred.waive_label)}"
         lines.append(
             f"Deferred to the pull request: change rule {deferred.rule}{weight}:"
-            f" {_one_line(deferred.message)}\nThen: {_one_line(deferred.fix)}{waive}"
+            f" {one_line(deferred.message)}\nThen: {one_line(deferred.fix)}{waive}"
         )
     if report.uncommitted:
         lines.append(

@@ -11,9 +11,12 @@ stronger source stays decided. Macros (`[attr]name ...`, allowed only at the top
 and system files and `info/attributes`) expand where a line sets them. Quoted patterns are
 unquoted as git unquotes them; `core.ignoreCase` folds ASCII case.
 
-In a cone-mode sparse checkout git may skip the index's version of a `.gitattributes` that is
-outside the cone; a folder whose file would come from the index there is *uncertain*, and the
-caller decides both ways. Standard library only.
+Where git's own commands read a folder's file differently, it is *uncertain*, and the caller
+decides both ways: in a cone-mode sparse checkout git may skip the index's version of a
+`.gitattributes` outside the cone; and a tracked `.gitattributes` the work tree no longer holds
+as a file (deleted or a symlink; neither skip-worktree nor assume-unchanged) is still read from
+the index by `git diff` and `git status`, while `git add -A` stages what replaced it first and
+hashes the files after it without it. Standard library only.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from .patterns import NEGATIVE, Pattern, PatternTooDeep
 Value = bool | bytes | None  # set, unset (`-a`), a value (`a=v`); None: unspecified (`!a`)
 State = tuple[bytes, Value]
 IndexBlob = Callable[[bytes], bytes | None]  # a tracked file's content from the index
+KeptWhenMissing = Callable[[bytes], bool]  # whether git keeps a tracked file missing from disk
 
 MAX_LINE_BYTES = 2048  # git ignores longer lines
 MAX_FILE_BYTES = 100 * 1024 * 1024  # and larger files
@@ -215,11 +219,11 @@ def _read_file(path: bytes, follow: bool) -> bytes | None:
 @value
 class Frame:
     """The lines of one source, and the folder its patterns are relative to (b"": the top);
-    `uncertain`: read from the index, which git may skip (sparse cone)."""
+    `uncertain`: why git's commands may or may not read it (None: they all do)."""
 
     base: bytes
     lines: list[Line]
-    uncertain: bool = False
+    uncertain: str | None = None
 
 
 class AttributeRules:
@@ -234,6 +238,7 @@ class AttributeRules:
         *,
         index_blob: IndexBlob,
         sparse_cone: bool,
+        kept_when_missing: KeptWhenMissing = lambda _: True,
     ) -> None:
         self.root = os.fsencode(root)
         self.fold = config.boolean("core", "ignoreCase", False)
@@ -242,6 +247,7 @@ class AttributeRules:
         self.elsewhere = f"a tree (`{source}`)" if source else None
         self.index_blob = index_blob
         self.sparse_cone = sparse_cone
+        self.kept_when_missing = kept_when_missing
         self.folders: dict[bytes, Frame] = {}
         top = [Frame(b"", parse_attributes(b"\n".join(_BUILTIN), b"", True, True))]
         if parse_boolean(environ.get("GIT_ATTR_NOSYSTEM", "false")) is not True:
@@ -252,11 +258,18 @@ class AttributeRules:
         self.bottom = [frame for frame in reversed(top) if frame.lines]  # strongest first
         self.info = self._shared(os.fsencode(os.path.join(commondir, "info", "attributes")))
         self.top = self._folder(b"")
-        self.macros: dict[bytes, list[State]] = {}
+        self.macros = self._macros(skip_uncertain=False)
+        self.certain_macros = self._macros(skip_uncertain=True)
+
+    def _macros(self, skip_uncertain: bool) -> dict[bytes, list[State]]:
+        macros: dict[bytes, list[State]] = {}
         for frame in (self.info, self.top, *self.bottom):  # the first definition found wins
+            if skip_uncertain and frame.uncertain:
+                continue
             for line in reversed(frame.lines):
-                if line.macro is not None and line.macro not in self.macros:
-                    self.macros[line.macro] = line.states
+                if line.macro is not None and line.macro not in macros:
+                    macros[line.macro] = line.states
+        return macros
 
     def _shared(self, path: bytes) -> Frame:
         data = _read_file(path, follow=True)
@@ -278,9 +291,28 @@ class AttributeRules:
                 frame = Frame(folder, [])
             else:
                 lines = parse_attributes(blob, folder, macro_ok, True)
-                frame = Frame(folder, lines, uncertain=self.sparse_cone and bool(folder))
+                frame = Frame(folder, lines, uncertain=self._why_uncertain(relative))
         self.folders[folder] = frame
         return frame
+
+    def _why_uncertain(self, relative: bytes) -> str | None:
+        """Why git's commands may or may not read the index's version of `relative` (a
+        `.gitattributes` the work tree holds no file of that git reads), or None when they all
+        read it."""
+        name = relative.decode("utf-8", "surrogateescape")
+        if not self.kept_when_missing(relative):
+            return (
+                f"its attributes come from the index's {name}, which the work tree no longer"
+                " holds as a file (deleted, or a symlink): `git diff` and `git status` still"
+                f" apply it, `git add -A` does not. Restore it (`git checkout -- {name}`) or"
+                f" stage what replaced it (`git add -A -- {name}`)"
+            )
+        if self.sparse_cone and b"/" in relative:
+            return (
+                f"its attributes come from {name}, outside the sparse checkout, which git may or"
+                " may not read"
+            )
+        return None
 
     def frames(self, path: bytes) -> list[Frame]:
         """The sources that speak for `path`, strongest first."""
@@ -301,6 +333,7 @@ class AttributeRules:
         basename = path.rpartition(b"/")[2]
         values: dict[bytes, Value] = {}
         fold = self.fold
+        macros = self.certain_macros if skip_uncertain else self.macros
         try:
             for frame in self.frames(path):
                 if skip_uncertain and frame.uncertain:
@@ -308,25 +341,28 @@ class AttributeRules:
                 for line in reversed(frame.lines):
                     pattern = line.pattern
                     if pattern is not None and pattern.matches(path, basename, False, fold):
-                        self._fill(values, line.states)
+                        _fill(values, line.states, macros)
         except PatternTooDeep as error:
             raise AttributeFileProblem(
                 f"an attributes pattern nests too many `*` ({error})"
             ) from None
         return values
 
-    def uncertain(self, path: bytes) -> bool:
-        """Whether a source git may or may not read (sparse cone) speaks for `path`."""
-        return self.sparse_cone and any(frame.uncertain for frame in self.frames(path))
+    def uncertain(self, path: bytes) -> str | None:
+        """Why a source that speaks for `path` may or may not be read by git (None: none)."""
+        return next((frame.uncertain for frame in self.frames(path) if frame.uncertain), None)
 
-    def _fill(self, values: dict[bytes, Value], states: list[State]) -> None:
-        """git's fill_one(): the line's states from the last, each only if still undecided; a
-        macro set to true expands in place."""
-        for name, state in reversed(states):
-            if name not in values:
-                values[name] = state
-                if state is True and name in self.macros:
-                    self._fill(values, self.macros[name])
+
+def _fill(
+    values: dict[bytes, Value], states: list[State], macros: dict[bytes, list[State]]
+) -> None:
+    """git's fill_one(): the line's states from the last, each only if still undecided; a macro
+    set to true expands in place."""
+    for name, state in reversed(states):
+        if name not in values:
+            values[name] = state
+            if state is True and name in macros:
+                _fill(values, macros[name], macros)
 
 
 def _user_file(config: GitConfig, environ: Mapping[str, str], root: str) -> str | None:

@@ -81,16 +81,17 @@ class Checkin:
     def conversion(self, path: bytes) -> Conversion:
         """What git does to `path`'s content on the way in. AttributeFileProblem when its
         attributes cannot be read as git would; Unconvertible when git itself would refuse
-        them or they depend on a sparse checkout's cone (which cagr does not read)."""
-        found = self._decide(self.attributes.attributes(path))
-        if self.attributes.uncertain(path):
-            other = self._decide(self.attributes.attributes(path, skip_uncertain=True))
-            if other != found:
-                raise Unconvertible(
-                    "its attributes come from a .gitattributes outside the sparse checkout,"
-                    " which git may or may not read"
-                )
-        return found
+        them."""
+        return self._decide(self.attributes.attributes(path))
+
+    def alternative(self, path: bytes, conversion: Conversion) -> tuple[Conversion, str] | None:
+        """Another conversion one of git's commands applies to `path` (a `.gitattributes` that
+        some read and others do not), and why; None when they all apply `conversion`."""
+        why = self.attributes.uncertain(path)
+        if why is None:
+            return None
+        other = self._decide(self.attributes.attributes(path, skip_uncertain=True))
+        return None if other == conversion else (other, why)
 
     def _decide(self, attributes: dict[bytes, Value]) -> Conversion:
         """convert.c's convert_attrs(), for the way in."""

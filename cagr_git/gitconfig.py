@@ -155,10 +155,13 @@ class _Parser:
             if char == "[":
                 section = self._section()
                 continue
-            if not (char.isascii() and char.isalpha()) or section is None:
+            if not (char.isascii() and char.isalpha()):
                 raise self._error()
             name, value = self._setting(char)
-            found.append(((section[0], section[1], name), value))
+            # Before any section git reads a setting with no section (`z = v` is `z`), which
+            # nothing can look up: kept as section "", never an error.
+            where = section if section is not None else ("", None)
+            found.append(_as_c_strings((where[0], where[1], name), value))
 
     def _section(self) -> tuple[str, str | None]:
         name: list[str] = []
@@ -249,6 +252,20 @@ class _Parser:
                 quoted = not quoted
             else:
                 out.append(char)
+
+
+def _as_c_strings(key: Key, value: str | None) -> Setting:
+    """A setting as git uses it: its key (`section.sub.name`) and value are C strings, so each
+    ends at a NUL byte in the file (a subsection holding one leaves a shorter key)."""
+    if value is not None and "\0" in value:
+        value = value.partition("\0")[0]
+    section, sub, name = key
+    if sub is not None and "\0" in sub:
+        whole = f"{section}.{sub}.{name}".partition("\0")[0]
+        head, _, rest = whole.partition(".")
+        middle, dot, last = rest.rpartition(".")
+        key = (head, middle if dot else None, last)
+    return key, value
 
 
 def _keychar(char: str) -> bool:

@@ -7,13 +7,16 @@ their raw objects. The walk is git's own (`git merge-base --all`): "paint down t
 the commits reachable from both sides, newest first; then those that are ancestors of another
 are removed, with generation numbers as a cut-off when the commit-graph has them and git's
 per-candidate paint when it does not. A commit-graph found damaged is dropped and the walk is
-done again from the objects, never half from each.
+done again from the objects, never half from each. A graph file whose checksum does not hold
+is not read at all (git reads it and trusts it; `git commit-graph verify` would not).
 """
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import os
+import re
 import struct
 from binascii import unhexlify
 from collections.abc import Callable
@@ -53,10 +56,13 @@ class GraphLayer:
     """
 
     def __init__(self, data: bytes, offset: int, bases: list[bytes]) -> None:
-        """ValueError (or struct.error, IndexError) unless every chunk read lies inside the file
-        and the layers below are the ones this layer was written on (`bases`, their hashes)."""
+        """ValueError (or struct.error, IndexError) unless the file's checksum holds, every
+        chunk read lies inside the file and the layers below are the ones this layer was
+        written on (`bases`, their hashes)."""
         if data[:4] != b"CGPH" or data[4] != 1 or data[5] != 1:
             raise ValueError("not a version 1, SHA-1 commit-graph")
+        if hashlib.sha1(memoryview(data)[:-20], usedforsecurity=False).digest() != data[-20:]:
+            raise ValueError("a damaged commit-graph (its checksum does not match)")
         count = data[6]
         if data[7] != len(bases):
             raise ValueError("the file was written on another number of layers")
@@ -162,6 +168,8 @@ class CommitGraph:
                 if len(raw) != 20:
                     break
                 data = _read(os.path.join(folder, f"graph-{name}.graph"))
+                if data[-20:] != raw:
+                    break  # a layer is named by its checksum: this is not that layer
                 layer = GraphLayer(data, offset, list(bases))
             except (OSError, ValueError, KeyError, struct.error, IndexError):
                 break
@@ -281,9 +289,9 @@ class History:
         else:
             raw = self.read_commit(node)
             try:
-                oids, time = _parse_commit(raw)
-            except (ValueError, IndexError) as error:
-                raise DamagedObject(node.hex(), "not a well-formed commit") from error
+                _, oids, time = parse_commit(raw)
+            except ValueError as error:
+                raise DamagedObject(node.hex(), f"not a well-formed commit ({error})") from error
             parents = () if node in self.shallow else tuple(self.node(p) for p in oids)
             found = (parents, time, INFINITY)
         self.known[node] = found
@@ -299,16 +307,55 @@ class History:
         return self.graph is not None and self.graph.generations
 
 
-def _parse_commit(raw: bytes) -> tuple[tuple[bytes, ...], int]:
+def parse_commit(raw: bytes) -> tuple[bytes, tuple[bytes, ...], int]:
+    """(tree, parents, commit time) of a raw commit as git reads them (`parse_commit_buffer`):
+    ValueError where git calls the commit bogus (no `tree` line, a bad `parent` line). The time
+    is `parse_commit_date`'s: the number after the committer's `>`, read as `strtoumax` reads
+    it (git 2.39's), or 0 when the `author` and `committer` lines are not where git looks."""
+    size = len(raw)
+    if size <= 46 or not raw.startswith(b"tree ") or raw[45] != 0x0A:
+        raise ValueError("a commit that does not start with its tree")
+    tree = unhexlify(raw[5:45])
     parents = []
-    index = raw.index(b"\n") + 1  # past "tree <hex>"
-    while raw.startswith(b"parent ", index):
-        parents.append(unhexlify(raw[index + 7 : index + 47]))
-        index += 48
-    committer = raw.index(b"\ncommitter ", index - 1)
-    line_end = raw.index(b"\n", committer + 1)
-    time = int(raw[committer:line_end].rsplit(b" ", 2)[1])
-    return tuple(parents), time
+    at = 46
+    while at + 47 < size and raw.startswith(b"parent ", at):
+        if size <= at + 48 or raw[at + 47] != 0x0A:
+            raise ValueError("a bad parent line")
+        parents.append(unhexlify(raw[at + 7 : at + 47]))
+        at += 48
+    return tree, tuple(parents), _commit_date(raw, at)
+
+
+_TIMESTAMP = re.compile(rb"[ \t\n\v\f\r]*([+-]?)([0-9]*)")  # what strtoumax reads
+_MAX_TIME = (1 << 64) - 1  # git's timestamp_t, a uintmax_t
+
+
+def _commit_date(raw: bytes, at: int) -> int:
+    """git 2.39's parse_commit_date() from `at`, just past the parents: the `author` line, then
+    a line starting `committer`, then the number after the first `>` from there, read by
+    `strtoumax` (a line end must follow it somewhere); 0 when any of it is missing."""
+    size = len(raw)
+    if at + 6 >= size or raw[at : at + 6] != b"author":
+        return 0
+    line = raw.find(b"\n", at)
+    at = size if line == -1 else line + 1
+    if at + 9 >= size or raw[at : at + 9] != b"committer":
+        return 0
+    close = raw.find(b">", at)
+    if close == -1 or close + 1 >= size:
+        return 0
+    end = raw.find(b"\n", close + 1)
+    if end == -1 or end + 1 >= size:
+        return 0
+    number = _TIMESTAMP.match(raw, close + 1)
+    assert number is not None  # every part of it may be empty
+    sign, digits = number.groups()
+    if not digits:
+        return 0
+    value = int(digits)
+    if value > _MAX_TIME:
+        return _MAX_TIME  # strtoumax saturates
+    return (-value) & _MAX_TIME if sign == b"-" else value
 
 
 def merge_bases(history: History, one: bytes, two: bytes) -> list[bytes]:

@@ -1,19 +1,27 @@
-"""A fast, read-only reader for git's index file (versions 2, 3 and 4).
+"""A fast, read-only reader for git's index file (versions 2, 3 and 4, split or whole).
 
 dulwich's reader builds a rich object per entry and takes about 0.6 s for 100,000 entries; this
-one keeps what collection needs in named tuples and takes about a fifth of that. It never writes.
+one keeps what collection needs in named tuples and takes about a fifth of that. It checks what
+git would refuse (an extension it must understand, unknown entry flags, entries out of order)
+and the file's checksum, and joins a split index (`core.splitIndex`) with its shared index as
+git does. It never writes.
 """
 
 from __future__ import annotations
 
+import bisect
+import hashlib
+import itertools
+import operator
 import os
 import struct
 from collections import namedtuple
+from collections.abc import Callable
 
 from cagr_core.errors import CagrError
 from cagr_core.values import value
 
-from .files import read_regular
+from .files import open_regular
 
 _HEADER = struct.Struct(">4sLL")
 # ctime s/ns, mtime s/ns, (dev), ino, mode, (uid, gid), size, id, flags: what collection compares
@@ -23,12 +31,18 @@ _ASSUME_VALID = 0x8000
 _NAME_MASK = 0x0FFF
 _SKIP_WORKTREE = 0x4000  # extended flags
 _INTENT_TO_ADD = 0x2000
+_KNOWN_EXTENDED = _SKIP_WORKTREE | _INTENT_TO_ADD  # git refuses an entry with any other
+_UNDERSTOOD = frozenset((b"link", b"sdir"))  # lower-case extensions git reads (others: refused)
+_NO_CHECKSUM = bytes(20)  # `index.skipHash`: git wrote no checksum
 _NS = 1_000_000_000
 MAX_INDEX_BYTES = 1 << 34  # 16 GiB: far beyond any real index
 
 
 class UnreadableIndex(CagrError):
-    """The index cannot be read exactly (unknown version, split or sparse index, damage)."""
+    """The index cannot be read exactly (unknown version, a sparse index, damage)."""
+
+
+SharedIndex = Callable[[str], "bytes | None"]  # hex id -> a shared index's bytes (None: missing)
 
 
 TYPE_CHECKING = False  # not typing's: collection need not import it
@@ -90,25 +104,55 @@ def _path(
         (extended,) = struct.unpack_from(">H", data, offset)
         offset += 2
     if version == 4:
+        # git reads the name's whole length from the flags (as in other versions), unless it
+        # is 4,095 or more; the entry ends one NUL after the bytes it appends.
         strip, offset = _varint(data, offset)
-        end = data.index(b"\0", offset)
         if strip > len(previous):
             raise ValueError("a path that strips more than the previous one has")
-        return previous[: len(previous) - strip] + data[offset:end], extended, end + 1
+        kept = len(previous) - strip
+        length = flags & _NAME_MASK
+        if length == _NAME_MASK:
+            length = data.index(b"\0", offset) - offset + kept
+        if length < kept or offset + length - kept >= len(data):
+            raise ValueError("a path shorter than what it keeps of the previous one")
+        end = offset + length - kept
+        if data[end]:
+            raise ValueError("a name that does not end where its length says")
+        return previous[:kept] + data[offset:end], extended, end + 1
     length = flags & _NAME_MASK
     if length == _NAME_MASK:
         length = data.index(b"\0", offset) - offset
     path = data[offset : offset + length]
+    if data[offset + length]:
+        raise ValueError("a name that does not end where its length says")
     return path, extended, start + ((offset + length - start + 8) & ~7)  # 1-8 NULs pad to 8
 
 
-def read_index(data: bytes) -> Index:
-    """Parse index bytes; UnreadableIndex for anything that cannot be read exactly."""
+def read_index(data: bytes, shared: SharedIndex | None = None) -> Index:
+    """Parse index bytes as git reads them; UnreadableIndex for anything that cannot be read
+    exactly. A split index's shared part comes from `shared(hex id)` (its bytes, or None when
+    it is missing): without `shared`, a split index is unreadable."""
+    entries, extensions = _read_file(data)
+    link = extensions.get(b"link")
+    if link is not None:
+        entries = _merge_split(entries, link, shared)
+    _check_order(entries)
+    return Index(tuple(entries), frozenset(extensions))
+
+
+def _read_file(data: bytes) -> tuple[list[IndexEntry], dict[bytes, bytes]]:
+    """One index file's entries, in file order, and its extensions by signature."""
     if len(data) < 32:
         raise UnreadableIndex("the index file is truncated")
     signature, version, count = _HEADER.unpack_from(data, 0)
     if signature != b"DIRC" or version not in (2, 3, 4):
         raise UnreadableIndex(f"unsupported index (signature {signature!r}, version {version})")
+    trailer = data[-20:]
+    if trailer != _NO_CHECKSUM and _checksum(data) != trailer:
+        raise UnreadableIndex(
+            "the index file is damaged (its checksum does not match); `git status` rewrites it"
+            " if git can read it, else restore it with `git reset`"
+        )
     entries: list[IndexEntry] = []
     append = entries.append
     unpack = _ENTRY.unpack_from
@@ -126,11 +170,15 @@ def read_index(data: bytes) -> Index:
                 path, extended, offset = _path(data, offset, version, flags, previous)
                 previous = path
                 valid = flags >= _ASSUME_VALID
+                if extended & ~_KNOWN_EXTENDED:
+                    raise ValueError(f"an entry with unknown flags {extended:#06x}")
                 intent_to_add = extended & _INTENT_TO_ADD != 0
                 skip = extended & _SKIP_WORKTREE != 0
             else:  # the usual entry, kept inline: this loop runs once per tracked file
                 length = flags & 0x0FFF
                 path = data[offset + 62 : offset + 62 + length]
+                if data[offset + 62 + length]:  # git copies the NUL after the name with it
+                    raise ValueError(f"the name {path!r} does not end where its length says")
                 offset += (70 + length) & ~7  # 1-8 NULs pad the entry to a multiple of 8
                 valid = flags >= 0x8000  # assume-valid
                 intent_to_add = skip = False
@@ -152,31 +200,181 @@ def read_index(data: bytes) -> Index:
                     ),
                 )
             )
-        extensions = set()
-        while offset + 8 <= len(data) - 20:
-            extensions.add(data[offset : offset + 4])
-            (length,) = struct.unpack_from(">L", data, offset + 4)
-            offset += 8 + length
+        extensions = _extensions(data, offset)
     except (struct.error, ValueError, IndexError) as error:
         raise UnreadableIndex(f"the index file is damaged or truncated ({error})") from error
-    if b"link" in extensions:
-        raise UnreadableIndex(
-            "a split index is not supported; run `git update-index --no-split-index`"
-        )
     if b"sdir" in extensions:
         raise UnreadableIndex(
             "a sparse index is not supported; run `git sparse-checkout init --no-sparse-index`"
         )
-    return Index(tuple(entries), frozenset(extensions))
+    return entries, extensions
+
+
+def _extensions(data: bytes, offset: int) -> dict[bytes, bytes]:
+    """The extensions after the entries, by signature: git refuses one it does not know whose
+    signature starts with a lower-case letter (one it must understand to read the index)."""
+    extensions: dict[bytes, bytes] = {}
+    end = len(data) - 20
+    while offset < end:
+        if offset + 8 > end:
+            raise ValueError("a truncated extension")
+        signature = data[offset : offset + 4]
+        (length,) = struct.unpack_from(">L", data, offset + 4)
+        if offset + 8 + length > end:
+            raise ValueError(f"the {signature!r} extension runs past the end of the index")
+        if not b"A" <= signature[:1] <= b"Z" and signature not in _UNDERSTOOD:
+            raise ValueError(f"an extension git must understand to read the index: {signature!r}")
+        extensions[signature] = data[offset + 8 : offset + 8 + length]
+        offset += 8 + length
+    return extensions
+
+
+def _checksum(data: bytes) -> bytes:
+    return hashlib.sha1(memoryview(data)[:-20], usedforsecurity=False).digest()
+
+
+def _check_order(entries: list[IndexEntry]) -> None:
+    """git's check of the entries' order (`check_ce_order`): by path, then by stage, and a
+    merged (stage 0) path only once; and no path empty or holding a NUL. cagr reads folders
+    from that order."""
+    paths = [entry.path for entry in entries]
+    if (paths and not paths[0]) or b"\0" in b"/".join(paths):
+        raise UnreadableIndex("the index is damaged: it has an empty path or one with a NUL")
+    if all(map(operator.lt, paths, itertools.islice(paths, 1, None))):
+        return  # every path once, in order: the usual answer, at C speed
+    for previous, entry in itertools.pairwise(entries):
+        if previous.path > entry.path:
+            raise UnreadableIndex("the index is damaged: its entries are out of order")
+        if previous.path == entry.path and (not previous.stage or previous.stage > entry.stage):
+            raise UnreadableIndex(f"the index is damaged: {entry.path!r} has entries out of order")
+
+
+def _ewah(data: bytes, at: int, limit: int) -> tuple[list[int], int]:
+    """The set bits of the EWAH bitmap at `at` (git's `ewah_read_mmap`, then `ewah_each_bit`),
+    each below `limit` (git stops at any other), and where the bitmap ends.
+
+    The bitmap: its size in bits, its number of 64-bit words, the words, and the position of its
+    last marker word. Each marker word holds a bit (bit 0), how many words of that bit follow
+    (bits 1-32), then how many literal words (bits 33-63), whose bits count from the lowest."""
+    _, count = struct.unpack_from(">LL", data, at)
+    at += 8
+    end = at + 8 * count
+    if end + 4 > len(data):
+        raise ValueError("a bitmap that runs past its extension")
+    words = struct.unpack_from(f">{count}Q", data, at)
+    positions: list[int] = []
+    position = pointer = 0
+    while pointer < count:
+        word = words[pointer]
+        run = ((word >> 1) & 0xFFFFFFFF) * 64
+        literals = word >> 33
+        if word & 1 and run:
+            if position + run > limit:
+                raise ValueError("a bitmap that names entries the shared index does not have")
+            positions.extend(range(position, position + run))
+        position += run
+        pointer += 1
+        if pointer + literals > count:
+            raise ValueError("a bitmap whose literal words run past its end")
+        for literal in words[pointer : pointer + literals]:
+            bits = literal
+            while bits:
+                low = bits & -bits
+                bit = position + low.bit_length() - 1
+                if bit >= limit:
+                    raise ValueError("a bitmap that names entries the shared index does not have")
+                positions.append(bit)
+                bits ^= low
+            position += 64
+        pointer += literals
+    return positions, end + 4
+
+
+def _merge_split(
+    entries: list[IndexEntry], link: bytes, shared: SharedIndex | None
+) -> list[IndexEntry]:
+    """A split index's entries (git's `merge_base_index`): the shared index's, each one the
+    replace bitmap names taken from this file's first entries (which have no path of their own),
+    those the delete bitmap names dropped, and this file's other entries added in path order."""
+    if len(link) < 20:
+        raise UnreadableIndex("the index is damaged: its link extension is too short")
+    name = link[:20].hex()
+    if link[:20] == _NO_CHECKSUM:
+        return entries  # git needs no shared index for this one
+    if shared is None:
+        raise UnreadableIndex(f"a split index needs its shared index sharedindex.{name}")
+    data = shared(name)
+    if data is None:
+        raise UnreadableIndex(
+            f"the shared index sharedindex.{name} of this split index is missing or no regular"
+            " file; `git update-index --no-split-index` (where git can read it) joins them"
+        )
+    if data[-20:] != link[:20] or _checksum(data) != link[:20]:
+        raise UnreadableIndex(f"the shared index sharedindex.{name} is damaged")
+    base, base_extensions = _read_file(data)
+    if b"link" in base_extensions:
+        raise UnreadableIndex(f"the shared index sharedindex.{name} is itself split")
+    try:
+        deleted, at = _ewah(link, 20, len(base)) if len(link) > 20 else ([], 20)
+        replaced, at = _ewah(link, at, len(base)) if len(link) > 20 else ([], 20)
+    except (struct.error, ValueError) as error:
+        raise UnreadableIndex(f"the index is damaged: its link extension ({error})") from error
+    if at != len(link) or len(replaced) > len(entries):
+        raise UnreadableIndex("the index is damaged: its link extension does not fit its entries")
+    merged: list[IndexEntry | None] = list(base)
+    for position, entry in zip(replaced, entries, strict=False):
+        if entry.path:
+            raise UnreadableIndex("the index is damaged: a replacing entry has a path")
+        merged[position] = entry._replace(path=base[position].path)
+    for position in deleted:
+        merged[position] = None
+    result = [entry for entry in merged if entry is not None]
+    for entry in entries[len(replaced) :]:
+        if not entry.path:
+            raise UnreadableIndex("the index is damaged: an added entry has no path")
+        _add(result, entry)
+    return result
+
+
+def _add(entries: list[IndexEntry], entry: IndexEntry) -> None:
+    """git's `add_index_entry` into entries in index order: an entry of the same path and stage
+    is replaced; a merged (stage 0) entry replaces every stage of its path."""
+    key = (entry.path, entry.stage)
+    at = bisect.bisect_left(entries, key, key=lambda e: (e.path, e.stage))
+    if at < len(entries) and (entries[at].path, entries[at].stage) == key:
+        entries[at] = entry
+        return
+    if entry.stage == 0:
+        while at < len(entries) and entries[at].path == entry.path:
+            del entries[at]
+    entries.insert(at, entry)
+
+
+def load_index(gitdir: str) -> tuple[Index, int]:
+    """The index of `gitdir` (empty when there is none yet), a split index joined with its
+    shared index, and the oldest mtime of the files read (0: none), before which a file's stat
+    data can be trusted. UnreadableIndex when it cannot be read exactly."""
+    mtimes: list[int] = []
+
+    def read(path: str) -> bytes | None:
+        try:
+            with open(open_regular(path), "rb") as handle:  # a FIFO never hangs
+                mtimes.append(os.fstat(handle.fileno()).st_mtime_ns)
+                return handle.read(MAX_INDEX_BYTES)
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise UnreadableIndex(f"cannot read {path}: {error}") from error
+
+    data = read(os.path.join(gitdir, "index"))
+    if data is None:
+        return Index((), frozenset()), 0
+    index = read_index(data, lambda name: read(os.path.join(gitdir, f"sharedindex.{name}")))
+    return index, min(mtimes)
 
 
 def tracked_paths(gitdir: str) -> list[str]:
     """The paths the index of `gitdir` tracks (none when there is no index yet);
     UnreadableIndex when it cannot be read."""
-    path = os.path.join(gitdir, "index")
-    data = read_regular(path, MAX_INDEX_BYTES)
-    if data is None:
-        if os.path.lexists(path):
-            raise UnreadableIndex(f"{path} is not a regular file cagr can read")
-        return []
-    return [entry.path.decode("utf-8", "surrogateescape") for entry in read_index(data).entries]
+    entries = load_index(gitdir)[0].entries
+    return [entry.path.decode("utf-8", "surrogateescape") for entry in entries]

@@ -8,10 +8,9 @@ object this clone does not have or cannot read (what was read so far is returned
 
 from __future__ import annotations
 
-from binascii import unhexlify
-
 from cagr_core.values import value
 
+from .history import parse_commit
 from .objects import COMMIT, DamagedObject, read_raw
 from .repository import Repository
 from .trees import TreeEntry, diff_trees
@@ -27,10 +26,8 @@ class CommitChange:
 
 
 def _tree_and_first_parent(raw: bytes) -> tuple[bytes, bytes | None]:
-    if not raw.startswith(b"tree ") or raw[45:46] != b"\n":
-        raise ValueError("a commit that does not start with its tree")
-    parent = raw[53:93] if raw.startswith(b"parent ", 46) else None
-    return unhexlify(raw[5:45]), unhexlify(parent) if parent is not None else None
+    tree, parents, _ = parse_commit(raw)
+    return tree, parents[0] if parents else None
 
 
 def first_parent_log(repo: Repository, start: str, limit: int) -> list[CommitChange]:

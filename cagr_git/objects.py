@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import mmap
+import operator
 import os
 import struct
 import zlib
@@ -23,6 +24,7 @@ import zlib
 from cagr_core.errors import CagrError
 
 from .files import open_regular, read_regular
+from .substitutes import NONE, Substitutes
 
 COMMIT, TREE, BLOB, TAG = 1, 2, 3, 4
 TYPE_NAMES = {COMMIT: "commit", TREE: "tree", BLOB: "blob", TAG: "tag"}
@@ -33,6 +35,9 @@ _CACHE_BYTES = 64 << 20  # resolved objects kept for later deltas
 _MAX_DEPTH = 10_000  # git writes chains of at most 4,095; a longer one is a loop
 _MAX_HOPS = 64  # packs one chain may pass through (a loop across packs otherwise)
 _MAX_LOOSE_BYTES = 1 << 40
+_MAX_RATIO = (
+    1032  # zlib inflates a byte to at most 1,032 (deflate's longest match, 258, per 2 bits)
+)
 # The empty tree: git knows it without storing it (a commit of nothing may name it while no
 # pack or loose object holds it).
 EMPTY_TREE = bytes.fromhex("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
@@ -87,16 +92,21 @@ class _Pack:
             self.offsets = self.names + 24 * self.count  # past the names and their CRCs
             self.large = self.offsets + 4 * self.count
             size = self.large + 40
+            largest = size + 8 * max(self.count - 1, 0)  # and a table of 64-bit offsets
         else:  # version 1: (offset, name) pairs
             self.fanout = 0
             self.count = struct.unpack_from(">L", index, 255 * 4)[0]
             self.names = 256 * 4 + 4
             self.stride = 24
             self.offsets = self.large = 0
-            size = self.names - 4 + 24 * self.count + 40
-        if len(index) < size or pack[:4] != b"PACK" or len(pack) < 32:
+            size = largest = self.names - 4 + 24 * self.count + 40
+        # git's own checks (`check_packed_git_idx`): the size the count implies, and a fanout
+        # that never goes down; anything else is a damaged index, passed over as git does.
+        if not size <= len(index) <= largest or pack[:4] != b"PACK" or len(pack) < 32:
             raise ValueError("a truncated pack or index")
         self.bounds = (0, *struct.unpack_from(">256L", index, self.fanout))  # bucket ends
+        if any(map(operator.gt, self.bounds, self.bounds[1:])):
+            raise ValueError("a pack index whose fanout goes down")
 
     def close(self) -> None:
         for mapped in (self.index, self.pack):
@@ -146,9 +156,11 @@ class _Pack:
 
 
 class ObjectReader:
-    """The objects of one repository: its pack files, loose objects and alternates."""
+    """The objects of one repository: its pack files, loose objects and alternates, read with
+    the replacements and grafts git reads in their place (`substitutes`)."""
 
-    def __init__(self, objects: str) -> None:
+    def __init__(self, objects: str, substitutes: Substitutes = NONE) -> None:
+        self.substitutes = substitutes
         self.directories = _with_alternates(objects)
         self.packs: list[_Pack] | None = None
         self.last_pack = 0
@@ -188,22 +200,33 @@ class ObjectReader:
         return packs
 
     def read(self, oid: bytes) -> tuple[int, bytes]:
-        """(type, raw content) of the object with this raw 20-byte id.
+        """(type, raw content) of the object with this raw 20-byte id, as git reads it: the
+        object a replace ref names in its place, a grafted commit with the graft's parents.
 
-        KeyError when no pack or folder has it; DamagedObject when it cannot be read.
+        KeyError when no pack or folder has it; DamagedObject when it cannot be read, or what
+        is read does not hash to its id (a copy that does, in another pack or loose, is used).
         """
         found = self.recent.get(oid)
         if found is not None:
             return found
+        substitutes = self.substitutes
+        stored = substitutes.replacement(oid) if substitutes.replacements else oid
+        found = self._stored(stored)
+        if found[0] == COMMIT and oid in substitutes.grafts:
+            found = (COMMIT, _grafted(found[1], substitutes.grafts[oid]))
+        if self.cached_bytes < _CACHE_BYTES:
+            self.recent[oid] = found  # revisions, merge bases and diffs read commits again
+            self.cached_bytes += len(found[1])
+        return found
+
+    def _stored(self, oid: bytes) -> tuple[int, bytes]:
+        """The object stored under `oid`, its content checked against its id."""
         if oid == EMPTY_TREE:  # git looks among the objects it knows by heart first
             return TREE, b""
         if self.packs is None:
             self.packs = self._load_packs()
         found = self._read_packed(oid) or self._read_loose(oid)
         if found is not None:
-            if self.cached_bytes < _CACHE_BYTES:
-                self.recent[oid] = found  # revisions, merge bases and diffs read commits again
-                self.cached_bytes += len(found[1])
             return found
         self.close()  # packed meanwhile (`git gc`)? look again, once, as git does
         self.packs = self._load_packs()
@@ -213,20 +236,40 @@ class ObjectReader:
         return found
 
     def _read_packed(self, oid: bytes) -> tuple[int, bytes] | None:
+        """The object from the first pack that holds a sound copy; when every copy is damaged
+        and none is loose, DamagedObject for the first damaged copy."""
         assert self.packs is not None
         last = self.last_pack  # objects read together are mostly in one pack: ask it first
         order = [last, *(n for n in range(len(self.packs)) if n != last)] if last else None
+        damaged: DamagedObject | None = None
         for number in order or range(len(self.packs)):
             pack = self.packs[number]
-            offset = pack.find(oid)
-            if offset is not None:
-                self.last_pack = number
-                try:
-                    return self._unpack(number, offset, 0)
-                except (_Damaged, zlib.error, IndexError, ValueError) as error:
-                    why = str(error) or type(error).__name__
-                    raise DamagedObject(oid.hex(), f"in {pack.pack_path}: {why}"[:200]) from None
-        return None
+            try:
+                offset = pack.find(oid)
+                if offset is None:
+                    continue
+                kind, data = self._unpack(number, offset, 0)
+                if _object_id(kind, data) != oid:
+                    raise _Damaged("its content does not hash to its id")
+            except (
+                _Damaged,
+                zlib.error,
+                IndexError,
+                ValueError,
+                OverflowError,
+                struct.error,
+            ) as error:
+                why = str(error) or type(error).__name__
+                damaged = damaged or DamagedObject(oid.hex(), f"in {pack.pack_path}: {why}"[:200])
+                continue
+            self.last_pack = number
+            return kind, data
+        if damaged is None:
+            return None
+        loose = self._read_loose(oid)
+        if loose is None:
+            raise damaged
+        return loose
 
     def _read_loose(self, oid: bytes) -> tuple[int, bytes] | None:
         name = oid.hex()
@@ -350,8 +393,30 @@ class ObjectReader:
         return found
 
 
+def _object_id(kind: int, data: bytes) -> bytes:
+    """The id git gives an object of this type and content."""
+    header = b"%s %d\0" % (TYPE_NAMES[kind].encode(), len(data))
+    digest = hashlib.sha1(header, usedforsecurity=False)
+    digest.update(data)
+    return digest.digest()
+
+
+def _grafted(raw: bytes, parents: tuple[bytes, ...]) -> bytes:
+    """A commit as git parses it under a graft: the graft's parents in place of its own (a
+    commit git cannot parse is left as it is, for the reader to call damaged)."""
+    start = raw.find(b"\n") + 1
+    if not raw.startswith(b"tree ") or not start:
+        return raw
+    end = start
+    while raw.startswith(b"parent ", end) and raw[end + 47 : end + 48] == b"\n":
+        end += 48
+    return raw[:start] + b"".join(b"parent %s\n" % p.hex().encode() for p in parents) + raw[end:]
+
+
 def _inflate(pack: mmap.mmap | bytes, at: int, size: int) -> bytes:
     """The zlib stream at `at`, which must inflate to exactly `size` bytes and end there."""
+    if size > (len(pack) - at) * _MAX_RATIO + 64:
+        raise _Damaged("an object larger than the rest of its pack could inflate to")
     inflater = zlib.decompressobj()
     # Usually one slice holds the whole stream (zlib adds a few bytes to what it cannot shrink).
     data = inflater.decompress(pack[at : at + size + 64], size + 1)  # one more: "too long"

@@ -20,6 +20,7 @@ from .gitconfig import GitConfig, GitConfigError, read_git_config, repository_se
 from .history import CommitGraph
 from .objects import ObjectReader
 from .refs import head_ref, read_ref
+from .substitutes import NONE, SubstituteProblem, Substitutes, read_substitutes
 
 
 class UnsupportedRepository(CagrError):
@@ -119,11 +120,29 @@ class Repository:
             self.config  # noqa: B018  # read once here, so later reads cannot fail
         except UnsupportedRepository as error:
             return str(error)
+        try:
+            self._substitutes  # noqa: B018  # the same: `objects` reads them
+        except SubstituteProblem as error:
+            return f"{error}. Repair it, then check again."
         return None
 
     @functools.cached_property
+    def _substitutes(self) -> Substitutes:
+        """The replace refs and grafts git reads here; SubstituteProblem where git refuses them."""
+        try:
+            use = self.config.boolean("core", "useReplaceRefs", True)
+        except (UnsupportedRepository, GitConfigError):
+            use = True  # `problem` says why the configuration cannot be read
+        return read_substitutes(self.checkout, self.environ, use)
+
+    @functools.cached_property
     def objects(self) -> ObjectReader:
-        return ObjectReader(os.path.join(self.commondir, "objects"))
+        """The objects, read as git reads them (with its replacements and grafts)."""
+        try:
+            substitutes = self._substitutes
+        except SubstituteProblem:
+            substitutes = NONE  # `problem` says why, and nothing is judged
+        return ObjectReader(os.path.join(self.commondir, "objects"), substitutes)
 
     @functools.cached_property
     def config(self) -> GitConfig:
@@ -146,10 +165,11 @@ class Repository:
 
     @functools.cached_property
     def commit_graph(self) -> CommitGraph | None:
-        """The commit-graph, read as git reads it: not in a shallow clone (its parents are not
-        the graph's), and as git's settings say (`core.commitGraph`; corrected commit dates
-        from `commitGraph.generationVersion` 2, git's default)."""
-        if self.shallow:
+        """The commit-graph, read as git reads it: not in a shallow clone, nor while replace refs
+        or grafts are in force (the graph's parents are not the ones git reads), and as git's
+        settings say (`core.commitGraph`; corrected commit dates from
+        `commitGraph.generationVersion` 2, git's default)."""
+        if self.shallow or self.objects.substitutes.active:
             return None
         if not self.config.boolean("core", "commitGraph", True):
             return None

@@ -17,7 +17,7 @@ from cagr_core.errors import ErrorWithFix
 from cagr_core.values import value
 
 from .files import read_regular
-from .history import GraphDamaged
+from .history import GraphDamaged, parse_commit
 from .object_ids import is_sha
 from .objects import COMMIT, TAG, TYPE_NAMES, DamagedObject
 from .refs import ref_names
@@ -210,18 +210,14 @@ def _peel_to_commit(repo: Repository, sha: bytes, name: str, text: str) -> bytes
 
 
 def _parents(repo: Repository, commit: bytes) -> list[bytes]:
-    """A commit's parents (hex ids), from its raw object."""
+    """A commit's parents (hex ids), from its raw object, as git parses it."""
     _, raw = _object(repo, commit)
-    parents = []
-    index = raw.find(b"\n") + 1  # past "tree <hex>"
-    while raw.startswith(b"parent ", index):
-        parent = raw[index + 7 : index + 47]
-        if not is_sha(parent.decode("ascii", "replace")) or raw[index + 47 : index + 48] != b"\n":
-            why = "a parent line that is no commit id"
-            raise _unreadable(DamagedObject(commit.decode("ascii"), why))
-        parents.append(parent)
-        index += 48
-    return parents
+    try:
+        _, parents, _ = parse_commit(raw)
+    except ValueError as error:
+        why = f"not a well-formed commit ({error})"
+        raise _unreadable(DamagedObject(commit.decode("ascii"), why)) from None
+    return [parent.hex().encode("ascii") for parent in parents]
 
 
 def _first_parents_in_graph(repo: Repository, commit: bytes, count: int) -> tuple[bytes, int]:

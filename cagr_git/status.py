@@ -17,9 +17,8 @@ from cagr_core.values import value
 
 from .attributes import AttributeFileProblem, AttributeRules
 from .convert import Checkin
-from .files import open_regular
 from .ignore import IgnoreFileProblem, ignore_rules
-from .index import IndexEntry, UnreadableIndex, read_index
+from .index import IndexEntry, UnreadableIndex, load_index
 from .objects import BLOB, TREE, commit_tree, read_raw
 from .refs import ref_text
 from .repository import Repository
@@ -140,6 +139,12 @@ class _IndexBlobs:
         entry = self._entry(path)
         return None if entry is None else self.blob(entry.sha)
 
+    def kept_when_missing(self, path: bytes) -> bool:
+        """Whether git keeps the index's `path` as it is while the file is missing from disk
+        (skip-worktree or assume-unchanged), rather than seeing it deleted."""
+        entry = self._entry(path)
+        return entry is not None and (entry.skip_worktree or entry.assume_valid)
+
     def skip_worktree_file(self, path: bytes) -> bytes | None:
         """The index's version of `path` if it is skip-worktree (git reads a `.gitignore`
         from the index only then)."""
@@ -148,19 +153,13 @@ class _IndexBlobs:
 
 
 def _read_index(repo: Repository) -> tuple[tuple[IndexEntry, ...], int]:
-    """The index entries and the index file's mtime (none: an empty index)."""
+    """The index entries (a split index joined) and the mtime before which their stat data
+    can be trusted (none: an empty index)."""
     try:
-        with open(open_regular(repo.index_path), "rb") as handle:  # a FIFO never hangs
-            data = handle.read()
-            mtime_ns = os.fstat(handle.fileno()).st_mtime_ns
-    except FileNotFoundError:
-        return (), 0
-    except OSError as error:
-        raise StatusProblem(f"cannot read the index: {error}") from error
-    try:
-        return read_index(data).entries, mtime_ns
+        index, mtime_ns = load_index(repo.gitdir)
     except UnreadableIndex as error:
         raise StatusProblem(f"cannot read the index: {error}") from error
+    return index.entries, mtime_ns
 
 
 def _refuse_conflicts(entries: tuple[IndexEntry, ...]) -> None:
@@ -188,6 +187,7 @@ def _work_tree(repo: Repository, blobs: _IndexBlobs) -> WorkTree:
         repo.environ,
         index_blob=blobs.tracked_file,
         sparse_cone=sparse_cone,
+        kept_when_missing=blobs.kept_when_missing,
     )
     return WorkTree(
         repo.root,

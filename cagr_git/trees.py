@@ -17,8 +17,8 @@ from .objects import DamagedObject, ObjectReader, read_raw
 TREE_MODE = 0o040000
 GITLINK = 0o160000
 TreeEntry = tuple[int, bytes]  # (mode, raw 20-byte object id)
-_TREE_ENTRY = re.compile(rb"([0-7]+) ([^\0]*)\0(.{20})", re.DOTALL)
-_WHOLE_TREE = re.compile(rb"(?:[0-7]+ [^\0]*\0.{20})*", re.DOTALL)
+_TREE_ENTRY = re.compile(rb"([0-7]+) ([^\0]+)\0(.{20})", re.DOTALL)
+_WHOLE_TREE = re.compile(rb"(?:[0-7]+ [^\0]+\0.{20})*", re.DOTALL)  # git refuses empty names
 TREE = b"40000"  # a subtree's mode, as tree objects write it
 _Entry = tuple[bytes, bytes, bytes]
 ReadTree = Callable[[bytes], bytes]  # raw tree id -> the tree object's raw bytes
@@ -26,15 +26,36 @@ _MODE_TEXT = {0o100644: b"100644 ", 0o100755: b"100755 ", 0o120000: b"120000 ", 
 
 
 def normal_mode(mode: int) -> int:
-    """Old gits wrote 100664-style modes; git reads any regular mode as 100644 or 100755."""
+    """Old gits wrote 100664-style modes: git reads any regular mode as 100644, or as 100755
+    when its owner may execute it (`ce_permissions`); other modes are kept."""
     if mode & 0o170000 == 0o100000:
-        return 0o100755 if mode & 0o111 else 0o100644
+        return 0o100755 if mode & 0o100 else 0o100644
     return mode
+
+
+def tree_mode(mode: int) -> int:
+    """A tree entry's mode as git reads it (`canon_mode`): regular modes as `normal_mode`, any
+    folder mode is a tree (40755, written by other tools), any symlink mode 120000, and every
+    other mode a submodule."""
+    kind = mode & 0o170000
+    if kind in (0o100000, 0o120000, TREE_MODE):
+        return normal_mode(mode) if kind == 0o100000 else kind
+    return GITLINK
 
 
 def read_tree(store: ObjectReader, sha: bytes) -> dict[bytes, TreeEntry]:
     """One tree object's entries by name: (mode, raw 20-byte id)."""
-    return {name: (_MODES[octal], child) for octal, name, child in _entries(store, sha)}
+    return _by_name(_entries(store, sha), sha)
+
+
+def _by_name(entries: list[_Entry], sha: bytes | None) -> dict[bytes, TreeEntry]:
+    """Entries by name, as git reads their modes; DamagedObject for a name held twice (git fsck
+    calls such a tree broken, and which of the two git reads is not known)."""
+    modes = _MODES
+    named = {name: (modes[octal], child) for octal, name, child in entries}
+    if len(named) != len(entries):
+        raise DamagedObject((sha or b"").hex(), "a tree that holds one name twice")
+    return named
 
 
 def _raw_tree(store: ObjectReader, sha: bytes) -> bytes:
@@ -51,10 +72,10 @@ def _entries(read: ObjectReader | ReadTree, sha: bytes) -> list[_Entry]:
 
 
 class _Modes(dict[bytes, int]):
-    """Octal mode text -> mode, filled as modes are met."""
+    """Octal mode text -> the mode git reads it as (`tree_mode`), filled as modes are met."""
 
     def __missing__(self, octal: bytes) -> int:
-        mode = self[octal] = int(octal, 8)
+        mode = self[octal] = tree_mode(int(octal, 8) & 0xFFFFFFFF)  # git's unsigned int
         return mode
 
 
@@ -162,11 +183,10 @@ def diff_trees(
 
     Trees come from the object reader, or from `store(id)` (the index's trees, say). Per pair
     of trees, the entries both have byte for byte are set aside in one set difference; only the
-    others are looked at one by one. Modes are compared as git reads them (`normal_mode`).
+    others are looked at one by one. Modes are compared as git reads them (`tree_mode`).
     """
     out: list[tuple[bytes, TreeEntry | None, TreeEntry | None]] = []
     stack: list[tuple[bytes, bytes | None, bytes | None]] = [(b"", old_id, new_id)]
-    modes = _MODES
     while stack:
         prefix, old, new = stack.pop()
         olds = _entries(store, old) if old else []
@@ -175,8 +195,8 @@ def diff_trees(
             kept = set(olds).intersection(news)
             olds = [entry for entry in olds if entry not in kept]
             news = [entry for entry in news if entry not in kept]
-        before = {name: (modes[octal], child) for octal, name, child in olds}
-        after = {name: (modes[octal], child) for octal, name, child in news}
+        before = _by_name(olds, old)
+        after = _by_name(news, new)
         for name in before.keys() | after.keys():
             o = before.get(name)
             n = after.get(name)
@@ -189,8 +209,8 @@ def diff_trees(
                 stack.append(
                     (path + b"/", o[1] if o and o_tree else None, n[1] if n and n_tree else None)
                 )
-            o_entry = None if o is None or o_tree else (normal_mode(o[0]), o[1])
-            n_entry = None if n is None or n_tree else (normal_mode(n[0]), n[1])
+            o_entry = None if o is None or o_tree else o
+            n_entry = None if n is None or n_tree else n
             if o_entry != n_entry:
                 out.append((path, o_entry, n_entry))
     out.sort()

@@ -18,7 +18,7 @@ from cagr_core.errors import CagrError
 from cagr_core.values import field, value
 
 from .attributes import AttributeFileProblem
-from .convert import Checkin, Unconvertible, looks_binary, to_git
+from .convert import Checkin, Conversion, Unconvertible, looks_binary, to_git
 from .discover import NotARepository, checkout_at, is_repository
 from .ignore import IgnoreFileProblem, IgnoreRules
 from .index import IndexEntry
@@ -177,8 +177,11 @@ class WorkTree:
                 raise Unreadable(path, f"cannot be read ({error.strerror})") from error
         try:
             conversion = self.checkin.conversion(path)
+            alternative = self.checkin.alternative(path, conversion)
         except (AttributeFileProblem, Unconvertible) as error:
             raise Unreadable(path, str(error)) from error
+        if st.st_size and alternative is not None and alternative[0].unreproduced is not None:
+            raise Unreadable(path, alternative[1])  # one way, git runs what cagr does not
         if conversion.unreproduced is not None and st.st_size:
             raise Unreadable(path, conversion.unreproduced)  # git would run what cagr does not
         try:
@@ -189,7 +192,7 @@ class WorkTree:
             opened = os.fstat(fd)
             if not stat.S_ISREG(opened.st_mode) or opened.st_ino != st.st_ino:
                 raise Unreadable(path, "changed while cagr was reading it")
-            if conversion.plain:
+            if conversion.plain and alternative is None:
                 digest = _stream_hash(fd, st.st_size, path)
                 assert digest is not None
                 return mode, digest
@@ -205,8 +208,19 @@ class WorkTree:
             raise Unreadable(path, f"cannot be read ({error.strerror})") from error
         finally:
             os.close(fd)
+        digest = self._converted(path, data, conversion, index_sha)
+        if alternative is not None and self._converted(path, data, alternative[0], index_sha) != (
+            digest
+        ):
+            raise Unreadable(path, alternative[1])  # git's commands see two contents here
+        return mode, digest
+
+    def _converted(
+        self, path: bytes, data: bytes, conversion: Conversion, index_sha: bytes | None
+    ) -> bytes:
+        """The blob id of `data` as git stores it under `conversion`."""
         try:
-            return mode, blob_id(to_git(data, conversion, lambda: self._index_has_crlf(index_sha)))
+            return blob_id(to_git(data, conversion, lambda: self._index_has_crlf(index_sha)))
         except Unconvertible as error:
             raise Unreadable(path, str(error)) from error
 

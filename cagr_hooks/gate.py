@@ -94,14 +94,20 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
     if pr.undo or pr.dry_run or (pr.verb == "edit" and not pr.sets_body):
         return NONE  # back to draft, a dry run, metadata only: no PR or body to judge
     configured = _configured_checkout(pr.cwd if pr.cwd is not None else cwd)
+    unknown_folder = "which folder the PR command runs in is unknown (a `cd` cagr cannot follow)"
+    if pr.cwd is None and configured is None:
+        # It may run in any repository, one with change rules too: never silence.
+        return Decision(
+            "notice",
+            f"cagr: unchecked: {unknown_folder}, so cagr cannot tell which repository's change"
+            " rules apply. Run `cagr rules check --committed` in that repository to check this"
+            f" PR's commits now. {_LET_THROUGH}",
+        )
     if configured is None:
         return NONE  # no repository, or no change rules here
     checkout, digest = configured
     if pr.cwd is None:
-        return _notice(
-            "which folder the PR command runs in is unknown (a `cd` cagr cannot follow).",
-            checkout,
-        )
+        return _notice(f"{unknown_folder}.", checkout)
     if pr.after_head_move:
         return _commit_first(pr)
     if pr.problem:

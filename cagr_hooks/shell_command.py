@@ -109,7 +109,7 @@ def find_pr_commands(command: str, cwd: str) -> Found:
     if len(command) > MAX_COMMAND:
         reader.found.note(f"the command is longer than the {MAX_COMMAND} characters cagr reads")
         return reader.found
-    _Shell(reader, 0).read(command, cwd, _Scope({}, set()))
+    _Shell(reader, 0).read(command, cwd, _Scope({"PWD": cwd}, {"PWD"}))
     if reader.stdin_runner and mentions_pr(command):
         reader.found.note(f"it feeds commands to `{reader.stdin_runner}`, which cagr cannot see")
     if len(reader.found.commands) > MAX_PR_COMMANDS:
@@ -136,15 +136,24 @@ def _args(words: list[Word], scope: _Scope) -> list[Arg]:
     return args
 
 
-def _cd(here: str | None, target: str | None) -> str | None:
+def _cd(here: str | None, target: str | None, scope: _Scope | None = None) -> str | None:
     """The folder after `cd TARGET` (no target: home), followed as data; None when unknown.
+    With the shell's `scope`, a move sets `OLDPWD` and `PWD` as bash sets them (`cd -` is
+    `cd "$OLDPWD"`, which the shell has from its environment until a `cd` on the line).
 
     A folder that does not exist leaves the shell where it was (`cd x; gh ...` runs gh there,
     and `cd x && gh ...` does not run gh at all)."""
-    if here is None or target is None or target == "-":
+    if target == "-":
+        target = scope.values.get("OLDPWD") if scope is not None else None
+    if here is None or target is None:
         return None
     folder = os.path.normpath(os.path.join(here, os.path.expanduser(target)))
-    return folder if os.path.isdir(folder) else here
+    if not os.path.isdir(folder):
+        return here
+    if scope is not None:
+        scope.values.update(OLDPWD=here, PWD=folder)
+        scope.exported.update(("OLDPWD", "PWD"))
+    return folder
 
 
 class _Reader:
@@ -247,10 +256,12 @@ class _Shell:
                 return self.pushed.pop() if self.pushed else None
             if program == "pushd":
                 self.pushed.append(here)
-            operands = [text for text in texts[1:] if text is None or not text.startswith("-")]
+            operands = [
+                text for text in texts[1:] if text is None or text == "-" or text[:1] != "-"
+            ]  # `-L`, `-P`, `--` are options; `-` alone is the folder `cd` left last
             if len(operands) > 1 or None in operands:
                 return None  # a folder the shell computes, or a form cagr does not follow
-            return _cd(here, operands[0] if operands else "~")
+            return _cd(here, operands[0] if operands else "~", scope)
         if program in _DECLARES:
             self._declare(program, args[1:], scope)
         elif program == "unset":
@@ -429,7 +440,8 @@ class _Shell:
         if script is None:
             self._unreadable(args, f"`{program} -c` with a script the shell computes")
         elif script:
-            self.nested(script, here, _Scope(dict(env), set(env)))
+            started = {**env, "PWD": here}  # a shell sets PWD to the folder it starts in
+            self.nested(script, here, _Scope(started, set(started)))
 
     def _find(
         self, args: list[Arg], here: str | None, env: dict[str, str | None], scope: _Scope

@@ -27,6 +27,7 @@ from cagr_ci.render import render_result, result_data
 from cagr_ci.run import CiResult, run_ci
 from cagr_ci.sarif import sarif_log
 from cagr_ci.summary import SUMMARY_LIMIT, error_summary, step_summary
+from cagr_core.redaction import redact, tokens
 from cagr_repo.body_file import BodyFileError
 from cagr_repo.config import ConfigErrors
 from cagr_repo.files import UnsafeOutput, append_output, output_path, write_output
@@ -129,7 +130,7 @@ def _comment(args: argparse.Namespace, event: CiEvent, body: str, on_github: boo
     """Keep the pull request's comment; say what became of it (never an exit code)."""
     from cagr_ci.comment import keep_comment  # noqa: PLC0415  # HTTP only with --comment
 
-    outcome = keep_comment(event, body)
+    outcome = keep_comment(event, _clean(body))
     to = sys.stderr if args.format == "json" else sys.stdout
     if on_github and outcome.done == "skipped":
         print(command("notice", outcome.message, title="cagr ci --comment"), file=to)
@@ -155,7 +156,7 @@ def _write(path: str, data: str, root: str | None, what: str) -> bool:
     """Write a report the run was asked for; when that fails, say so (the report is out
     already) and return False."""
     try:
-        write_output(path, data.encode("utf-8"), root)
+        write_output(path, _clean(data).encode("utf-8"), root)
     except (OSError, UnsafeOutput) as error:
         why = error.strerror if isinstance(error, OSError) else str(error)
         print(
@@ -193,7 +194,7 @@ def _append_summary(text: str, root: str | None) -> None:
     if not path:
         return
     try:
-        append_output(path, text.encode("utf-8"), root)
+        append_output(path, _clean(text).encode("utf-8"), root)
     except UnsafeOutput as error:
         print(f"cagr ci: cannot write the job summary: {error}.", file=sys.stderr)
 
@@ -203,9 +204,15 @@ def _append_outputs(values: dict[str, str], root: str | None) -> None:
     if not path:
         return
     try:
-        append_output(path, output_text(values).encode("utf-8", "surrogateescape"), root)
+        append_output(path, _clean(output_text(values)).encode("utf-8", "surrogateescape"), root)
     except UnsafeOutput as error:
         print(f"cagr ci: cannot write the step outputs: {error}.", file=sys.stderr)
+
+
+def _clean(text: str) -> str:
+    """What cagr writes (a file, the comment) without the forge tokens this job holds: the
+    forge's answers may quote them. What it prints passes the same filter (cagr_cli.output)."""
+    return redact(text, tokens(os.environ))
 
 
 def _fail(args: argparse.Namespace, on_github: bool, message: str, fix: str) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -200,25 +201,58 @@ def test_ident_keywords_are_collapsed_as_git_collapses_them(feature: Path) -> No
     assert rows(changes) == oracle(feature, "HEAD")
 
 
-@pytest.mark.parametrize("kind", ["folder", "symlink", "deleted"])
-def test_a_gitattributes_that_is_no_file_is_read_as_git_reads_it(feature: Path, kind: str) -> None:
-    # Committed: `*.json text`. A folder of that name: git reads nothing (and not the index's);
-    # a symlink is not followed, and a deleted one: git reads the index's version.
+def test_a_gitattributes_folder_hides_the_index_version_as_from_git(feature: Path) -> None:
+    # Committed: `*.json text`. A folder of that name: git reads nothing (and not the index's).
     write(feature, ".gitattributes", "*.json text\n")
     git(feature, "add", ".gitattributes")
     git(feature, "commit", "-qm", "attributes")
     (feature / ".gitattributes").unlink()
-    if kind == "folder":
-        (feature / ".gitattributes").mkdir()
-    elif kind == "symlink":
-        write(feature, "elsewhere", "*.json -text\n")
-        os.symlink("elsewhere", feature / ".gitattributes")
+    (feature / ".gitattributes").mkdir()
     write(feature, "schema/out.json", CRLF_JSON)
     changes = collect(feature, base="HEAD")
     assert changes.unchecked == ()
     assert rows(changes) == oracle(feature, "HEAD")
-    converted = kind != "folder"  # the folder hides the index's version, as it does from git
-    assert ("schema/out.json" in [c.path for c in changes.changes]) == (not converted)
+    assert "schema/out.json" in [c.path for c in changes.changes]
+
+
+def _names(root: Path, *args: str) -> set[str]:
+    return {
+        name.decode() for name in git(root, "diff", "--name-only", "-z", *args).split(b"\0") if name
+    }
+
+
+@pytest.mark.parametrize("kind", ["deleted", "symlink"])
+def test_a_tracked_gitattributes_gone_from_the_work_tree_leaves_what_git_disagrees_on_unchecked(
+    feature: Path, tmp_path: Path, kind: str
+) -> None:
+    # Committed: `*.json text`. Deleted (or a symlink, which git does not follow): `git diff`
+    # still applies the index's version, so a file rewritten with CRLF is unchanged for it, while
+    # `git add -A` stages the deletion first and then the CRLF (libgit2: 21 entries against 11).
+    write(feature, ".gitattributes", "*.json text\n")
+    write(feature, "schema/same.json", "{}\n")
+    git(feature, "add", ".gitattributes", "schema/same.json")
+    git(feature, "commit", "-qm", "attributes")
+    (feature / ".gitattributes").unlink()
+    if kind == "symlink":
+        write(feature, "elsewhere", "*.json -text\n")
+        os.symlink("elsewhere", feature / ".gitattributes")
+    write(feature, "schema/out.json", CRLF_JSON)
+    write(feature, "schema/same.json", "{}\n")  # rewritten as it was: both views agree
+    assert "schema/out.json" not in _names(feature, "HEAD")  # git diff's view
+    added = tmp_path / "added"
+    shutil.copytree(feature, added, symlinks=True)
+    git(added, "add", "-A")
+    assert "schema/out.json" in _names(added, "--cached", "HEAD")  # git add -A's view
+    changes = collect(feature, base="HEAD")
+    assert [u.path for u in changes.unchecked] == ["schema/out.json"]
+    assert "git add -A` does not" in changes.unchecked[0].message
+    assert "schema/out.json" not in [c.path for c in changes.changes]
+    assert "schema/same.json" not in [c.path for c in changes.changes]
+    git(feature, "add", "-A", "--", ".gitattributes")  # staged: every view drops it
+    changes = collect(feature, base="HEAD")
+    assert changes.unchecked == ()
+    assert rows(changes) == oracle(feature, "HEAD")
+    assert "schema/out.json" in [c.path for c in changes.changes]
 
 
 def test_autocrlf_leaves_binary_content_and_lone_carriage_returns_alone(feature: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from jsonschema import Draft4Validator
 
 from cagr_ci.event import CiEvent
@@ -24,7 +25,14 @@ from tests.support.ci import (
     github_env,
     pull_request,
 )
-from tests.support.code_scanning import rejections, sarif_schema, unplaced
+from tests.support.code_scanning import (
+    github_rule_problems,
+    multitool_errors,
+    rejections,
+    sarif_schema,
+    unplaced,
+)
+from tests.support.git import commit, git, write
 
 
 def valid(log: dict) -> bool:
@@ -120,3 +128,57 @@ class TestLocations:
         log = json.loads(out.read_text())
         assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["schema-companion"]
         assert unplaced(log) == []
+
+
+class TestWhatGitHubAsks:
+    def test_deleted_files_are_never_where_results_point(self, project: Project) -> None:
+        # Before: a finding whose first path was deleted pointed code scanning and code quality
+        # at a file the head does not hold. The head's own tree is the oracle.
+        rules = MORE_RULES.replace('paths = ["src/schema.py"]', 'paths = ["src/**"]')
+        project.baseline(
+            {"cagr.toml": rules, "migrations/001.sql": "a", "src/a.py": "a", "src/b.py": "b"}
+        )
+        git(project.origin, "checkout", "-q", "work")
+        git(project.origin, "rm", "-q", "migrations/001.sql", "src/a.py")
+        write(project.origin, "src/b.py", "b2")
+        head = commit(project.origin, "delete a migration and a source")
+        git(project.origin, "checkout", "-q", "main")
+        checkout = project.clone(head)
+        sarif, quality = project.tmp / "cagr.sarif", project.tmp / "quality.json"
+        env = github_env(project.tmp, "pull_request", pull_request("opened", head, GOOD_BODY))
+        ran = cagr_ci(checkout, env, "--sarif", str(sarif), "--codequality", str(quality))
+        assert ran.returncode == 1, ran.stdout
+        held = {name.decode() for name in git(checkout, "ls-files", "-z").split(b"\0") if name}
+        log = json.loads(sarif.read_text())
+        places = {
+            r["ruleId"]: r["locations"][0]["physicalLocation"] for r in log["runs"][0]["results"]
+        }
+        assert {p["artifactLocation"]["uri"] for p in places.values()} <= held
+        assert places["schema-companion"]["artifactLocation"]["uri"] == "src/b.py"
+        declared = rules.splitlines().index('id = "immutable-migrations"') + 1
+        assert places["immutable-migrations"]["artifactLocation"]["uri"] == "cagr.toml"
+        assert places["immutable-migrations"]["region"]["startLine"] == declared
+        issues = json.loads(quality.read_text())
+        assert {issue["location"]["path"] for issue in issues} <= held
+        assert valid(log)
+        assert unplaced(log) == []
+
+    def test_every_descriptor_has_a_full_description_and_help(self, project: Project) -> None:
+        project.baseline({"cagr.toml": SECTIONS})
+        head = project.work({"src/schema.py": "v2", "package.json": '{"dependencies": {"x": 1}}'})
+        out = project.tmp / "cagr.sarif"
+        env = github_env(project.tmp, "push", None)  # no description: dependency-reason unchecked
+        env.update(GITHUB_EVENT_NAME="workflow_dispatch")
+        ran = cagr_ci(project.clone(head), env, "--base", "main", "--sarif", str(out))
+        assert ran.returncode == 1, ran.stdout
+        log = json.loads(out.read_text())
+        driver = log["runs"][0]["tool"]["driver"]
+        assert driver["rules"]
+        assert driver["notifications"]
+        assert github_rule_problems(log) == []
+        assert "declared in cagr.toml line" in driver["rules"][0]["fullDescription"]["text"]
+        assert valid(log)
+        errors = multitool_errors(str(out))
+        if errors is None:
+            pytest.skip("no SARIF multitool (CAGR_SARIF_MULTITOOL) to run GitHub's rules")
+        assert errors == []

@@ -4,14 +4,19 @@ notice: it never changes the exit code."""
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cagr_ci.comment import MARKER
+from cagr_ci.comment import MARKER, no_mentions
 from cagr_ci.rest import BACKOFF_VARIABLE
+from cagr_ci.summary import cell, code
 from tests.support.ci import (
     DEPENDENCY,
     GOOD_BODY,
@@ -68,15 +73,18 @@ def ours(forge: FakeForge, number: int = 7) -> list[dict[str, Any]]:
     return [c for c in forge.comments.get(number, []) if c["body"].startswith(MARKER)]
 
 
-def no_token_anywhere(tmp: Path, *texts: str) -> None:
-    for text in texts:
-        assert TOKEN not in text
-        assert GITLAB_TOKEN not in text
-    for path in tmp.rglob("*"):
-        if path.is_file():
-            content = path.read_text(errors="replace")
-            assert TOKEN not in content, path
-            assert GITLAB_TOKEN not in content, path
+def no_token_anywhere(tmp: Path, *texts: str, forge: FakeForge | None = None) -> None:
+    """Neither token, nor the first 12 characters of one (a message cut short), in `texts`, a
+    file under `tmp` or (with `forge`) a comment or note cagr wrote."""
+    written = [] if forge is None else [r.body.get("body", "") for r in forge.seen() if r.body]
+    contents = [
+        *texts,
+        *written,
+        *(path.read_text(errors="replace") for path in tmp.rglob("*") if path.is_file()),
+    ]
+    for text in contents:
+        for token in (TOKEN, GITLAB_TOKEN):
+            assert token[:12] not in text, text[:2000]
 
 
 class TestOneCommentKeptCurrent:
@@ -251,6 +259,92 @@ class TestNeverFailsTheJob:
         assert "Check out the pull request&#x27;s own head" in comment["body"] or (
             "Check out the pull request's own head" in comment["body"]
         )
+
+
+class TestMentionsAndCodeSpans:
+    """GitHub's own Markdown (cmark-gfm) is the oracle: outside code, every `@` is followed by a
+    word joiner, so nothing mentions anyone; inside a code span, where GitHub mentions no one,
+    the text is exactly what was written (a copied path or command is right)."""
+
+    def test_the_joiner_stays_out_of_code_spans(self) -> None:
+        cmarkgfm = pytest.importorskip("cmarkgfm", reason="cmarkgfm is in the `test` extra")
+        path = "packages/@scope/ui/index.ts"
+        lines = [
+            f"- {code(path, in_table=False)}",
+            f"| {code('@scope/rule')} | {cell('Added dependencies.@babel/core')} |"
+            f" {cell('Run `npm i @types/node`, then ask @octocat')} |",
+            cell("An escaped \\`@not-code\\` and `` `@a` `` and a lone ` @b"),
+            f"- {code('`@tick`', in_table=False)} and {code('a@b', in_table=False)}",
+        ]
+        text = "\n".join(["| a | b | c |", "|---|---|---|", lines[1], "", lines[0], *lines[2:]])
+        shown = no_mentions(text)
+        html = cmarkgfm.github_flavored_markdown_to_html(shown)
+        spans = re.findall(r"<code>(.*?)</code>", html, re.DOTALL)
+        assert path in spans
+        assert "npm i @types/node" in spans
+        assert "@scope/rule" in spans
+        assert {"`@tick`", "a@b", "`@a`"} <= set(spans)
+        assert all("\u2060" not in span for span in spans)
+        outside = re.sub(r"<code>.*?</code>", "", html, flags=re.DOTALL)
+        assert outside.count("@") == outside.count("@\u2060") > 0
+
+    @settings(max_examples=int(os.environ.get("CAGR_ORACLE_EXAMPLES", "150")), deadline=None)
+    @given(st.text(st.sampled_from(["`", "\\", "@", "a", " ", "|", "*"]), max_size=30))
+    def test_any_line_of_backticks_and_at_signs(self, line: str) -> None:
+        cmarkgfm = pytest.importorskip("cmarkgfm", reason="cmarkgfm is in the `test` extra")
+        for text in (f"x {line}", f"| a | b |\n|---|---|\n| {line} |"):  # a paragraph, a row
+            html = cmarkgfm.github_flavored_markdown_to_html(no_mentions(text))
+            spans = re.findall(r"<code>(.*?)</code>", html, re.DOTALL)
+            assert all("\u2060" not in span for span in spans), html
+            outside = re.sub(r"<code>.*?</code>", "", html, flags=re.DOTALL)
+            assert outside.count("@") == outside.count("@\u2060"), html
+
+
+class TestTheTokenNeverShows:
+    """A forge whose answers quote the token it was sent (error texts, a redirect's address,
+    the text it serves): nothing cagr prints or writes holds it, nor a part of it."""
+
+    def test_a_refusal_that_quotes_the_token(self, project: Project, forge: FakeForge) -> None:
+        forge.echo_token = forge.read_only = True
+        head = project.work({"package.json": DEPENDENCY})
+        env = pr_env(forge, project.tmp, head, "")
+        result = cagr_ci(project.clone(head), env, "--comment", "--sarif", "out.sarif")
+        assert result.returncode == 1
+        (notice,) = [line for line in result.stdout.splitlines() if line.startswith("::notice")]
+        assert "Resource not accessible by integration (sent 'Bearer ***')" in notice
+        no_token_anywhere(project.tmp, result.stdout, result.stderr, forge=forge)
+
+    @pytest.mark.parametrize("status", [401, 302, 503])
+    def test_any_answer_that_quotes_it(
+        self, project: Project, forge: FakeForge, status: int
+    ) -> None:
+        forge.echo_token = True
+        forge.fail("POST", "/graphql", status, {"message": "Bad credentials"}, times=10)
+        head = project.work({"package.json": DEPENDENCY})
+        env = pr_env(forge, project.tmp, head, "")
+        for output in ("text", "json"):
+            result = cagr_ci(project.clone(head), env, "--comment", "--format", output)
+            assert result.returncode == 1
+            assert "no comment was written" in result.stdout + result.stderr or (
+                "comment was left as it was" in result.stdout + result.stderr
+            )
+            no_token_anywhere(project.tmp, result.stdout, result.stderr, forge=forge)
+
+    def test_comments_that_quote_it(self, project: Project, forge: FakeForge) -> None:
+        forge.echo_token = True
+        forge.comment(7, f"{MARKER}\nan old run's", BOT)
+        head = project.work({"package.json": DEPENDENCY})
+        result = cagr_ci(project.clone(head), pr_env(forge, project.tmp, head, ""), "--comment")
+        assert "updated the pull request's comment in place" in result.stdout
+        no_token_anywhere(project.tmp, result.stdout, result.stderr, forge=forge)
+
+    def test_gitlab_quoting_it(self, project: Project, forge: FakeForge) -> None:
+        forge.echo_token = forge.read_only = True
+        head = project.work({"package.json": DEPENDENCY})
+        env = TestGitLabNote().mr(forge, project, head, "")
+        result = cagr_ci(project.clone(head), env, "--comment")
+        assert "the forge refused" in result.stdout
+        no_token_anywhere(project.tmp, result.stdout, result.stderr, forge=forge)
 
 
 class TestGitLabNote:

@@ -121,6 +121,19 @@ class TestQueuedPullRequestIsJudged:
         assert step_outputs(project.tmp)["status"] == "fail"
         assert_no_token(project, result.stdout, result.stderr)
 
+    def test_a_description_that_quotes_the_token_shows_none_of_it(
+        self, project: Project, forge: FakeForge
+    ) -> None:
+        forge.echo_token = True  # the pull request's text, as the forge serves it, ends with it
+        checkout, group, base, head = queue(project, {"package.json": DEPENDENCY})
+        forge.pulls[7] = pull(head, "## Summary\nAdds x.\n")
+        env = api_env(forge, project.tmp, merge_group(group, base))
+        for output in ("text", "json"):
+            result = cagr_ci(checkout, env, "--format", output, "--sarif", "out.sarif")
+            assert result.returncode == 1, result.stdout
+            assert_no_token(project, result.stdout, result.stderr)
+            assert TOKEN[:12] not in result.stdout + result.stderr
+
     def test_a_squash_queue_is_read_the_same_way(self, project: Project, forge: FakeForge) -> None:
         checkout, group, base, head = queue(project, {"package.json": DEPENDENCY}, squash=True)
         forge.pulls[7] = pull(head, GOOD_BODY)

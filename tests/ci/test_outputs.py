@@ -101,11 +101,12 @@ class TestAnnotations:
         token = lines[start].removeprefix("::stop-commands::")
         assert re.fullmatch(r"[0-9a-f]{32}", token)
         end = lines.index(f"::{token}::")
-        # The name's line break is shown as \n, and the report sits inside the guard anyway.
+        # The name's line break is shown as \n, and the report sits inside the guard anyway;
+        # an annotation names it inside its own message, escaped the same way.
         assert not [line for line in lines if line.startswith("::error::forged")]
         shown = [i for i, line in enumerate(lines) if "x\\n::error::forged.ts" in line]
         assert shown
-        assert all(start < i < end for i in shown)
+        assert all(start < i < end or lines[i].startswith("::error file=") for i in shown)
 
 
 class TestStepSummary:
@@ -162,6 +163,27 @@ class TestStepSummary:
         assert "more line(s) omitted" in cut
         assert cut.startswith("## cagr: change rules failed")
 
+    def test_a_path_holding_a_line_break_is_shown_as_that_one_path(self, project: Project) -> None:
+        # Before: `src/real` and `schema.json` on two lines of a cell, or `src/real schema.json`
+        # in a code span: other paths that look real. GitHub's cmark-gfm shows what it renders.
+        cmarkgfm = pytest.importorskip("cmarkgfm", reason="cmarkgfm is in the `test` extra")
+        project.baseline(
+            {"cagr.toml": RULES.replace('paths = ["src/schema.py"]', 'paths = ["src/**"]')}
+        )
+        head = project.work({"src/real\nschema.json": "x", "src/other.py": "y"})
+        result = cagr_ci(project.clone(head), pr_env(project, head))
+        html = cmarkgfm.github_flavored_markdown_to_html(
+            (project.tmp / "step_summary.md").read_text()
+        )
+        assert "<code>src/real\\nschema.json</code>" in html
+        assert "src/real\\nschema.json was added" in html or "src/real\\nschema.json" in html
+        assert "src/real schema.json" not in html
+        assert "src/real<br" not in html
+        assert "src/real\n" not in html
+        errors = [line for line in result.stdout.splitlines() if line.startswith("::error")]
+        assert any("src/real\\nschema.json" in line for line in errors)
+        assert not any("src/real%0A" in line for line in errors)
+
     def test_cells_cannot_break_the_table(self, project: Project) -> None:
         project.baseline({"cagr.toml": MORE_RULES})
         head = project.work({"src/guards/a|b<i>.ts": "guard"})
@@ -189,8 +211,11 @@ class TestSarif:
         uris = {
             r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
         }
-        assert "migrations/001%20a%2Cb%3Ac.sql" in uris
+        # The deleted migration is not in the head: its result is where the rule is declared.
+        assert path_uri("migrations/001 a,b:c.sql") == "migrations/001%20a%2Cb%3Ac.sql"
+        assert "migrations/001%20a%2Cb%3Ac.sql" not in uris
         deleted = next(r for r in run["results"] if r["ruleId"] == "immutable-migrations")
+        assert deleted["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "cagr.toml"
         assert deleted["message"]["text"].endswith(
             "Instead: Restore the merged migration and add a new migration instead."
         )

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cagr_git.index import read_index
 from cagr_git.trees import index_tree
-from tests.support.git import commit, git, write
+from tests.support.git import collect, commit, git, oracle, rows, write
 
 # Names around '/' in byte order (" ", "!", "-", "." sort before it, "0" and letters after), so
 # folders and files that share a prefix land where git's tree order puts them.
@@ -74,3 +74,26 @@ def test_any_tree_equals_git_write_tree(paths: list[str]) -> None:
         assert _ours(root) == _written(root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+# Modes other tools write into trees: git reads them as `canon_mode` does (any folder mode is a
+# tree, a regular mode is 100755 only when its owner may execute it, a symlink mode 120000, any
+# other a submodule); `git diff --raw` is the oracle.
+_ODD_MODES = ["100645", "100600", "100744", "100711", "120777", "170000", "0"]
+
+
+def test_tree_entries_of_odd_modes_read_as_git_reads_them(repo: Path) -> None:
+    write(repo, "d/f", "in a folder\n")
+    write(repo, "g", "a file\n")
+    base = commit(repo, "base")
+    blob = bytes.fromhex(git(repo, "rev-parse", "HEAD:g").decode().strip())
+    folder = bytes.fromhex(git(repo, "rev-parse", "HEAD:d").decode().strip())
+    entries = [(b"40755", b"d", folder), (b"040000", b"e", folder), (b"100654", b"g", blob)]
+    entries += [(m.encode(), f"m{n}".encode(), blob) for n, m in enumerate(_ODD_MODES)]
+    entries.sort(key=lambda entry: entry[1])
+    raw = b"".join(mode + b" " + name + b"\0" + oid for mode, name, oid in entries)
+    tree = git(repo, "hash-object", "-t", "tree", "-w", "--literally", "--stdin", stdin=raw)
+    head = git(repo, "commit-tree", tree.decode().strip(), "-p", base, "-m", "odd").decode()
+    changes = collect(repo, "main", committed=True, head=head.strip())
+    assert changes.unchecked == ()
+    assert rows(changes) == oracle(repo, base, head.strip())

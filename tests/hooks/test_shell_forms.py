@@ -129,9 +129,12 @@ def fake_gh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def bash_runs(form: str, cwd: Path, fake_gh: Path) -> list[dict]:
-    """What the fake gh recorded when bash ran `form` in `cwd` (a login shell's profile puts
-    the fake first again, after the system profile resets the PATH)."""
+def bash_runs(
+    form: str, cwd: Path, fake_gh: Path, variables: dict[str, str] | None = None
+) -> list[dict]:
+    """What the fake gh recorded when bash ran `form` in `cwd` with `variables` in its
+    environment (a login shell's profile puts the fake first again, after the system profile
+    resets the PATH)."""
     log = cwd.parent / "gh.log"
     log.unlink(missing_ok=True)
     home = fake_gh / "home"
@@ -139,7 +142,7 @@ def bash_runs(form: str, cwd: Path, fake_gh: Path) -> list[dict]:
     for profile in (".bash_profile", ".profile"):
         (home / profile).write_text(f'PATH="{fake_gh}:$PATH"\n')
     path = f"{fake_gh}{os.pathsep}{os.environ['PATH']}"
-    env = {**os.environ, "PATH": path, "GH_LOG": str(log), "HOME": str(home)}
+    env = {**os.environ, "PATH": path, "GH_LOG": str(log), "HOME": str(home), **(variables or {})}
     subprocess.run(
         ["bash", "-c", form], cwd=cwd, env=env, capture_output=True, timeout=20, check=False
     )
@@ -282,6 +285,48 @@ class TestWithAFailingRecord:
         assert decision.kind == "deny"
         assert "runs `git commit` before `gh pr create`" in decision.text
         assert "as a command of its own" in decision.text
+
+
+# From a session outside the repository, lines that go into it first: the folder comes from the
+# shell's own variables or from a command, or `cd -` goes back where an earlier `cd` left.
+INTO_THE_REPOSITORY = [
+    'cd "$REPO" && gh pr create -b x',
+    'cd "$(printf %s "$REPO")" && gh pr create -b x',
+    "cd `printf %s $REPO`; gh pr create -b x",
+    'pushd "$REPO" && gh pr create -b x',
+    'cd "$OLDPWD" && gh pr create -b x',
+    "cd - && gh pr create -b x",
+    'cd "$REPO" && cd .. && cd - && gh pr create -b x',
+    'cd "$REPO/sub" && cd "$PWD/.." && gh pr create -b x',
+]
+
+
+@pytest.mark.parametrize("form", INTO_THE_REPOSITORY)
+def test_a_session_outside_the_repository_that_cds_into_it_is_never_silent(
+    form: str, repo: Path, tmp_path: Path, fake_gh: Path
+) -> None:
+    # Before: the folder was unknown (or, for `cd -`, home), the session's folder has no
+    # rules, and the gate said nothing while the branch failed. bash says where gh runs.
+    work = project(repo)
+    (work / "sub").mkdir()
+    write(work, "src/schema.py", "v2")
+    commit(work, "source only")
+    assert committed_check(work) == 1
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    variables = {"REPO": str(work), "OLDPWD": str(work)}
+    (call,) = bash_runs(form, elsewhere, fake_gh, variables)
+    assert call["cwd"] == str(work)
+    found = find_pr_commands(form, str(elsewhere))
+    (pr,) = found.commands
+    assert pr.cwd in (str(work), None)  # where bash runs it, or unknown: never elsewhere
+    decision = decide(found, str(elsewhere))
+    if pr.cwd is None:
+        assert decision.kind == "notice", decision
+        assert "which folder the PR command runs in is unknown" in decision.text
+    else:
+        assert decision.kind == "deny", decision
+        assert "schema-companion" in decision.text
 
 
 def test_a_working_directory_from_the_tool_input(repo: Path, tmp_path: Path) -> None:

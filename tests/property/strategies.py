@@ -248,3 +248,30 @@ _RENDERERS = {
     "Cargo.toml": _cargo,
     "go.mod": _go_mod,
 }
+
+
+@st.composite
+def damaged(draw: st.DrawFn, data: bytes, protect: int = 0) -> bytes:
+    """`data` changed as files get damaged: bits flipped, bytes overwritten with edge values,
+    cut short, bytes inserted or dropped, a range repeated; never equal to `data`. The first
+    `protect` bytes stay (a header that would only lead to the first refusal)."""
+    out = bytearray(data)
+    for _ in range(draw(st.integers(1, 4))):
+        size = len(out)
+        at = draw(st.integers(min(protect, size), max(size - 1, min(protect, size))))
+        kind = draw(st.sampled_from(["flip", "set", "cut", "insert", "drop", "repeat"]))
+        if kind == "flip" and at < size:
+            out[at] ^= 1 << draw(st.integers(0, 7))
+        elif kind == "set" and at < size:
+            out[at] = draw(st.sampled_from([0x00, 0x01, 0x7F, 0x80, 0xFF, 0x0A, 0x20, 0x5C]))
+        elif kind == "cut":
+            del out[at:]
+        elif kind == "insert":
+            out[at:at] = draw(st.binary(min_size=1, max_size=16))
+        elif kind == "drop":
+            del out[at : at + draw(st.integers(1, 64))]
+        elif kind == "repeat":
+            out[at:at] = out[at : at + draw(st.integers(1, 64))]
+    if bytes(out) == data:
+        out.append(draw(st.integers(0, 255)))
+    return bytes(out)

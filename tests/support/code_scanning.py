@@ -17,6 +17,9 @@ tests can hold cagr's logs to those rules rather than to the schema alone.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import tempfile
 from importlib import resources
 from typing import Any
 
@@ -79,3 +82,43 @@ def sarif_schema() -> dict:
         "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
     )
     return schema
+
+
+def github_rule_problems(log: dict[str, Any]) -> list[str]:
+    """What the SARIF multitool's GitHub rules (`validate --rule-kind "Gh;Sarif"`) report as
+    errors for the parts of a log cagr writes: GH2012, every rule and notification descriptor
+    has a `fullDescription` and a `help` (GitHub Advanced Security requires both)."""
+    problems = []
+    for run in log["runs"]:
+        driver = run["tool"]["driver"]
+        for kind in ("rules", "notifications"):
+            for index, descriptor in enumerate(driver.get(kind, [])):
+                for needed in ("fullDescription", "help"):
+                    if not isinstance(descriptor.get(needed, {}).get("text"), str):
+                        problems.append(f"GH2012: {kind}[{index}] has no {needed}")
+    return problems
+
+
+def multitool_errors(log_path: str) -> list[str] | None:
+    """The errors of Microsoft's SARIF multitool with GitHub's rules (`validate --rule-kind
+    "Gh;Sarif"`) on a log file, or None when no multitool is at hand: `CAGR_SARIF_MULTITOOL`
+    names its executable (`Sarif.Multitool` of the npm package `@microsoft/sarif-multitool`)."""
+    tool = os.environ.get("CAGR_SARIF_MULTITOOL")
+    if not tool:
+        return None
+    with tempfile.TemporaryDirectory() as scratch:
+        out = os.path.join(scratch, "validation.sarif")
+        subprocess.run(
+            [tool, "validate", "--rule-kind", "Gh;Sarif", log_path, "-o", out],
+            capture_output=True,
+            timeout=600,
+            check=False,
+        )
+        with open(out, encoding="utf-8") as handle:
+            validation = json.load(handle)
+    return [
+        f"{result['ruleId']}: {result['message'].get('text', result['message'])}"
+        for run in validation["runs"]
+        for result in run.get("results", [])
+        if result.get("level", "warning") == "error"
+    ]

@@ -73,6 +73,9 @@ class FakeForge:
     viewer: dict[str, Any] = field(factory=lambda: dict(BOT))
     gitlab_user: dict[str, Any] = field(factory=lambda: dict(GITLAB_BOT))
     read_only: bool = False  # a fork's pull request: reads work, writes answer 403
+    # The forge's answers quote the credentials they were sent: error texts, a redirect's
+    # address, the text of what it serves (as some forges and proxies do).
+    echo_token: bool = False
     requests: list[Seen] = field(factory=list)
     failures: list[Failure] = field(factory=list)
     _next_id: int = 1000
@@ -201,6 +204,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._github(method, parts.path, parse_qs(parts.query), body)
 
     def _answer(self, status: int, data: Any, headers: dict[str, str] | None = None) -> None:
+        if self.forge.echo_token:
+            data, headers = self._echoed(status, data, dict(headers or {}))
         payload = b"" if data is None else json.dumps(data).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
@@ -209,6 +214,25 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(payload)
+
+    def _echoed(
+        self, status: int, data: Any, headers: dict[str, str]
+    ) -> tuple[Any, dict[str, str]]:
+        """The answer, quoting the credentials this request carried wherever text goes."""
+        sent = self.headers.get("Authorization") or self.headers.get("PRIVATE-TOKEN") or ""
+        bare = sent.removeprefix("Bearer ")
+        if 300 <= status < 400:
+            headers["Location"] = f"https://elsewhere.invalid/login?access_token={bare}"
+        if isinstance(data, dict) and status >= 300:
+            said = str(data.get("message", ""))
+            data = {**data, "message": f"{said} (sent {sent!r}){' ' * 280}{bare}"}
+        elif isinstance(data, dict) and "body" in data:  # a pull request's text and title
+            data = {**data, "body": f"{data['body'] or ''}\n{bare}"}
+            if "title" in data:
+                data["title"] = f"{data['title']} {bare}"
+        if isinstance(data, list):  # comments and notes: their text quotes it too
+            data = [{**item, "body": f"{item.get('body', '')} {bare}"} for item in data]
+        return data, headers
 
     def _rate_headers(self) -> dict[str, str]:
         reset = str(int(time.time()) + 3600)

@@ -46,10 +46,13 @@ def commit(root: Path, message: str = "commit") -> str:
     return git(root, "rev-parse", "HEAD").decode().strip()
 
 
-def collect(root: Path, base: str = "main", committed: bool = False) -> ChangeSet:
+def collect(
+    root: Path, base: str = "main", committed: bool = False, head: str | None = None
+) -> ChangeSet:
+    """cagr's change set: base -> working tree, or base -> HEAD (or the commit `head`)."""
     with open_repo(find_checkout(str(root))) as repo:
         if committed:
-            return collect_committed(repo, base, RuleSet.of(()))
+            return collect_committed(repo, base, RuleSet.of(()), head=head)
         return collect_working_tree(repo, base, RuleSet.of(()))
 
 
