@@ -117,8 +117,8 @@ def own_branch_problem(name: str, ref: str, chosen_by: str) -> tuple[str, str]:
         f"the target {name} ({chosen_by}) resolved to {ref}, which is the branch being checked"
         " itself and already holds HEAD: nothing named the branch this one merges into, so"
         " the change would be empty and every rule would pass without judging anything.",
-        "Name the target: `--base <branch it merges into>` (or `[git] protected_branch`), and"
-        " make sure the clone has that branch (`git fetch origin <branch>`; a single-branch"
-        " clone, `git clone --branch X --depth 1`, has only its own branch). On the default"
-        " branch itself nothing is to be merged: check the branch that will be.",
+        "Name the target: `--base BRANCH`, the branch this one merges into (or `[git]"
+        " protected_branch`), and make sure the clone has it (`git fetch origin BRANCH`; a"
+        " single-branch clone, `git clone --branch X --depth 1`, has only its own branch)."
+        " On the default branch itself nothing is to be merged: check the branch that will be.",
     )
