@@ -231,6 +231,7 @@ class HookCall:
     """One `cagr hook` call as the agent made it: the payload, the answer, the wall time."""
 
     def __init__(self, folder: Path) -> None:
+        self.folder = folder  # `in`, `out`, `err`, `time`: what went in and out, and how long
         self.payload: dict[str, Any] = json.loads((folder / "in").read_text() or "{}")
         out = (folder / "out").read_text().strip()
         self.answer: dict[str, Any] | None = json.loads(out) if out else None
