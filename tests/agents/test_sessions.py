@@ -198,15 +198,29 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
+_MOMENTS = {"Stop": "turn_end", "AfterAgent": "turn_end", "SessionStart": "session_start",
+            "UserPromptSubmit": "prompt", "BeforeAgent": "prompt",
+            "PostToolUse": "after_command", "AfterTool": "after_command"}  # fmt: skip
+
+
+def _moment(call: HookCall) -> str:
+    """The hook call's moment, with a shell command before it split into the gate's fast path
+    (not a PR command) and the gate itself."""
+    if call.event in ("PreToolUse", "BeforeTool"):
+        command = str(call.payload.get("tool_input", {}).get("command", ""))
+        return "command (PR gate)" if "gh pr" in command else "command (not a PR command)"
+    return _MOMENTS.get(call.event, call.event)
+
+
 def _report(session: Session) -> None:
     """With CAGR_AGENTS_REPORT=FILE, one JSON line per session: the hooks' wall times as the
     agent ran them, cagr's own timings, and a bare Python start measured in the same run."""
     target = os.environ.get("CAGR_AGENTS_REPORT")
     if not target:
         return
-    by_event: dict[str, list[float]] = {}
+    by_moment: dict[str, list[float]] = {}
     for call in session.calls:
-        by_event.setdefault(call.event, []).append(call.ms)
+        by_moment.setdefault(_moment(call), []).append(call.ms)
     own: dict[str, list[float]] = {}
     for item in session.project.timings():
         own.setdefault(item["moment"], []).append(item["ms"])
@@ -214,7 +228,7 @@ def _report(session: Session) -> None:
         "agent": session.agent,
         "version": agent_cli.pins()[session.agent][1],
         "session_seconds": round(session.run.seconds, 2),
-        "hook_wall_ms": by_event,
+        "hook_wall_ms": by_moment,
         "cagr_ms": own,
         "python_ms": [round(ms, 1) for ms in session.python_ms],
     }
