@@ -46,7 +46,7 @@ def payload(
         }
     else:
         data |= {"session_id": session, "cwd": str(root)}
-    if agent == "codex":
+    if agent == "codex" and moment != 2:  # Codex 0.171's session start has no turn yet
         data["turn_id"] = "t1"
     if moment == 0:
         data |= {"status": "completed", "loop_count": 0} if agent == "cursor" else {}
