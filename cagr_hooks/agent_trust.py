@@ -82,16 +82,21 @@ def will_run(
     )
 
 
-def _json(path: Path) -> dict[str, Any] | None:
-    """A settings file (JSON with comments) as a dict; None when absent."""
+def _text(path: Path) -> str | None:
+    """A file's text; None when absent."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as error:
         raise _Unreadable(f"{path} cannot be read ({error})") from error
-    if not text.strip():
-        return {}
+
+
+def _json(path: Path) -> dict[str, Any] | None:
+    """A settings file (JSON with comments) as a dict; None when absent."""
+    text = _text(path)
+    if text is None or not text.strip():
+        return None if text is None else {}
     try:
         data = parse(text).value
     except SettingsSyntax as error:
@@ -100,14 +105,9 @@ def _json(path: Path) -> dict[str, Any] | None:
 
 
 def _toml(path: Path) -> dict[str, Any] | None:
+    text = _text(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as error:
-        raise _Unreadable(f"{path} cannot be read ({error})") from error
-    try:
-        return tomllib.loads(text)
+        return tomllib.loads(text) if text is not None else None
     except tomllib.TOMLDecodeError as error:
         raise _Unreadable(f"{path} is not TOML ({error})") from error
 

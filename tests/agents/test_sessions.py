@@ -16,13 +16,13 @@ import json
 import os
 import shlex
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.support import agent_cli
 from tests.support.agent_cli import HookCall, Project, Run
 from tests.support.agents import RUNNERS, environment
+from tests.support.hooks import strings
 from tests.support.model_server import ModelServer, Step, say, shell, write
 
 BODY = "## Testing\nRan the unit tests."
@@ -145,7 +145,7 @@ def test_every_hook_exited_0_and_none_answered_allow(session: Session) -> None:
 def test_cagr_text_reached_the_model_unescaped(session: Session) -> None:
     """Codex and Gemini CLI XML-escape what hooks give the model: cagr's own text uses no
     angle brackets, so it reads the same after their escaping."""
-    said = [text for call in session.calls for text in _strings(call.answer)]
+    said = [text for call in session.calls for text in strings(call.answer)]
     assert said
     for text in said:
         assert "<" not in text, text
@@ -188,14 +188,6 @@ def test_the_simulated_runners_read_each_answer_as_the_real_agent_did(session: S
 def test_cagr_timed_each_moment_inside_the_agent(session: Session) -> None:
     moments = {item["moment"] for item in session.project.timings()}
     assert {"session_start", "turn_end", "command", "after_command"} <= moments
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    return []
 
 
 _MOMENTS = {"Stop": "turn_end", "AfterAgent": "turn_end", "SessionStart": "session_start",

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.configs import SCHEMA_COMPANION
 from tests.support.git import GIT_ENV
 from tests.support.model_server import ModelServer, say
 from tests.support.tools import ROOT
@@ -72,16 +73,9 @@ def program(agent: str) -> Path:
     return folder / "node_modules" / ".bin" / _PROGRAMS[agent]
 
 
-RULES = r"""
-[[changes.rules]]
-id = "schema-companion"
-kind = "requires"
-paths = ["src/schema.py"]
-require = ["schema.json"]
-reason = "Run `make schema` and include schema.json in this change."
-examples.invalid = [{ changes = [{ path = "src/schema.py", status = "A" }] }]
-examples.valid = [{ changes = [{ path = "src/schema.py", status = "A" }, { path = "schema.json", status = "M" }] }]
-
+RULES = (
+    SCHEMA_COMPANION
+    + r"""
 [[changes.rules]]
 id = "testing-note"
 kind = "pr_body"
@@ -91,6 +85,7 @@ reason = "Say in the PR description's Testing section how the change was tested.
 examples.invalid = [{ changes = [{ path = "src/a.py", status = "A" }], pr_body = "## Summary\nx" }]
 examples.valid = [{ changes = [{ path = "src/a.py", status = "A" }], pr_body = "## Testing\nRan it." }]
 """
+)
 
 _WRAPPER = """#!/bin/bash
 # cagr, passed through: each `cagr hook` call is kept (what went in and out, how long it took).

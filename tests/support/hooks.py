@@ -76,14 +76,15 @@ class Answer:
     @property
     def text(self) -> str:
         """Every string in the answer, joined: what the agent or person is told."""
-        return " ".join(_strings(self.json)) + self.stderr
+        return " ".join(strings(self.json)) + self.stderr
 
 
-def _strings(value: Any) -> list[str]:
+def strings(value: Any) -> list[str]:
+    """Every string in a hook's JSON answer: what the agent or the person is told."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
+        return [s for v in value.values() for s in strings(v)]
     return []
 
 
