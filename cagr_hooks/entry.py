@@ -145,9 +145,11 @@ def _call(options: _Options, started: float) -> int:
     decision, stages, gitdir = _decide(hook, started + options.deadline, found)
     _answer(hook, decision)
     if gitdir is not None and hook.moment is not None:
-        from .timings import record  # noqa: PLC0415
+        from . import notices, timings  # noqa: PLC0415
 
-        record(gitdir, hook.moment, (time.monotonic() - started) * 1000, stages)
+        if decision.kind in ("notice", "deny", "block"):
+            notices.record(gitdir, hook.agent, hook.moment, decision.kind, decision.text)
+        timings.record(gitdir, hook.moment, (time.monotonic() - started) * 1000, stages)
     if "threading" in sys.modules and sys.modules["threading"].active_count() > 1:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -6,8 +6,9 @@ moves HEAD (`git commit && gh pr create`) before its PR command: the commits the
 do not exist yet. Anything that cannot be decided exactly — no record, a stale one, a foreign
 repository or head, a body cagr cannot see, a PR command cagr cannot read — lets the command
 through with a notice asking for a fresh committed check, naming the rules the last committed
-check failed, and saying CI will check. The gate never answers "allow" and never records
-anything.
+check failed, and saying CI will check. The gate never answers "allow" and never records a
+pass; it keeps only what it saw of the last PR command (`pr_seen`: its target, and what its body
+met), for the turn end and the record's refresh.
 
 The standard library and the core's values; mistune only when a body has to be parsed.
 """
@@ -33,6 +34,7 @@ from cagr_repo.gate_record import (
     stale_reasons,
 )
 
+from . import pr_seen
 from .gh_pr import PrCommand
 from .protocols import NONE, Decision
 from .shell_command import Found
@@ -85,7 +87,32 @@ def _configured_checkout(folder: str) -> tuple[Checkout, str] | None:
     return None
 
 
+class _Sighting:
+    """What judging one PR command saw, filled in as it is known: where, which commit, and the
+    body obligations its description met."""
+
+    __slots__ = ("gitdir", "head", "met")
+
+    def __init__(self) -> None:
+        self.gitdir: str | None = None
+        self.head: str | None = None
+        self.met: frozenset[pr_seen.Obligation] = frozenset()
+
+
 def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
+    """One PR command's decision; what it saw is kept for the turn end (`pr_seen`)."""
+    sighting = _Sighting()
+    decision = _judge(pr, cwd, line, sighting)
+    gitdir, head = sighting.gitdir, sighting.head
+    if gitdir is not None and head is not None and (pr.verb == "create" or sighting.met):
+        # `gh pr edit` names no target: the last `create` seen did, or cagr's default.
+        earlier = pr_seen.last(gitdir) if pr.verb != "create" else None
+        base = pr.base if pr.verb == "create" else (earlier.base if earlier else None)
+        pr_seen.remember(gitdir, pr_seen.seen_now(head, base, sighting.met))
+    return decision
+
+
+def _judge(pr: PrCommand, cwd: str, line: str, sighting: _Sighting) -> Decision:
     """One PR command's decision: one return per situation, in the order they are checked."""
     if pr.labels and not pr.dry_run:
         waiving = _waiving_labels(pr, cwd)
@@ -118,6 +145,7 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
     head = _head(checkout, pr)
     if isinstance(head, Decision):
         return head
+    sighting.gitdir, sighting.head = checkout.gitdir, head
     record = read_gate_record(checkout.gitdir)
     target_ref = branch_ref(checkout, pr.base) if pr.base else None
     if pr.base and target_ref is None:
@@ -165,7 +193,7 @@ def _decide_one(pr: PrCommand, cwd: str, line: str) -> Decision:
         return _notice(
             "the committed check was not complete:\n\n" + record.text(), checkout, pr.base
         )
-    return _with_warnings(_body_decision(pr, record, line), record)
+    return _with_warnings(_body_decision(pr, record, line, sighting), record)
 
 
 def _waiving_labels(pr: PrCommand, cwd: str) -> Decision | None:
@@ -346,7 +374,7 @@ def _body_of(pr: PrCommand, line: str) -> tuple[str | None, str | None]:
     return _read_body_file(pr.body_file, pr.cwd)
 
 
-def _body_decision(pr: PrCommand, record: GateRecord, line: str) -> Decision:
+def _body_decision(pr: PrCommand, record: GateRecord, line: str, sighting: _Sighting) -> Decision:
     """A current record that passed: check the body obligations against the command's body."""
     obligations = record.report.deferred
     headings = record.pr_sections
@@ -378,6 +406,10 @@ def _body_decision(pr: PrCommand, record: GateRecord, line: str) -> Decision:
             "cagr: unchecked: the PR description cannot be judged here:\n\n"
             f"{render_details(judged)}\n\n{_LET_THROUGH}",
         )
+    failed = {finding.rule for finding in judged.findings}  # of `warn` rules here
+    sighting.met = frozenset(
+        (o.rule, o.section, o.contains) for o in obligations if o.rule not in failed
+    )
     if judged.findings:
         return Decision(
             "notice",

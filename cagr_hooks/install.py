@@ -34,6 +34,12 @@ SETTINGS_FILES = {
     "cursor": ".cursor/hooks.json",
     "gemini": ".gemini/settings.json",
 }
+AGENT_NAMES = {
+    "claude": "Claude Code",
+    "codex": "Codex",
+    "cursor": "Cursor",
+    "gemini": "Gemini CLI",
+}
 DEFAULT_COMMAND = "cagr hook"
 TURN_END_TIMEOUT = 90  # seconds: above the hook's own 60 s deadline, so cagr always answers
 OTHER_TIMEOUT = 30

@@ -1,5 +1,5 @@
-"""Which agents have cagr's hooks, whether the command each agent will run resolves, and how
-long the hooks took lately (for `cagr doctor`)."""
+"""Which agents have cagr's hooks, whether each agent will run them and the command it runs
+resolves, and how long the hooks took lately (for `cagr doctor`)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from cagr_core.values import value
 
+from .agent_trust import WillRun, will_run
 from .install import (
     DEFAULT_COMMAND,
     SETTINGS_FILES,
@@ -57,6 +58,7 @@ class AgentStatus:
     resolves_to: str | None = None  # the program that command starts, found from here
     not_resolved: str | None = None  # why it is not found: the agent then runs without cagr
     machine_path: str | None = None  # a path of this machine in a file teams commit
+    runs: WillRun | None = None  # whether the agent will run the hooks here (None: not set up)
 
     @property
     def state(self) -> str:
@@ -90,6 +92,7 @@ def agent_status(root: Path, agent: str) -> AgentStatus:
         found[change].append(event)
     installed, missing, outdated = found[None], found["added"], found["updated"]
     resolved, why = resolve(root, agent, command) if used else (None, None)
+    runs = will_run(root, agent, hooks) if installed or outdated else None
     return AgentStatus(
         agent,
         relative,
@@ -101,6 +104,7 @@ def agent_status(root: Path, agent: str) -> AgentStatus:
         resolves_to=resolved,
         not_resolved=why,
         machine_path=machine_path(used) if used else None,
+        runs=runs,
     )
 
 

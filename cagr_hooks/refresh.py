@@ -12,6 +12,7 @@ HEAD the PR will hold. The gate itself still collects nothing.
 from __future__ import annotations
 
 import json
+import os
 import time
 
 from cagr_git.discover import Checkout, NotARepository, find_checkout
@@ -98,36 +99,21 @@ def refresh(cwd: str, deadline: float) -> tuple[str | None, dict[str, float]]:
 def refresh_record(
     config: WorkingConfig, checkout: Checkout, deadline: float, stages: dict[str, float]
 ) -> bool:
-    """Run the committed check and write the record unless the record is current; False when
-    it ran out of time (try again after the next command). A fault is not retried until HEAD
-    moves: the gate asks for a check instead. A record made for another target than the
-    default (`rules check --committed --base develop`) is renewed for that target."""
+    """Run the committed check and write the record unless the record is current for the
+    target the PR names; False when it ran out of time (try again after the next command). A
+    fault is not retried until HEAD moves: the gate asks for a check instead.
+
+    The target is the one the last PR command the gate judged named (`--base`, or cagr's
+    default), when that command came after the record; otherwise the record's own: a record
+    the person made for another target (`rules check --committed --base develop`) is renewed
+    for that target."""
     from cagr_repo.check import CheckRequest, check  # noqa: PLC0415
-    from cagr_repo.gate_record import (  # noqa: PLC0415
-        observe,
-        read_gate_record,
-        record_state,
-        stale_reasons,
-    )
 
     from .worker import DeadlinePassed, within  # noqa: PLC0415
 
-    record = read_gate_record(checkout.gitdir)
-    chosen = record is not None and record.target_ref != record.default_target_ref
-    if record is not None and chosen:  # a `--base` the person gave: keep it
-        now = observe(
-            checkout,
-            head=read_ref(checkout, "HEAD"),
-            target_ref=record.target_ref,
-            target_ref_value=read_ref(checkout, record.target_ref),
-            config_digest=config.raw_digest,
-        )
-        stale = stale_reasons(record, now)
-    else:
-        record, stale = record_state(checkout, config.raw_digest)
-    if record is not None and not stale:
+    current, base = _current_for_its_target(config, checkout)
+    if current:
         return True
-    base = record.target_name if record is not None and chosen else None
     if deadline - time.monotonic() < _RESERVE:
         return False
     started = time.monotonic()
@@ -140,3 +126,45 @@ def refresh_record(
         return True
     stages["gate_record"] = (time.monotonic() - started) * 1000
     return True
+
+
+def _current_for_its_target(config: WorkingConfig, checkout: Checkout) -> tuple[bool, str | None]:
+    """Whether the record is current for the target it should hold, and that target (`--base`;
+    None: cagr's default)."""
+    from cagr_git.refs import branch_ref  # noqa: PLC0415
+    from cagr_repo.gate_record import (  # noqa: PLC0415
+        observe,
+        read_gate_record,
+        record_state,
+        stale_reasons,
+    )
+    from cagr_repo.state import GATE_RECORD, state_path  # noqa: PLC0415
+
+    from .pr_seen import last  # noqa: PLC0415
+
+    record = read_gate_record(checkout.gitdir)
+    seen = last(checkout.gitdir)
+    try:
+        made = os.stat(state_path(checkout.gitdir, GATE_RECORD)).st_mtime
+    except OSError:
+        made = 0.0
+    if seen is not None and (record is None or seen.at >= made):
+        base = seen.base  # what the PR names, since the record was made
+    elif record is not None and record.target_ref != record.default_target_ref:
+        base = record.target_name  # a `--base` the person gave: keep it
+    else:
+        base = None
+    if record is None:
+        return False, base
+    if base is None:
+        _, stale = record_state(checkout, config.raw_digest)
+        return not stale, None
+    target_ref = branch_ref(checkout, base) or record.target_ref
+    now = observe(
+        checkout,
+        head=read_ref(checkout, "HEAD"),
+        target_ref=target_ref,
+        target_ref_value=read_ref(checkout, target_ref),
+        config_digest=config.raw_digest,
+    )
+    return not stale_reasons(record, now), base

@@ -4,8 +4,9 @@ The whole hook runs under one deadline. The check runs in a worker thread; when 
 passes first, the turn end is *unchecked* (a notice, never a pass) and the process leaves the
 worker behind. Findings block the first two stops of a turn; the third lets the agent stop with
 a message for the person, and records no pass. Deferred PR-body obligations and unchecked items
-never block: they are notices. When time is left and the committed gate record is not current,
-the committed check runs too, so the `gh pr create` gate is usually warm.
+never block: they are notices, and an obligation the gate found met by the description given
+to `gh pr create` for this HEAD is owed no longer. When time is left and the committed gate
+record is not current, the committed check runs too, so the `gh pr create` gate is usually warm.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from cagr_core.render import render_details
 from cagr_core.report import Report
 from cagr_core.values import replace
 from cagr_git.discover import Checkout
+from cagr_git.refs import read_ref
 from cagr_repo.check import CheckRequest, check
 from cagr_repo.config import ConfigErrors, load_config
 from cagr_repo.judging_config import committed_otherwise_on_disk
 
-from . import turn_state
+from . import pr_seen, turn_state
 from .protocols import NONE, NOTICE_LIMIT, Decision
 from .refresh import refresh_record
 from .worker import DeadlinePassed, within
@@ -89,10 +91,23 @@ def decide(
             end,
         )
         stages["stack"] = (time.monotonic() - started) * 1000
-    fingerprint = _fingerprint(result.changes, result.report, stack)
-    decision = _decision(result.report, stack, checkout, session, fingerprint)
+    report = _still_owed(result.report, checkout)
+    fingerprint = _fingerprint(result.changes, report, stack)
+    decision = _decision(report, stack, checkout, session, fingerprint)
     refresh_record(config, checkout, deadline, stages)  # blocking or not: the gate reads it
     return decision, stages
+
+
+def _still_owed(report: Report, checkout: Checkout) -> Report:
+    """The report without the PR-body obligations that the description given to `gh pr create`
+    (or `gh pr edit --body`) for this HEAD was judged to meet: that PR owes them no longer."""
+    if not report.deferred:
+        return report
+    seen = pr_seen.last(checkout.gitdir)
+    if seen is None or not seen.met or seen.head != read_ref(checkout, "HEAD"):
+        return report
+    kept = tuple(d for d in report.deferred if (d.rule, d.section, d.contains) not in seen.met)
+    return replace(report, deferred=kept)
 
 
 def _unchecked(why: str) -> Decision:

@@ -19,6 +19,8 @@ TURN_STATE = "turns"  # per-session stop counts (a folder: one file per session)
 HOOK_TIMINGS = "hook-timings.jsonl"  # recent hook durations, for `cagr doctor`
 REFRESH_STAMP = "refreshed.json"  # where HEAD and the target were when the record was refreshed
 PENDING_NOTICE = "pending-notice.txt"  # a turn-end notice an agent could not show, for later
+RECENT_NOTICES = "notices.jsonl"  # what the hooks said lately, for `cagr doctor`
+PR_SEEN = "pr-seen.json"  # the last PR command the gate judged: target, head, what its body met
 
 
 def state_dir(gitdir: str) -> str:

@@ -113,7 +113,7 @@ def _python_suggestion(
     folder: str, test_dir: str, found: int, files: list[str], modules: int
 ) -> Suggestion:
     source = f"{folder}/new_module.py"
-    why = f"{found} of {modules} module(s) in {folder}/ have {test_dir}/test_<name>.py"
+    why = f"{found} of {modules} module(s) in {folder}/ have {test_dir}/test_NAME.py"
     return Suggestion(
         why,
         {
@@ -122,7 +122,7 @@ def _python_suggestion(
             "paths": [f"/{folder}/*.py"],
             **_ignores(_PY_IGNORES, files),
             "target": f"{test_dir}/test_{{name}}.py",
-            "reason": f"Add {test_dir}/test_<module>.py for the new module in this change.",
+            "reason": f"Add {test_dir}/test_NAME.py for the new module NAME.py in this change.",
             "examples": examples(
                 example({"path": source, "status": "A"}),
                 example(

@@ -119,10 +119,10 @@ def own_branch_problem(name: str, ref: str, chosen_by: str) -> tuple[str, str]:
         " itself (its own copy): nothing named the branch this one merges"
         " into, so only what it has not pushed, or nothing, would be judged, and a pull"
         " request's other commits would pass unseen.",
-        "Name the target: `--base <branch it merges into>` (or `[git] protected_branch`), and"
-        " make sure the clone has that branch (`git fetch origin <branch>`; a single-branch"
-        " clone, `git clone --branch X --depth 1`, has only its own branch; a clone made while"
-        " its source was on this branch names it as origin/HEAD: `git remote set-head origin"
-        " <default branch>`). On the default branch itself, set `[git] protected_branch` to"
-        " judge its unpushed commits.",
+        "Name the target: `--base BRANCH`, the branch this one merges into (or `[git]"
+        " protected_branch`), and make sure the clone has it (`git fetch origin BRANCH`; a"
+        " single-branch clone, `git clone --branch X --depth 1`, has only its own branch; a"
+        " clone made while its source was on this branch names it as origin/HEAD: `git remote"
+        " set-head origin DEFAULT_BRANCH`). On the default branch itself, set `[git]"
+        " protected_branch` to judge its unpushed commits.",
     )

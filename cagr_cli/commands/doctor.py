@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,8 @@ from cagr_core.changes import Stage
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_hooks.install import SETTINGS_FILES
-from cagr_hooks.installed import agent_status, timing_summary
+from cagr_hooks.installed import AgentStatus, agent_status, timing_summary
+from cagr_hooks.notices import recent as recent_notices
 from cagr_repo.check import CheckRequest, check
 from cagr_repo.config import RepoConfig
 from cagr_repo.config_files import find_config_files
@@ -32,6 +34,7 @@ from cagr_repo.judging_config import InvalidConfig, WorkingConfig, read_working_
 from ..output import EXIT_INVALID, EXIT_OK, EXIT_UNCHECKED, print_json
 
 MAX_ADVICE_WORK = 20_000_000  # rule x tracked-file matches doctor does for advice
+NOTICES_SHOWN = 5  # the newest of what the hooks said: headless agents show the person none
 
 
 def _config(root: Path) -> tuple[dict[str, Any], WorkingConfig]:
@@ -65,8 +68,30 @@ def _hooks(root: Path, gitdir: str) -> dict[str, Any]:
             **({"resolves_to": status.resolves_to} if status.resolves_to else {}),
             **({"not_resolved": status.not_resolved} if status.not_resolved else {}),
             **({"machine_path": status.machine_path} if status.machine_path else {}),
+            **_will_run(status),
         }
-    return {"agents": agents, "timings": timing_summary(gitdir)}
+    return {
+        "agents": agents,
+        "timings": timing_summary(gitdir),
+        "recent_notices": [
+            {key: item[key] for key in ("at", "agent", "moment", "kind", "text")}
+            for item in recent_notices(gitdir)[-NOTICES_SHOWN:]
+        ],
+    }
+
+
+def _will_run(status: AgentStatus) -> dict[str, Any]:
+    """`will_run` (True, False, None: cannot tell), `why` and `fix` for one agent."""
+    if status.problem:
+        return {"will_run": None, "why": f"the settings file cannot be read: {status.problem}",
+                "fix": None}  # fmt: skip
+    if status.runs is None:
+        return {
+            "will_run": False,
+            "why": f"cagr's hooks are not installed for {status.agent}",
+            "fix": f"cagr init --hooks {status.agent}",
+        }
+    return {"will_run": status.runs.will_run, "why": status.runs.why, "fix": status.runs.fix}
 
 
 def diagnose(checkout: Checkout) -> tuple[dict[str, Any], int]:
@@ -208,13 +233,29 @@ def _hooks_text(hooks: dict[str, Any]) -> list[str]:
                 " committed file lack it. Use `cagr` on the PATH or a path under the project"
                 f" (`cagr init --hooks {agent} --hook-command ...`)."
             )
+        if status["state"] != "not set up":
+            lines.append(f"    will {agent} run them: {will_run_text(status)}")
     for moment, figures in hooks["timings"].items():
         budget = f", budget {figures['budget_ms']:g} ms" if "budget_ms" in figures else ""
         lines.append(
             f"  {moment}: {figures['calls']:g} recent call(s), median {figures['median_ms']:g} ms,"
             f" slowest {figures['max_ms']:g} ms{budget}"
         )
+    if hooks["recent_notices"]:
+        lines += ["", "Recent notices (what the hooks told the agent; headless runs show no one)"]
+        for item in hooks["recent_notices"]:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(item["at"]))
+            first, *rest = item["text"].splitlines() or [""]
+            lines.append(f"  {when} {item['agent']} {item['moment']} ({item['kind']}): {first}")
+            lines.extend(f"    {line}" for line in rest if line.strip())
     return lines
+
+
+def will_run_text(status: dict[str, Any]) -> str:
+    """`yes`, `NO` or `cannot tell`, with why and the fix."""
+    answer = {True: "yes", False: "NO", None: "cannot tell"}[status["will_run"]]
+    fix = f". Fix: {status['fix']}" if status.get("fix") else ""
+    return f"{answer}: {status['why']}{fix}"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,8 +18,15 @@ from cagr_core.errors import CagrError
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
 from cagr_git.repository import open_repo
-from cagr_hooks.install import NOTES, InstallError, behind_others, install, machine_path
-from cagr_hooks.installed import resolve
+from cagr_hooks.install import (
+    AGENT_NAMES,
+    NOTES,
+    InstallError,
+    behind_others,
+    install,
+    machine_path,
+)
+from cagr_hooks.installed import agent_status, resolve
 from cagr_repo.config import ConfigErrors, load_config
 from cagr_repo.files import UnsafeOutput, output_path, write_atomically
 from cagr_repo.schema_file import DEFAULT_SCHEMA_FILE as SCHEMA_FILE
@@ -101,6 +108,11 @@ def _hooks(root: Path, agents: list[str], command: str | None) -> int:
         else:
             print(f"{name}: cagr's hooks for {agent} are already there; nothing changed")
         print(f"  {NOTES[agent]}")
+        runs = agent_status(root, agent).runs
+        if runs is not None:
+            answer = {True: "yes", False: "not yet", None: "cagr cannot tell"}[runs.will_run]
+            fix = f" Fix: {runs.fix}." if runs.fix else ""
+            print(f"  Will {AGENT_NAMES[agent]} run them here? {answer}: {runs.why}.{fix}")
         later = behind_others(done.path) if agent == "cursor" else []
         if later:
             print(

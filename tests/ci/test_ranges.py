@@ -92,7 +92,7 @@ class TestGitHubPush:
         result = cagr_ci(checkout, github_env(project.tmp, "push", push(after, NEW)))
         assert result.returncode == 3, result.stdout
         assert OWN_BRANCH in result.stdout
-        assert "--base <branch it merges into>" in result.stdout
+        assert "`--base BRANCH`, the branch this one merges into" in result.stdout
 
     def test_a_force_push_whose_old_tip_is_gone_is_unchecked(self, project: Project) -> None:
         gone = project.work({"src/schema.py": "v2", "schema.json": '{"v": 2}'})
@@ -219,7 +219,7 @@ class TestSingleBranchClone:
         assert result.returncode == 3, result.stdout
         assert OWN_BRANCH in result.stdout
         assert "the target work (origin/HEAD) resolved to refs/remotes/origin/work" in result.stdout
-        assert "git fetch origin <branch>" in result.stdout
+        assert "git fetch origin BRANCH" in result.stdout
 
     def test_rules_check_and_changes_are_unchecked(self, clone: Path) -> None:
         checked = self.run(clone, "rules", "check", "--committed")

@@ -9,6 +9,7 @@ each shell command refreshes it when HEAD moved.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -202,3 +203,63 @@ def test_a_record_made_for_another_target_is_renewed_for_it(cloned: Path, tmp_pa
     assert record["target_name"] == "develop"
     assert record["head"] == git(cloned, "rev-parse", "HEAD").decode().strip()
     assert session.hook(1, command="gh pr create -B develop -t T -b x").blocked
+
+
+RISK = "## Risk\nDependency reason: left-pad pads."
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_a_body_the_gate_met_is_not_owed_at_the_turn_end(
+    cloned: Path, agent: str, tmp_path: Path
+) -> None:
+    """The PR was opened with the section the rules ask for: the turn end says nothing is owed
+    for that HEAD; a later commit is a new change, whose description the rules judge again."""
+    assert main(["--repo", str(cloned), "init", "--hooks", agent]) == 0
+    session = Session(agent, cloned, tmp_path / "home")
+    write(cloned, "package.json", '{"dependencies": {"left-pad": "1"}}')
+    for step in ("git add -A", "git commit -qm left-pad", "git push -q origin work"):
+        assert not session.shell(step).blocked
+    before = session.hook(0)
+    assert any("the pull request will owe this" in t for t in before.shown + before.context) or (
+        agent == "cursor"  # Cursor's stop shows no one: the notice waits for the next brief
+    )
+    opened = session.shell(f"gh pr create -t 'Pad' -b {shlex.quote(RISK)}")
+    assert not opened.blocked, opened.context
+    after = session.hook(0)
+    assert (after.blocked, after.shown, after.context) == (False, [], [])
+    write(cloned, "package.json", '{"dependencies": {"left-pad": "1", "right-pad": "1"}}')
+    session.shell("git commit -qam right-pad")
+    later = session.hook(0)
+    assert any("will owe" in t for t in later.shown + later.context) or agent == "cursor"
+
+
+def test_a_body_that_missed_a_section_is_still_owed(cloned: Path, tmp_path: Path) -> None:
+    assert main(["--repo", str(cloned), "init", "--hooks", "claude"]) == 0
+    session = Session("claude", cloned, tmp_path / "home")
+    write(cloned, "package.json", '{"dependencies": {"left-pad": "1"}}')
+    session.shell("git add -A")
+    session.shell("git commit -qm left-pad")
+    assert session.shell("gh pr create -t Pad -b 'No risk section.'").blocked
+    assert any("will owe" in text for text in session.hook(0).shown)
+
+
+def test_a_record_for_another_target_follows_the_target_the_pr_names(
+    cloned: Path, tmp_path: Path
+) -> None:
+    """The person checked against `develop`, then the agent opened the PR without `--base`
+    (cagr's default, main): the gate's notice says the record is for another target, and the
+    next turn end renews it for main instead of keeping develop."""
+    git(cloned, "branch", "develop", "main")
+    assert main(["--repo", str(cloned), "init", "--hooks", "claude"]) == 0
+    session = Session("claude", cloned, tmp_path / "home")
+    write(cloned, "schema.json", '{"v": 2}')
+    session.shell("git add -A")
+    session.shell("git commit -qm v2")
+    assert main(["--repo", str(cloned), "rules", "check", "--committed", "--base", "develop"]) == 0
+    stale = session.hook(1, command=f"gh pr create -t T -b {json.dumps(BODY)}")
+    assert any("it was made for target refs/heads/develop" in text for text in stale.shown)
+    session.hook(0)
+    record = json.loads((cloned / ".git" / "cagr" / "gate.json").read_text())
+    assert record["target_ref"] == record["default_target_ref"] == "refs/remotes/origin/main"
+    current = session.hook(1, command=f"gh pr create -t T -b {json.dumps(BODY)}")
+    assert (current.blocked, current.shown) == (False, [])

@@ -330,7 +330,8 @@ def test_a_session_outside_the_repository_that_cds_into_it_is_never_silent(
 
 
 def test_a_working_directory_from_the_tool_input(repo: Path, tmp_path: Path) -> None:
-    """Gemini's `dir_path` and Codex's `workdir` say where the command runs."""
+    """Gemini's `dir_path` and (before 0.171) Codex's `workdir` say where the command runs;
+    Codex 0.171 sends the command's folder as the payload's `cwd`, with no `workdir`."""
     work = project(repo)
     write(work, "src/schema.py", "v2")
     commit(work, "source only")
@@ -344,6 +345,9 @@ def test_a_working_directory_from_the_tool_input(repo: Path, tmp_path: Path) -> 
         data["tool_input"][key] = str(work)
         answer = hook(data, "--agent", agent)
         assert denied(agent, answer.json), agent
+    codex = payload("codex", 1, work, command="gh pr create -t T -b x")  # as 0.171 sends it
+    assert "workdir" not in codex["tool_input"]
+    assert denied("codex", hook(codex, "--agent", "codex").json)
 
 
 # Obfuscations bash undoes: each keeps the command's meaning.

@@ -130,7 +130,7 @@ class TestPython:
         paths = ["pkg/a.py", "pkg/b.py", "pkg/_c.py", "pkg/conftest.py"]
         paths += ["tests/test_a.py", "tests/test_b.py"]
         (found,) = [s for s in suggest(paths) if s.rule["kind"] == "sibling"]
-        assert found.why == "2 of 2 module(s) in pkg/ have tests/test_<name>.py"
+        assert found.why == "2 of 2 module(s) in pkg/ have tests/test_NAME.py"
         assert found.rule["ignores"] == ["_*.py", "conftest.py"]
 
     def test_only_ignores_that_match_a_file_there(self) -> None:

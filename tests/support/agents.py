@@ -1,5 +1,8 @@
 """The four agents' hook runners, as their sources and references describe them.
 
+tests/agents checks them against the real Claude Code, Codex and Gemini CLI: fed the answers
+cagr gave inside each real agent, they must do what that agent did.
+
 Each runs a settings file's command the way that agent does (its shell, its working folder,
 JSON on stdin with the pipe closed), then reads the exit code, stdout and stderr by that agent's
 rules, and says what the agent does: block (deny the tool call, or keep the turn going), show a

@@ -19,8 +19,8 @@ def rule(rule_id: str = "schema", prefix: str = "") -> str:
     return RULE.format(id=rule_id, prefix=prefix)
 
 
-# Two rules most end-to-end tests share: a requires rule and a dependency-reason pr_body rule.
-TWO_RULES = """
+# A requires rule most end-to-end tests share (src/schema.py wants schema.json beside it).
+SCHEMA_COMPANION = """
 [[changes.rules]]
 id = "schema-companion"
 kind = "requires"
@@ -29,7 +29,12 @@ require = ["schema.json"]
 reason = "Run `make schema` and include schema.json in this change."
 examples.invalid = [{ changes = [{ path = "src/schema.py", status = "M" }] }]
 examples.valid = [{ changes = [{ path = "src/schema.py", status = "M" }, { path = "schema.json", status = "M" }] }]
+"""
 
+# Two rules most end-to-end tests share: that requires rule and a dependency-reason pr_body rule.
+TWO_RULES = (
+    SCHEMA_COMPANION
+    + """
 [[changes.rules]]
 id = "dependency-reason"
 kind = "pr_body"
@@ -41,6 +46,7 @@ reason = "In the PR body's Risk section, write `Dependency reason:` and explain 
 examples.invalid = [{ changes = [{ path = "package.json", status = "M", before = "{}", after = '{"dependencies":{"x":"1"}}' }], pr_body = "" }]
 examples.valid = [{ changes = [{ path = "package.json", status = "M", before = '{"dependencies":{"x":"1"}}', after = '{"dependencies":{"x":"2"}}' }], pr_body = "" }]
 """
+)
 
 
 def uncomment(text: str) -> str:

@@ -46,7 +46,7 @@ def payload(
         }
     else:
         data |= {"session_id": session, "cwd": str(root)}
-    if agent == "codex":
+    if agent == "codex" and moment != 2:  # Codex 0.171's session start has no turn yet
         data["turn_id"] = "t1"
     if moment == 0:
         data |= {"status": "completed", "loop_count": 0} if agent == "cursor" else {}
@@ -76,14 +76,15 @@ class Answer:
     @property
     def text(self) -> str:
         """Every string in the answer, joined: what the agent or person is told."""
-        return " ".join(_strings(self.json)) + self.stderr
+        return " ".join(strings(self.json)) + self.stderr
 
 
-def _strings(value: Any) -> list[str]:
+def strings(value: Any) -> list[str]:
+    """Every string in a hook's JSON answer: what the agent or the person is told."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
+        return [s for v in value.values() for s in strings(v)]
     return []
 
 
