@@ -51,7 +51,8 @@ class Finding:
     sibling rule would accept, and `target` the first of them; `dependencies`, every dependency
     that fired a `dependency_added` rule (its message names only the first few); `parts`, what
     the named parts of the rule's paths matched for this obligation. `severity`, `waive_label`
-    and `waive_authors` are the rule's.
+    and `waive_authors` are the rule's. A code rule's finding has the match's `line` and
+    `column` (1-based) in its one path; other findings judge whole files (None).
     """
 
     rule: str
@@ -67,6 +68,8 @@ class Finding:
     targets: tuple[str, ...] = ()
     parts: tuple[tuple[str, str], ...] = ()
     waive_authors: tuple[str, ...] = ()
+    line: int | None = None
+    column: int | None = None
 
 
 @value
