@@ -215,6 +215,11 @@ class _Context:
     filed: dict[tuple[str, ...], dict[Binding, list[Change]]] = field(init=False, factory=dict)
     fired: set[str] = field(init=False, factory=set)  # rules whose trigger a change matched
 
+    @property
+    def snapshot(self) -> bool:
+        """Whether the change set is a snapshot of files (`cagr check`), not a change."""
+        return self.changes.range is not None and self.changes.range.snapshot
+
     def __post_init__(self) -> None:
         self.by_path = {change.path: change for change in self.changes.changes}
         for change in self.changes.changes:
@@ -699,7 +704,7 @@ def _check_code(compiled: CompiledRule, ctx: _Context) -> None:
             ctx.clock.tick()
             ctx.find(
                 compiled,
-                _code_message(compiled, change, match, baseline, after),
+                _code_message(compiled, change, match, baseline, after, snapshot=ctx.snapshot),
                 [change.path],
                 line=match.line,
                 column=match.column,
@@ -727,18 +732,20 @@ def _searched(
     return None
 
 
-def _code_message(
+def _code_message(  # noqa: PLR0913  # the match, and what it is judged against
     compiled: CompiledRule,
     change: Change,
     match: CodeMatch,
     baseline: tuple[CodeMatch, ...],
     after: tuple[CodeMatch, ...],
+    *,
+    snapshot: bool,
 ) -> str:
     lines = match.text.strip().splitlines() or [""]
     shown = lines[0] if len(lines[0]) <= 80 else f"{lines[0][:77]}..."
     shown += " ..." if len(lines) > 1 else ""
     where = f"{change.path}:{match.line}:{match.column}"
-    if compiled.scope == "file":
+    if compiled.scope == "file" or snapshot:
         return f"{where}: `{shown}` matches this code rule."
     if change.old is None or not change.old.kind.is_file:
         return f"{where}: `{shown}` is in a file this change adds."
@@ -758,8 +765,9 @@ def _check_layout(compiled: CompiledRule, ctx: _Context) -> None:
         if change.old is not None or change.new is None:
             continue
         ctx.fired.add(compiled.id)
+        added = "is there" if ctx.snapshot else "was added"
         if compiled.forbid:
-            message = f"{change.path} was added, and no file may be added there."
+            message = f"{change.path} {added}, and no file may be added there."
         elif compiled.name_regex is not None and not follows(compiled.name_regex, change.path):
             name = compiled.name or ""
             wanted = (
@@ -767,7 +775,7 @@ def _check_layout(compiled: CompiledRule, ctx: _Context) -> None:
                 if name.startswith("regex:")
                 else f"is not {name}"
             )
-            message = f"{change.path} was added; its name's stem `{stem(change.path)}` {wanted}."
+            message = f"{change.path} {added}; its name's stem `{stem(change.path)}` {wanted}."
         else:
             continue
         ctx.find(compiled, message, [change.path])

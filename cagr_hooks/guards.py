@@ -36,6 +36,10 @@ from .shell_command import Ran, read_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from cagr_config.example_runner import ExampleResult
+    from cagr_config.rule_kinds import GuardRule
     from cagr_git.discover import Checkout
     from cagr_repo.guard_file import KnownGuards
 
@@ -423,3 +427,32 @@ def judge_command(
 def guard_is(decision: Decision, guard: Guard) -> bool:
     """Whether a decision denies for this guard (what a guard's examples are judged by)."""
     return decision.kind == "deny" and f"guard {guard.id} denies" in decision.text
+
+
+def run_guard_examples(rules: Iterable[GuardRule]) -> list[ExampleResult]:
+    """Every example of every guard, through the same reader and judge the hook uses, with that
+    guard alone in force: an invalid command must be denied by it, a valid one must not be."""
+    from cagr_config.compile import compile_guards  # noqa: PLC0415
+    from cagr_config.example_runner import ExampleResult  # noqa: PLC0415
+    from cagr_repo.guard_file import KnownGuards  # noqa: PLC0415
+
+    results = []
+    for rule in sorted(rules, key=lambda rule: rule.id):
+        (guard,) = compile_guards((rule,))
+        known = KnownGuards((guard,), frozenset(BUILT_IN))
+        for label, group in (("valid", rule.examples.valid), ("invalid", rule.examples.invalid)):
+            for index, example in enumerate(group):
+                decision = judge_command(example.command, os.getcwd(), known, None)
+                denied = guard_is(decision, guard)
+                if label == "invalid":
+                    ok = denied
+                    said = "" if ok else f"expected this guard to deny it, but: {_said(decision)}"
+                else:
+                    ok = not denied and decision.kind != "notice"
+                    said = "" if ok else f"expected it to be let through, but: {_said(decision)}"
+                results.append(ExampleResult(rule.id, "guard", label, index, ok, said))  # type: ignore[arg-type]
+    return results
+
+
+def _said(decision: Decision) -> str:
+    return "nothing was said" if decision.kind == "none" else f"{decision.kind}: {decision.text}"
