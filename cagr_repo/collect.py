@@ -198,7 +198,7 @@ def collect_snapshot(
             return _damaged(range_, error)
         except GitConfigError as error:
             return _incomplete(range_, Stage.COLLECT, f"{error}; git refuses it too. Repair it.")
-        raw = [
+        raw: list[RawChange] = [
             (path, None, new)
             for path, _, new in status.changes
             if new is not None and (paths is None or _within(decode(path), paths))
