@@ -83,6 +83,10 @@ class Config:
     review: ReviewConfig = field(factory=ReviewConfig, metadata=doc("PR description checks."))
     stack: StackConfig = field(factory=StackConfig, metadata=doc("Check commands."))
 
+    def all_rules(self) -> tuple[AnyRule, ...]:
+        """Every rule of every kind: change, code, layout and guard rules."""
+        return (*self.changes.rules, *self.code.rules, *self.layout.rules, *self.guards.rules)
+
 
 @frozen
 class LoadedConfig:
@@ -93,13 +97,7 @@ class LoadedConfig:
 
     def all_rules(self) -> tuple[AnyRule, ...]:
         """Every rule of every kind: change, code, layout and guard rules."""
-        config = self.config
-        return (
-            *config.changes.rules,
-            *config.code.rules,
-            *config.layout.rules,
-            *config.guards.rules,
-        )
+        return self.config.all_rules()
 
     def source_of(self, rule_id: str) -> str:
         return dict(self.rule_sources)[rule_id]

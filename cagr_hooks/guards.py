@@ -59,6 +59,21 @@ REASONS = {
         " cagr writes. Run `cagr rules check --committed` to bring the record up to date."
     ),
 }
+WHAT = {
+    NO_VERIFY: (
+        "git told to skip its hooks: --no-verify (commit, merge, push, rebase, am), git commit"
+        " -n, -c core.hooksPath=... (or through GIT_CONFIG_PARAMETERS / GIT_CONFIG_KEY_<n>),"
+        " git config core.hooksPath"
+    ),
+    FORCE_PUSH: (
+        "a force push (--force, -f, --force-with-lease, --mirror, +refspec) to the target"
+        " branch ([git] protected_branch, else origin/HEAD's branch, else main)"
+    ),
+    CAGR_STATE: (
+        "writing or removing anything under <gitdir>/cagr/ from the shell (rm, mv, cp, tee,"
+        " touch, sed -i, dd of=, an output redirection, rm -rf .git)"
+    ),
+}
 _UNQUOTE = str.maketrans("", "", "'\"\\")
 _SKIPS_HOOKS = frozenset({"commit", "merge", "push", "rebase", "am"})
 _COMMIT_VALUE_SHORTS = frozenset("mFCct")  # `-m MSG`: the rest of the cluster is the value
