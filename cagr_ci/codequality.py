@@ -41,6 +41,8 @@ def codequality_report(result: CiResult) -> list[dict[str, Any]]:
         place = _place(result, finding.rule, finding.paths[0] if finding.paths else None)
         if place is None:
             continue
+        if finding.line is not None:
+            place = (place[0], finding.line)
         if label is not None:
             severity, said = "info", f"Waived by the {label} (not a pass): "
         else:

@@ -116,6 +116,8 @@ def _result(
     result: CiResult, finding: Finding, index: int, waived_by: str | None
 ) -> dict[str, Any]:
     where = _place(result, finding.rule, finding.paths[0] if finding.paths else None)
+    if where is not None and finding.line is not None:
+        where = (where[0], finding.line, finding.column)
     return {
         "ruleId": finding.rule,
         "ruleIndex": index,
@@ -179,16 +181,24 @@ def _invocation(result: CiResult) -> dict[str, Any]:
     return invocation
 
 
-def _place(result: CiResult, rule: str | None, path: str | None) -> tuple[str, int] | None:
+def _place(
+    result: CiResult, rule: str | None, path: str | None
+) -> tuple[str, int, int | None] | None:
     """Where to show something: its path (line 1), else where its rule is declared."""
-    return (path, 1) if path is not None else result.declared(rule)
+    if path is not None:
+        return (path, 1, None)
+    declared = result.declared(rule)
+    return None if declared is None else (declared[0], declared[1], None)
 
 
-def _location(path: str, line: int) -> dict[str, Any]:
+def _location(path: str, line: int, column: int | None = None) -> dict[str, Any]:
+    region: dict[str, int] = {"startLine": line}
+    if column is not None:
+        region["startColumn"] = column
     return {
         "physicalLocation": {
             "artifactLocation": {"uri": path_uri(path), "uriBaseId": "%SRCROOT%"},
-            "region": {"startLine": line},
+            "region": region,
         }
     }
 
