@@ -114,7 +114,9 @@ def _parse(ast_grep: Any, text: str, language: str) -> Any:
         if isinstance(error, KeyboardInterrupt | SystemExit):
             raise
         return CodeProblem(f"cannot be parsed as {language} ({' '.join(str(error).split())}).")
-    broken = root.find(kind="ERROR")
+    # tree-sitter reads past a syntax error: an ERROR node, or a token it supposes missing
+    # (a node of no text; no grammar ast-grep ships has one in code that parses)
+    broken = root.find(kind="ERROR") or (root.find(regex="^$") if text else None)
     if broken is not None:
         start = broken.range().start
         return CodeProblem(
