@@ -74,6 +74,8 @@ WHAT = {
         " touch, sed -i, dd of=, an output redirection, rm -rf .git)"
     ),
 }
+_NOT_FOLLOWED = ("{", "$@", "$*", "trap", "<<<", "strace", "ltrace")
+_LOOSE = str.maketrans({"{": " ", "}": " ", ",": " ", ";": " ", "&": " ", "|": " "})
 _UNQUOTE = str.maketrans("", "", "'\"\\")
 _SKIPS_HOOKS = frozenset({"commit", "merge", "push", "rebase", "am"})
 _COMMIT_VALUE_SHORTS = frozenset("mFCct")  # `-m MSG`: the rest of the cluster is the value
@@ -346,6 +348,24 @@ class _Judge:
         if self.touches_state(target, here, removes=False):
             self.deny(CAGR_STATE, [">", target])
 
+    def loosely(self, line: str, here: str) -> None:
+        """A line with forms cagr does not follow (brace lists, `"$@"`, `trap`, here-strings,
+        tracers) that names a guarded command once quotes and braces are undone: a notice."""
+        if self.denied or self.notices or not any(mark in line for mark in _NOT_FOLLOWED):
+            return
+        words = line.translate(_UNQUOTE).translate(_LOOSE).split()
+        probe = _Judge(self.known, None, None)
+        probe.state = self.state
+        probe.gitdirs = self.gitdirs
+        for start in range(len(words)):
+            probe.judge(Ran(list(words[start:]), here, {}))
+        if probe.denied:
+            self.notices.append(
+                f"the line names a guarded command ({', '.join(probe.denied)}) in a way cagr does"
+                " not follow (a brace list, positional parameters, a trap, a here-string or a"
+                " tracer), and may run it"
+            )
+
     def decision(self, unreadable: str | None) -> Decision:
         if self.denied:
             blocks = []
@@ -436,6 +456,7 @@ def judge_command(
         judge.judge(ran)
     for target, here in reader.writes:
         judge.written(target, here)
+    judge.loosely(command, cwd)
     return judge.decision(reader.found.unreadable)
 
 

@@ -132,9 +132,13 @@ class TestRulesTestAndExplain:
             "code": 1, "layout": 1, "guard": 1, "requires": 0,
         }  # fmt: skip
 
-    def test_a_failing_example_of_each_kind_fails_the_run(self, repo: Path, capsys: Capture) -> None:
+    def test_a_failing_example_of_each_kind_fails_the_run(
+        self, repo: Path, capsys: Capture
+    ) -> None:
         broken = (
-            CODE_LAYOUT_GUARD.replace('after = "print(1)\\nx = 2\\n"', 'after = "print(1)\\nprint(2)\\n"')
+            CODE_LAYOUT_GUARD.replace(
+                'after = "print(1)\\nx = 2\\n"', 'after = "print(1)\\nprint(2)\\n"'
+            )
             .replace('"src/good_name.py"', '"src/GoodName.py"')
             .replace('{ command = "terraform plan" }', '{ command = "terraform destroy" }')
         )
@@ -155,4 +159,7 @@ class TestRulesTestAndExplain:
         assert run(project, "explain", "guard.force-push-target") == 0
         assert "(guard, built in: on)" in capsys.readouterr().out
         assert run(project, "explain", "no-destroy", "--format", "json") == 0
-        assert _json(capsys)["rule"]["commands"] == ["terraform destroy", "terraform apply -destroy"]
+        assert _json(capsys)["rule"]["commands"] == [
+            "terraform destroy",
+            "terraform apply -destroy",
+        ]

@@ -27,7 +27,7 @@ RULES = [
     {"kind": "function_definition", "has": {"pattern": "return None", "stopBy": "end"}},
     {"pattern": "$X is None", "inside": {"kind": "if_statement", "stopBy": "end"}},
     {"any": [{"pattern": "raise $E"}, {"pattern": "assert $C"}]},
-    {"kind": "string", "regex": "^f?\"cagr"},
+    {"kind": "string", "regex": '^f?"cagr'},
 ]
 
 
@@ -36,7 +36,9 @@ def _side(text: str | bytes) -> Side:
     return Side(0o100644, "1" * 40, data)
 
 
-def _found(rule: dict[str, object], path: str, text: str | bytes) -> tuple[CodeMatch, ...] | CodeProblem:
+def _found(
+    rule: dict[str, object], path: str, text: str | bytes
+) -> tuple[CodeMatch, ...] | CodeProblem:
     compiled = code_rule("r", rule)
     change = cagr_code.read_change(RuleSet((compiled,)), Change(path, None, _side(text)))
     assert change.new is not None
@@ -90,7 +92,9 @@ def test_what_cannot_be_searched_is_a_problem(content: str | bytes, said: str) -
     assert not read.everywhere
 
 
-def test_without_ast_grep_every_rule_is_a_problem_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_ast_grep_every_rule_is_a_problem_everywhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(cagr_code, "_ast_grep", lambda: None)
     read = _found({"pattern": "print($A)"}, "a.py", "print(1)\n")
     assert isinstance(read, CodeProblem)

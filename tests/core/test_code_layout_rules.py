@@ -63,7 +63,9 @@ class TestCodeRules:
         assert _judge(PRINT, added("docs/a.py", "print(1)\n")).findings == ()
 
     def test_a_result_that_does_not_parse_is_unchecked_for_that_path(self) -> None:
-        report = _judge(PRINT, added("src/a.py", "def f(:\n  print(1)\n"), added("src/b.py", "print(2)\n"))
+        report = _judge(
+            PRINT, added("src/a.py", "def f(:\n  print(1)\n"), added("src/b.py", "print(2)\n")
+        )
         assert report.status == "fail"  # what could be searched is judged
         (item,) = report.unchecked
         assert (item.rule, item.stage, item.path) == ("no-print", Stage.CODE, "src/a.py")
@@ -95,7 +97,10 @@ class TestLayoutRules:
         report = _judge(SNAKE, added("src/BadName.py"), added("src/good_name.test.py"))
         (finding,) = report.findings
         assert finding.kind == "layout"
-        assert finding.message == "src/BadName.py was added; its name's stem `BadName` is not snake_case."
+        assert (
+            finding.message
+            == "src/BadName.py was added; its name's stem `BadName` is not snake_case."
+        )
 
     def test_existing_paths_are_never_judged_so_adopting_a_rule_starts_at_zero(self) -> None:
         report = _judge(SNAKE, modified("src/BadName.py"), deleted("src/Old.py"))

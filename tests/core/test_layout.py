@@ -26,7 +26,11 @@ def test_the_stem_ends_at_the_first_dot_after_the_first_character(path: str, exp
 @pytest.mark.parametrize(
     ("convention", "good", "bad"),
     [
-        ("snake_case", ["a", "user_profile", "v2_api"], ["UserProfile", "user-profile", "_x", "a__b"]),
+        (
+            "snake_case",
+            ["a", "user_profile", "v2_api"],
+            ["UserProfile", "user-profile", "_x", "a__b"],
+        ),
         ("kebab-case", ["a", "user-profile", "v2-api"], ["user_profile", "UserProfile", "-x"]),
         ("camelCase", ["a", "userProfile", "parseHTTP"], ["UserProfile", "user_profile"]),
         ("PascalCase", ["A", "UserProfile", "Http2Server"], ["userProfile", "User_Profile"]),
@@ -49,4 +53,10 @@ def test_a_regex_convention_matches_the_whole_stem() -> None:
 def test_an_unknown_convention_is_a_key_error() -> None:
     with pytest.raises(KeyError):
         name_regex("Title Case")
-    assert set(CONVENTIONS) == {"snake_case", "kebab-case", "camelCase", "PascalCase", "SCREAMING_SNAKE_CASE"}
+    assert set(CONVENTIONS) == {
+        "snake_case",
+        "kebab-case",
+        "camelCase",
+        "PascalCase",
+        "SCREAMING_SNAKE_CASE",
+    }

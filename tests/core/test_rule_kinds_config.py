@@ -84,14 +84,42 @@ def test_guard_ids_are_reserved() -> None:
 @pytest.mark.parametrize(
     ("edit", "where", "said"),
     [
-        (('language = "python"', 'language = "cobol"'), "code.rules[0] (id 'no-print').language", "no ast-grep language"),
-        (('rule = { pattern = "print($$$A)" }', 'rule = { patern = "x" }'), "code.rules[0] (id 'no-print').rule", "unknown field `patern`"),
-        (('rule = { pattern = "print($$$A)" }', 'rule = { kind = "nosuchkind" }'), "code.rules[0] (id 'no-print').rule", "Kind `nosuchkind` is invalid"),
-        (('rule = { pattern = "print($$$A)" }', 'rule = "print"'), "code.rules[0] (id 'no-print').rule", "expected a table"),
-        (('rule = { pattern = "print($$$A)" }', "rule = {}"), "code.rules[0] (id 'no-print').rule", "write an ast-grep rule object"),
-        (('scope', 'scope'), None, None),
-        (('paths = ["src/**/*.py"]', 'paths = ["lib/**"]'), "code.rules[0] (id 'no-print').examples.invalid[0]", "is not selected"),
-        ((', after = "print(1)\\n" }]', ' }]'), "code.rules[0] (id 'no-print').examples.invalid[0]", "give `after`"),
+        (
+            ('language = "python"', 'language = "cobol"'),
+            "code.rules[0] (id 'no-print').language",
+            "no ast-grep language",
+        ),
+        (
+            ('rule = { pattern = "print($$$A)" }', 'rule = { patern = "x" }'),
+            "code.rules[0] (id 'no-print').rule",
+            "unknown field `patern`",
+        ),
+        (
+            ('rule = { pattern = "print($$$A)" }', 'rule = { kind = "nosuchkind" }'),
+            "code.rules[0] (id 'no-print').rule",
+            "Kind `nosuchkind` is invalid",
+        ),
+        (
+            ('rule = { pattern = "print($$$A)" }', 'rule = "print"'),
+            "code.rules[0] (id 'no-print').rule",
+            "expected a table",
+        ),
+        (
+            ('rule = { pattern = "print($$$A)" }', "rule = {}"),
+            "code.rules[0] (id 'no-print').rule",
+            "write an ast-grep rule object",
+        ),
+        (("scope", "scope"), None, None),
+        (
+            ('paths = ["src/**/*.py"]', 'paths = ["lib/**"]'),
+            "code.rules[0] (id 'no-print').examples.invalid[0]",
+            "is not selected",
+        ),
+        (
+            (', after = "print(1)\\n" }]', " }]"),
+            "code.rules[0] (id 'no-print').examples.invalid[0]",
+            "give `after`",
+        ),
     ],
 )
 def test_code_rule_problems(edit: tuple[str, str], where: str | None, said: str | None) -> None:
@@ -128,7 +156,9 @@ def test_guard_problems_are_all_reported_at_once() -> None:
     text = GUARD.replace('commands = ["terraform destroy"]', 'commands = ["  "]').replace(
         'disable = ["guard.cagr-state"]', 'disable = ["guard.nope"]'
     )
-    messages = _issues(("cagr.toml", text.replace('examples.valid = [{ command = "terraform plan" }]', "")))
+    messages = _issues(
+        ("cagr.toml", text.replace('examples.valid = [{ command = "terraform plan" }]', ""))
+    )
     assert any("guards.rules[0] (id 'no-destroy').commands[0]" in m for m in messages)
     assert any("guards.rules[0] (id 'no-destroy').examples.valid" in m for m in messages)
     assert any("guards.disable[0]" in m and "no built-in guard" in m for m in messages)
