@@ -69,9 +69,7 @@ class TestRulesCheck:
         assert run(project, "rules", "check") == 3
         assert "does not parse as python" in capsys.readouterr().out
 
-    def test_an_existing_bad_name_is_not_judged_by_a_change_check(
-        self, project: Path, capsys: Capture
-    ) -> None:
+    def test_an_existing_bad_name_is_not_judged_by_a_change_check(self, project: Path) -> None:
         write(project, "src/OldName.py", "x = 2\n")
         assert run(project, "rules", "check") == 0
 

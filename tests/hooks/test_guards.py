@@ -283,7 +283,7 @@ def test_the_hook_learns_the_guards_once_and_again_after_a_config_edit(guarded: 
     assert kept.stat().st_mtime_ns == stamp  # read, not learned again
     _configure(guarded, CODE_LAYOUT_GUARD.replace('terraform destroy",', 'pulumi destroy",'))
     known, _ = known_guards(str(guarded))
-    assert [p.source for p in known.configured[0].patterns][0] == "pulumi destroy"
+    assert known.configured[0].patterns[0].source == "pulumi destroy"
     _configure(guarded, "[guards]\ndisable = ['guard.no-verify']\n")
     known, _ = known_guards(str(guarded))
     assert known.configured == ()

@@ -8,8 +8,8 @@ import json
 from cagr_config.compile import compile_code_rule, compile_layout_rule
 from cagr_config.rule_kinds import CodeRule, LayoutRule
 from cagr_config.rules import AddOnlyRule, PrBodyRule, RequiresRule, SiblingRule
-from cagr_core.ruleset import CompiledRule
 from cagr_core.changes import Change
+from cagr_core.ruleset import CompiledRule
 from cagr_core.when import When
 from tests.support.build import modified
 
