@@ -1,7 +1,7 @@
 """Command guards' word patterns: a program, then words that must follow it in that order.
 
-`git push --force` matches a simple command whose program is `git` (its base name: `/usr/bin/git`
-too) and whose later words include `push` and, after it, `--force`, with anything between them.
+`git push --force` matches a simple command whose program is `git` (as written, or its base
+name: `/usr/bin/git` too) and whose later words include `push` and, after it, `--force`, with anything between them.
 `*` in a word matches any run of characters (`--force*`, `-*f*`); nothing else is special. The
 shell reader (cagr_hooks) turns a command line into simple commands and their words as the shell
 would run them; this module only matches words.
@@ -41,11 +41,12 @@ class GuardPattern:
     regexes: tuple[str, ...]
 
     def matches(self, words: tuple[str, ...]) -> bool:
-        """Whether a simple command's words (program first) match: the program by its base
-        name, then each later pattern word at a later word, in order."""
+        """Whether a simple command's words (program first) match: the program as written or
+        by its base name, then each later pattern word at a later word, in order."""
         if not words or not self.regexes:
             return False
-        if not _full(self.regexes[0], posixpath.basename(words[0])):
+        program = self.regexes[0]
+        if not _full(program, words[0]) and not _full(program, posixpath.basename(words[0])):
             return False
         at = 1
         for regex in self.regexes[1:]:

@@ -41,7 +41,9 @@ def test_annotations_have_the_match_s_line_and_column(coded: Project) -> None:
     head = _head(coded)
     result = cagr_ci(coded.clone(head), _github(coded, head))
     assert result.returncode == 1
-    assert "::error file=src/app.py,line=3,col=13,title=cagr%3A code rule no-print::" in result.stdout
+    assert (
+        "::error file=src/app.py,line=3,col=13,title=cagr%3A code rule no-print::" in result.stdout
+    )
     assert "::error file=src/NewModule.py,line=1,title=cagr%3A layout rule snake-modules::" in (
         result.stdout
     )
@@ -58,10 +60,16 @@ def test_sarif_results_have_regions(coded: Project) -> None:
     log = json.loads(sarif.read_text())
     assert list(Draft4Validator(sarif_schema()).iter_errors(log)) == []
     regions = {
-        r["ruleId"]: r["locations"][0]["physicalLocation"]["region"] for r in log["runs"][0]["results"]
+        r["ruleId"]: r["locations"][0]["physicalLocation"]["region"]
+        for r in log["runs"][0]["results"]
     }
-    assert regions == {"no-print": {"startLine": 3, "startColumn": 13}, "snake-modules": {"startLine": 1}}
-    kinds = {rule["id"]: rule["properties"]["kind"] for rule in log["runs"][0]["tool"]["driver"]["rules"]}
+    assert regions == {
+        "no-print": {"startLine": 3, "startColumn": 13},
+        "snake-modules": {"startLine": 1},
+    }
+    kinds = {
+        rule["id"]: rule["properties"]["kind"] for rule in log["runs"][0]["tool"]["driver"]["rules"]
+    }
     assert kinds == {"no-print": "code", "snake-modules": "layout"}
 
 

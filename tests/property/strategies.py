@@ -248,3 +248,10 @@ _RENDERERS = {
     "Cargo.toml": _cargo,
     "go.mod": _go_mod,
 }
+
+
+# Guards' word patterns and command words: a small alphabet, so patterns and words meet often.
+guard_word = st.text(alphabet="ab-/.", min_size=1, max_size=4)
+guard_pattern_word = st.text(alphabet="ab-.*", min_size=1, max_size=4).filter(lambda w: w != "")
+# Name conventions: words of lowercase letters and digits, starting with a letter.
+name_word = st.from_regex(r"[a-z][a-z0-9]{0,5}", fullmatch=True)
