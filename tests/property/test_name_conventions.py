@@ -11,8 +11,8 @@ from cagr_core.layout import CONVENTIONS, follows, name_regex, stem
 from tests.property.strategies import name_word
 
 WRITE = {
-    "snake_case": lambda words: "_".join(words),
-    "kebab-case": lambda words: "-".join(words),
+    "snake_case": "_".join,
+    "kebab-case": "-".join,
     "camelCase": lambda words: words[0] + "".join(w.capitalize() for w in words[1:]),
     "PascalCase": lambda words: "".join(w.capitalize() for w in words),
     "SCREAMING_SNAKE_CASE": lambda words: "_".join(w.upper() for w in words),
