@@ -2,9 +2,9 @@
 
 `git push --force` matches a simple command whose program is `git` (as written, or its base
 name: `/usr/bin/git` too) and whose later words include `push` and, after it, `--force`, with
-anything between them. `*` in a word matches any run of characters (`--force*`, `-*f*`); nothing else is special. The
-shell reader (cagr_hooks) turns a command line into simple commands and their words as the shell
-would run them; this module only matches words.
+anything between them. `*` in a word matches any run of characters (`--force*`, `-*f*`);
+nothing else is special. The shell reader (cagr_hooks) turns a command line into simple commands
+and their words as the shell would run them; this module only matches words.
 """
 
 from __future__ import annotations
