@@ -168,10 +168,15 @@ def _guarded(command: str, cwd: str) -> Decision | None:
     """The command guards' decision on a shell command (None: nothing to say). Any error lets
     the command through with a notice: a guard never fails the agent's call."""
     try:
-        from .guard_state import known_guards, might_trip  # noqa: PLC0415  # stdlib, small
+        from .guard_state import might_trip, quick_look  # noqa: PLC0415  # stdlib, small
+
+        quick = quick_look(cwd)
+        if quick is not None and not might_trip(command, *quick):
+            return None  # the fast path: the guard file is current and nothing trips
+        from .guard_state import known_guards  # noqa: PLC0415
 
         known, checkout = known_guards(cwd)
-        if not might_trip(command, known):
+        if not might_trip(command, known.programs, known.disabled):
             return None
         from .guards import judge_command  # noqa: PLC0415  # the shell reader
 

@@ -116,7 +116,7 @@ def test_each_form_is_read_as_bash_runs_it(form: str, checkout: Path, fake_git: 
     line = form.format(c=PUSH)
     calls = [c for c in bash_runs(line, checkout, fake_git) if c["argv"][:1] == ["push"]]
     assert calls, "bash ran the force push"
-    assert might_trip(line, KnownGuards())
+    assert might_trip(line, (), frozenset())
     seen = [r for r in read_line(line, str(checkout), lambda _: False, "", lambda _: False).ran
             if r.texts[:2] == ["git", "push"]]  # fmt: skip
     assert [r.texts[1:] for r in seen] == [c["argv"] for c in calls]
@@ -132,7 +132,7 @@ def test_a_line_cagr_cannot_read_whole_gets_a_notice(
 ) -> None:
     line = form.format(c=PUSH)
     assert bash_runs(line, checkout, fake_git), "bash ran git: cagr may not stay silent"
-    assert might_trip(line, KnownGuards())
+    assert might_trip(line, (), frozenset())
     kind, text = _judge(line, checkout)
     assert kind == "notice", text
     assert "cagr cannot read this command whole" in text
@@ -175,7 +175,7 @@ def test_a_line_cagr_cannot_read_whole_gets_a_notice(
     ],
 )
 def test_the_built_in_guards_deny(command: str, guard: str, checkout: Path) -> None:
-    assert might_trip(command, KnownGuards())
+    assert might_trip(command, (), frozenset())
     kind, text = _judge(command, checkout)
     assert kind == "deny", text
     assert f"guard {guard} denies" in text
@@ -221,7 +221,9 @@ def test_the_protected_branch_is_the_target(checkout: Path) -> None:
 
 def test_disabled_built_ins_say_nothing(checkout: Path) -> None:
     known = KnownGuards(disabled=frozenset(BUILT_IN))
-    assert not might_trip("git commit -n && git push -f origin main && rm -rf .git", known)
+    assert not might_trip(
+        "git commit -n && git push -f origin main && rm -rf .git", (), known.disabled
+    )
     assert _judge("git commit -n && git push -f origin main && rm -rf .git", checkout, known) == (
         "none",
         "",
@@ -300,3 +302,28 @@ def test_a_configuration_that_does_not_load_keeps_the_guards_last_kept(guarded: 
 def test_outside_a_repository_the_built_ins_still_guard(tmp_path: Path) -> None:
     answer = hook(payload("claude", 1, tmp_path, command="git commit -n -m x"), "--agent", "claude")
     assert denied("claude", answer.json)
+
+
+def test_the_fast_path_names_the_built_in_guards_as_the_core_does() -> None:
+    from cagr_hooks import guard_state  # noqa: PLC0415
+
+    assert (guard_state.NO_VERIFY, guard_state.FORCE_PUSH, guard_state.CAGR_STATE) == BUILT_IN
+
+
+def test_the_fast_path_trusts_a_guard_file_only_for_its_own_checkout_and_files(
+    guarded: Path,
+) -> None:
+    from cagr_hooks.guard_state import quick_look  # noqa: PLC0415
+
+    assert quick_look(str(guarded)) is None  # nothing learned yet: the slow path decides
+    known_guards(str(guarded))
+    assert quick_look(str(guarded / "sub")) == (("terraform", "terraform"), frozenset())
+    write(guarded, ".cagr/more.toml", "")  # a new fragment: a folder that changed
+    assert quick_look(str(guarded)) is None
+    known_guards(str(guarded))
+    assert quick_look(str(guarded)) is not None
+    worktree = guarded.parent / "linked"
+    git(guarded, "worktree", "add", "-q", str(worktree), "-b", "other")
+    assert quick_look(str(worktree)) is None  # its own git directory: nothing learned there
+    known_guards(str(worktree))
+    assert quick_look(str(worktree)) == (("terraform", "terraform"), frozenset())
