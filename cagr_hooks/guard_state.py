@@ -122,4 +122,4 @@ def might_trip(command: str, programs: tuple[str, ...], disabled: frozenset[str]
 def program_word(pattern: str) -> str:
     """The longest literal piece of a pattern's program word: what a line that runs it must
     spell somewhere (or compute, which `$` shows)."""
-    return max(pattern.split()[0].split("*"), key=len)
+    return max(pattern.split(maxsplit=1)[0].split("*"), key=len)
