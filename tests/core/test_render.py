@@ -131,6 +131,8 @@ def test_json_shape() -> None:
             "waive_label": None,
             "waive_authors": [],
             "parts": {},
+            "line": None,
+            "column": None,
         }
     ]
     assert data["waived"] == []
