@@ -16,7 +16,7 @@ from __future__ import annotations
 import secrets
 
 from cagr_core.changes import Unchecked
-from cagr_core.render import one_line, waivable
+from cagr_core.render import one_line, rule_noun, waivable
 from cagr_core.report import TARGET, Finding, Waived, each_rule_first
 from cagr_core.severity import Severity
 
@@ -35,12 +35,22 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def command(kind: str, message: str, *, title: str, file: str | None = None, line: int = 1) -> str:
+def command(  # noqa: PLR0913  # a workflow command's properties, each optional
+    kind: str,
+    message: str,
+    *,
+    title: str,
+    file: str | None = None,
+    line: int = 1,
+    column: int | None = None,
+) -> str:
     """One workflow command line, e.g. `::error file=a.py,line=1,title=T::message` (a file
-    always with its line: 1 where the message is about the whole file)."""
-    properties = ([f"file={escape_property(file)}", f"line={line}"] if file else []) + [
-        f"title={escape_property(title)}"
-    ]
+    always with its line: 1 where the message is about the whole file; a code rule's match
+    with its column too)."""
+    where = [f"file={escape_property(file)}", f"line={line}"] if file else []
+    if file and column is not None:
+        where.append(f"col={column}")
+    properties = [*where, f"title={escape_property(title)}"]
     return f"::{kind} {','.join(properties)}::{escape_data(message)}"
 
 
@@ -62,7 +72,8 @@ def _place(result: CiResult, rule: str | None, path: str | None) -> tuple[str | 
 
 
 def _finding(result: CiResult, finding: Finding) -> str:
-    subject = finding.rule if finding.rule.startswith("review.") else f"change rule {finding.rule}"
+    noun = rule_noun(finding.kind)
+    subject = finding.rule if finding.rule.startswith("review.") else f"{noun} {finding.rule}"
     if finding.config_source == TARGET:
         subject += " (as the target has it)"
     warn = finding.severity is Severity.WARN
@@ -73,7 +84,8 @@ def _finding(result: CiResult, finding: Finding) -> str:
         f"{one_line(finding.message)}\nInstead: {one_line(finding.fix)}{waive}",
         title=f"cagr: {subject}" + (" (warning)" if warn else ""),
         file=file,
-        line=line,
+        line=finding.line or line,
+        column=finding.column if file is not None else None,
     )
 
 
@@ -83,9 +95,10 @@ def _waived(result: CiResult, waived: Waived) -> str:
     return command(
         "notice",
         f"Waived by the {waived.by} (not a pass): {one_line(finding.message)}",
-        title=f"cagr: change rule {finding.rule} waived",
+        title=f"cagr: {rule_noun(finding.kind)} {finding.rule} waived",
         file=file,
-        line=line,
+        line=finding.line or line,
+        column=finding.column if file is not None else None,
     )
 
 

@@ -42,6 +42,8 @@ def codequality_report(result: CiResult) -> list[dict[str, Any]]:
         place = result.shown_at(finding.rule, finding.paths)
         if place is None:
             continue
+        if finding.line is not None:
+            place = (place[0], finding.line)
         if label is not None:
             severity, said = "info", f"Waived by the {label} (not a pass): "
         else:

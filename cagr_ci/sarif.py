@@ -149,7 +149,10 @@ def _rule(result: CiResult, finding: Finding) -> dict[str, Any]:
 def _result(
     result: CiResult, finding: Finding, index: int, waived_by: str | None
 ) -> dict[str, Any]:
-    where = result.shown_at(finding.rule, finding.paths)
+    shown = result.shown_at(finding.rule, finding.paths)
+    where: tuple[str, int, int | None] | None = None if shown is None else (*shown, None)
+    if shown is not None and finding.line is not None and shown[0] == finding.paths[0]:
+        where = (shown[0], finding.line, finding.column)  # a code rule's match
     return {
         "ruleId": finding.rule,
         "ruleIndex": index,
@@ -213,11 +216,14 @@ def _invocation(result: CiResult) -> dict[str, Any]:
     return invocation
 
 
-def _location(path: str, line: int) -> dict[str, Any]:
+def _location(path: str, line: int, column: int | None = None) -> dict[str, Any]:
+    region: dict[str, int] = {"startLine": line}
+    if column is not None:
+        region["startColumn"] = column
     return {
         "physicalLocation": {
             "artifactLocation": {"uri": path_uri(path), "uriBaseId": "%SRCROOT%"},
-            "region": {"startLine": line},
+            "region": region,
         }
     }
 

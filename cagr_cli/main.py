@@ -72,6 +72,24 @@ def _rules(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     rules_check_parser.set_defaults(command_module="rules_check", command_parser=rules_check_parser)
 
 
+def _check(commands: Commands, fmt: argparse.ArgumentParser) -> None:
+    check_parser = commands.add_parser(
+        "check",
+        parents=[fmt],
+        help="the code and layout rules on the working tree's files (a snapshot, no change)",
+    )
+    check_parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="only the files at or under these paths"
+    )
+    check_parser.add_argument(
+        "--all",
+        action="store_true",
+        help="every tracked file and every untracked file that is not ignored (the default)",
+    )
+    _rule_option(check_parser, "run only this code or layout rule (repeatable)")
+    check_parser.set_defaults(command_module="check", command_parser=check_parser)
+
+
 def _changes(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     changes_parser = commands.add_parser(
         "changes", parents=[fmt], help="show the change cagr sees, entry by entry"
@@ -228,6 +246,7 @@ def _hook(commands: Commands, _: argparse.ArgumentParser) -> None:
 
 _COMMANDS: dict[str, Callable[[Commands, argparse.ArgumentParser], None]] = {
     "rules": _rules,
+    "check": _check,
     "changes": _changes,
     "replay": _replay,
     "explain": _explain,

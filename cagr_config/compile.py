@@ -3,6 +3,7 @@ compiled once (globs to the regular expressions wcmatch matches with)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 
@@ -11,21 +12,114 @@ from wcmatch import glob
 from cagr_core.dependencies import NameFilter
 from cagr_core.errors import PatternError, RuleError, TemplateError
 from cagr_core.globs import PathMatcher
+from cagr_core.guards import Guard, compile_pattern
+from cagr_core.layout import name_regex
 from cagr_core.ruleset import CompiledRule, RuleSet, Selector
 from cagr_core.templates import Template, parse_target
 from cagr_core.values import replace
 from cagr_core.when import When
 
 from .globs import ANCHORED, Parts, compile_matcher, expand
+from .rule_kinds import CodeRule, GuardRule, LayoutRule
 from .rules import PrBodyRule, RequiresRule, Rule, SiblingRule
 
+JudgedRule = Rule | CodeRule | LayoutRule  # the kinds a RuleSet holds (guards are apart)
 
-def compile_rules(rules: Iterable[Rule]) -> RuleSet:
+
+def compile_rules(rules: Iterable[JudgedRule]) -> RuleSet:
     """The rule set these configured rules make; RuleError names the first bad rule."""
-    return RuleSet.of(compile_rule(rule) for rule in rules)
+    return RuleSet.of(compile_any(rule) for rule in rules)
 
 
-def _matcher(rule: Rule, key: str, patterns: tuple[str, ...], parts: Parts) -> PathMatcher:
+def compile_any(rule: JudgedRule) -> CompiledRule:
+    """Check and compile a change, code or layout rule."""
+    if isinstance(rule, CodeRule):
+        return compile_code_rule(rule)
+    if isinstance(rule, LayoutRule):
+        return compile_layout_rule(rule)
+    return compile_rule(rule)
+
+
+def code_config(rule: CodeRule) -> str:
+    """The ast-grep rule object and constraints as canonical JSON text (what the core keeps);
+    RuleError when TOML gave it what JSON cannot hold (a date or time)."""
+    config: dict[str, object] = {"rule": rule.rule}
+    if rule.constraints is not None:
+        config["constraints"] = rule.constraints
+    try:
+        return json.dumps(config, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError) as error:
+        raise RuleError(
+            rule.id, "rule", f"holds a value ast-grep cannot read ({error}); write it as text"
+        ) from error
+
+
+def _selector(rule: CodeRule | LayoutRule) -> Selector:
+    if not rule.paths:
+        raise RuleError(rule.id, "paths", "needs at least one pattern")
+    return Selector(
+        _matcher(rule, "paths", rule.paths, "none"), _matcher(rule, "ignores", rule.ignores, "none")
+    )
+
+
+def compile_code_rule(rule: CodeRule) -> CompiledRule:
+    """A code rule for the core: its selector, language and canonical ast-grep rule."""
+    return CompiledRule(
+        rule.id,
+        "code",
+        rule.reason,
+        _selector(rule),
+        severity=rule.severity,
+        waive_label=rule.waive_label,
+        waive_authors=rule.waive_authors,
+        language=rule.language,
+        code_rule=code_config(rule),
+        scope=rule.scope,
+    )
+
+
+def compile_layout_rule(rule: LayoutRule) -> CompiledRule:
+    """A layout rule for the core: its selector and name convention, or forbid."""
+    if (rule.name is None) == (not rule.forbid):
+        raise RuleError(rule.id, "name", "set exactly one of `name` and `forbid = true`")
+    regex = None
+    if rule.name is not None:
+        try:
+            regex = name_regex(rule.name)
+            re.compile(regex)
+        except KeyError as error:
+            raise RuleError(rule.id, "name", _NAME_HELP) from error
+        except re.error as error:
+            raise RuleError(rule.id, "name", f"the pattern does not compile: {error}") from error
+    return CompiledRule(
+        rule.id,
+        "layout",
+        rule.reason,
+        _selector(rule),
+        severity=rule.severity,
+        waive_label=rule.waive_label,
+        waive_authors=rule.waive_authors,
+        name=rule.name,
+        name_regex=regex,
+        forbid=rule.forbid,
+    )
+
+
+_NAME_HELP = (
+    "use one of snake_case, kebab-case, camelCase, PascalCase, SCREAMING_SNAKE_CASE, or"
+    " regex:PATTERN (the stem must match PATTERN whole)"
+)
+
+
+def compile_guards(rules: Iterable[GuardRule]) -> tuple[Guard, ...]:
+    """The guards, each pattern as its words' regular expressions, in id order."""
+    return tuple(
+        Guard(rule.id, rule.reason, tuple(compile_pattern(p) for p in rule.commands), rule.note)
+        for rule in sorted(rules, key=lambda rule: rule.id)
+    )
+
+
+def _matcher(rule: JudgedRule, key: str, patterns: tuple[str, ...], parts: Parts) -> PathMatcher:
     try:
         return compile_matcher(patterns, parts)
     except PatternError as error:

@@ -6,6 +6,7 @@ Standard library and the core's values only: a check that reads a kept configura
 
 from __future__ import annotations
 
+from cagr_core.guards import Guard
 from cagr_core.ruleset import RuleSet
 from cagr_core.values import value
 
@@ -31,10 +32,13 @@ class Settings:
 
 @value
 class Compiled:
-    """A configuration compiled: its rules, its other settings, a digest of the effective rules
-    (stable across formatting and source order), and the file each rule is declared in."""
+    """A configuration compiled: its rules (change, code and layout rules), its other settings,
+    a digest of the effective rules (stable across formatting and source order), the file each
+    rule is declared in, the configured command guards and the built-in guards turned off."""
 
     rules: RuleSet
     settings: Settings
     rules_digest: str
     rule_sources: tuple[tuple[str, str], ...]  # (rule id, source file)
+    guards: tuple[Guard, ...] = ()
+    disabled_guards: tuple[str, ...] = ()

@@ -69,17 +69,18 @@ class Examples:
     )
 
 
-def _oid(path: str, side: str, content: str | None) -> str:
+def example_oid(path: str, side: str, content: str | None) -> str:
+    """A made-up object id for an example's side: distinct per path, side and content."""
     seed = f"{side}\0{path}\0{content}".encode("utf-8", "surrogateescape")
     return hashlib.sha1(seed, usedforsecurity=False).hexdigest()
 
 
 def _side(kind: Kind, path: str, name: str, content: str | None) -> Side:
     data = None if content is None else content.encode("utf-8", "surrogateescape")
-    return Side(MODE_BY_KIND[kind], _oid(path, name, content), data)
+    return Side(MODE_BY_KIND[kind], example_oid(path, name, content), data)
 
 
-def _path_problem(path: str) -> str | None:
+def path_problem(path: str) -> str | None:
     if "\0" in path:
         return "a path cannot hold a NUL character"
     if any(part in ("", ".", "..") for part in path.split("/")):
@@ -93,7 +94,7 @@ def _path_problem(path: str) -> str | None:
 
 def fixture_change(item: FixtureChange) -> Change:
     """The Change an example entry stands for; FixtureError when it cannot exist."""
-    problem = _path_problem(item.path)
+    problem = path_problem(item.path)
     if problem is not None:
         raise FixtureError(f"{item.path!r}: {problem}")
     status = item.status

@@ -10,7 +10,8 @@ from __future__ import annotations
 from cagr_core.data import Damaged, array, flag, table, text, text_or_none, texts
 from cagr_core.dependencies import NameFilter
 from cagr_core.globs import NamedNames, Names, PathMatcher, Piece, Place
-from cagr_core.ruleset import CompiledRule, RuleSet, Selector
+from cagr_core.guards import guard_data, guard_from_data
+from cagr_core.ruleset import KINDS, CompiledRule, RuleSet, Selector
 from cagr_core.severity import Severity
 from cagr_core.templates import Template
 from cagr_core.when import When
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 _PLACES = frozenset({"path", "name", "folder", "end", "part"})
-_KINDS = ("requires", "add_only", "sibling", "pr_body")
+_SCOPES = ("new", "file")
 
 
 def to_data(kept: Compiled) -> dict[str, Any]:
@@ -38,6 +39,8 @@ def to_data(kept: Compiled) -> dict[str, Any]:
         },
         "rules_digest": kept.rules_digest,
         "rule_sources": [list(pair) for pair in kept.rule_sources],
+        "guards": [guard_data(guard) for guard in kept.guards],
+        "disabled_guards": list(kept.disabled_guards),
     }
 
 
@@ -61,6 +64,12 @@ def _rule_data(compiled: CompiledRule) -> dict[str, Any]:
         "require_globs": list(compiled.require_globs),
         "require_added": list(compiled.require_added),
         "targets": [template.source for template in compiled.targets],
+        "language": compiled.language,
+        "code_rule": compiled.code_rule,
+        "scope": compiled.scope,
+        "name": compiled.name,
+        "name_regex": compiled.name_regex,
+        "forbid": compiled.forbid,
     }
 
 
@@ -100,6 +109,8 @@ def from_data(document: object) -> Compiled:
         ),
         text(document["rules_digest"]),
         tuple(_pair(pair) for pair in array(document["rule_sources"])),
+        tuple(guard_from_data(guard) for guard in array(document["guards"])),
+        texts(document["disabled_guards"]),
     )
 
 
@@ -110,7 +121,8 @@ def _rule(item: dict[str, Any]) -> CompiledRule:
     if not len(require) == len(globs) == len(added):
         raise Damaged
     kind = text(item["kind"])
-    if kind not in _KINDS:
+    scope = text(item["scope"])
+    if kind not in KINDS or scope not in _SCOPES:
         raise Damaged
     return CompiledRule(
         text(item["id"]),
@@ -130,6 +142,12 @@ def _rule(item: dict[str, Any]) -> CompiledRule:
         placeholders=None if item["placeholders"] is None else texts(item["placeholders"]),
         ignore_dependencies=_filter(item["ignore_dependencies"]),
         waive_authors=texts(item["waive_authors"]),
+        language=text_or_none(item["language"]),
+        code_rule=text_or_none(item["code_rule"]),
+        scope=scope,
+        name=text_or_none(item["name"]),
+        name_regex=text_or_none(item["name_regex"]),
+        forbid=flag(item["forbid"]),
     )
 
 

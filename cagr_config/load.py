@@ -16,7 +16,7 @@ from cagr_core.errors import ConfigIssue, RuleError
 from cagr_git.revision_syntax import syntax_problem
 from cagr_manifests.toml_bounds import parts_problem
 
-from .compile import compile_rules
+from .compile import compile_guards, compile_rules
 from .compiled import Compiled, Settings, StackRun
 from .document import Config, LoadedConfig, combine
 from .sources import PYPROJECT
@@ -96,14 +96,21 @@ def compile_config(loaded: LoadedConfig) -> Compiled:
     """What a check reads of a valid combined configuration; RuleError when a rule cannot be
     compiled (validation should have found it first)."""
     config = loaded.config
-    rules = compile_rules(config.changes.rules)
+    rules = compile_rules((*config.changes.rules, *config.code.rules, *config.layout.rules))
     settings = Settings(
         config.git.protected_branch,
         config.review.pr_sections,
         tuple(StackRun(c.run, c.paths) for c in config.stack.on_turn_end),
         tuple(StackRun(c.run, c.paths) for c in config.stack.ci),
     )
-    return Compiled(rules, settings, rules_digest(config.changes.rules), loaded.rule_sources)
+    return Compiled(
+        rules,
+        settings,
+        rules_digest(loaded.all_rules()),
+        loaded.rule_sources,
+        compile_guards(config.guards.rules),
+        config.guards.disable,
+    )
 
 
 def load_sources(

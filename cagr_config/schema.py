@@ -26,6 +26,10 @@ class _Builder:
             return self.rule_ref()
         if kind is str:
             return {"type": "string"} if any_text else {"type": "string", "minLength": 1}
+        if kind is bool:
+            return {"type": "boolean"}
+        if origin is dict:
+            return {"type": "object"}
         if origin is typing.Literal:
             return {"const": args[0]}
         if isinstance(kind, type) and issubclass(kind, enum.Enum):

@@ -19,16 +19,18 @@ from cattrs.errors import ForbiddenExtraKeysError, IterableValidationError, Iter
 from cagr_core.changes import ChangeSet, Status
 from cagr_core.dependencies import FORMATS
 from cagr_core.errors import ConfigIssue, PatternError, RuleError, TemplateError
+from cagr_core.guards import BUILT_IN
 from cagr_core.pull_request import Phase
 from cagr_core.ruleset import CompiledRule
 from cagr_core.sections import HeadingError, heading_level, placeholder_words, visible_text
 from cagr_core.templates import parse_target
 
-from .compile import compile_rule
-from .document import Config, StackCommand
-from .examples import Example, FixtureError, fixture_changeset
+from .compile import code_config, compile_code_rule, compile_layout_rule, compile_rule
+from .document import AnyRule, Config, StackCommand
+from .examples import Example, FixtureError, fixture_changeset, path_problem
 from .globs import check_pattern
 from .manifest_globs import could_be_read
+from .rule_kinds import LANGUAGES, CodeRule, GuardRule, LayoutRule
 from .rules import (
     RULE_KINDS,
     PrBodyRule,
@@ -71,6 +73,18 @@ def _is_literal(kind: object) -> bool:
     return typing.get_origin(kind) is typing.Literal
 
 
+def _is_table(kind: object) -> bool:
+    origin: object = typing.get_origin(kind)
+    return origin is dict
+
+
+def _table(value: object, _: object) -> dict[str, Any]:
+    """An ast-grep rule object (or constraints): a TOML table, taken as it is."""
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a table (an ast-grep rule object), got {_toml_type(value)}")
+    return value
+
+
 def _make_converter() -> cattrs.Converter:
     converter = cattrs.Converter(forbid_extra_keys=True)
     converter.register_structure_hook(str, _strict_str)
@@ -99,6 +113,7 @@ def _make_converter() -> cattrs.Converter:
         return structure
 
     converter.register_structure_hook_factory(_is_tuple, tuple_hook)
+    converter.register_structure_hook_func(_is_table, _table)
 
     def literal_hook(value: object, kind: Any) -> Any:
         allowed = typing.get_args(kind)
@@ -206,10 +221,11 @@ def _one_edit_apart(typed: str, key: str) -> bool:
 def _where(path: str, data: Mapping[str, Any]) -> str:
     """`$.changes.rules[2].require` -> `changes.rules[2] (id 'x').require`."""
     where = path.removeprefix("$").removeprefix(".")
-    match = re.match(r"changes\.rules\[(\d+)\]", where)
-    rules = data.get("changes", {}).get("rules") if isinstance(data.get("changes"), dict) else None
-    if match and isinstance(rules, list) and int(match.group(1)) < len(rules):
-        rule = rules[int(match.group(1))]
+    match = re.match(r"(changes|code|layout|guards)\.rules\[(\d+)\]", where)
+    section = data.get(match.group(1)) if match else None
+    rules = section.get("rules") if isinstance(section, dict) else None
+    if match and isinstance(rules, list) and int(match.group(2)) < len(rules):
+        rule = rules[int(match.group(2))]
         if isinstance(rule, dict) and isinstance(rule.get("id"), str):
             where = f"{match.group(0)} (id {rule['id']!r}){where[match.end() :]}"
     return where
@@ -243,6 +259,27 @@ def validate(config: Config, source: str) -> list[ConfigIssue]:
         issues.extend(
             ConfigIssue(source, f"{where}.{key}", text) for key, text in _rule_problems(rule)
         )
+    kinds: list[tuple[str, tuple[CodeRule | LayoutRule | GuardRule, ...]]] = [
+        ("code.rules", config.code.rules),
+        ("layout.rules", config.layout.rules),
+        ("guards.rules", config.guards.rules),
+    ]
+    for key, rules in kinds:
+        for index, other in enumerate(rules):
+            where = f"{key}[{index}] (id {other.id!r})"
+            issues.extend(
+                ConfigIssue(source, f"{where}.{k}", text) for k, text in _other_problems(other)
+            )
+    for index, disabled in enumerate(config.guards.disable):
+        if disabled not in BUILT_IN:
+            issues.append(
+                ConfigIssue(
+                    source,
+                    f"guards.disable[{index}]",
+                    f"{disabled!r} is no built-in guard; the built-in ones are"
+                    f" {', '.join(BUILT_IN)} (a guard of your own is turned off by removing it)",
+                )
+            )
     for name in ("on_turn_end", "ci"):
         commands: tuple[StackCommand, ...] = getattr(config.stack, name)
         for index, command in enumerate(commands):
@@ -297,7 +334,124 @@ def _rule_problems(rule: Rule) -> list[tuple[str, str]]:
     ]
 
 
-def _id_problems(rule: Rule) -> list[tuple[str, str]]:
+def _other_problems(rule: CodeRule | LayoutRule | GuardRule) -> list[tuple[str, str]]:
+    """Every problem of one code, layout or guard rule as (key, message)."""
+    problems = [*_id_problems(rule), *_shared_text_problems(rule)]
+    if isinstance(rule, GuardRule):
+        return problems + _guard_problems(rule)
+    globs = [
+        (f"{key}[{index}]", message)
+        for key, patterns in (("paths", rule.paths), ("ignores", rule.ignores))
+        for index, pattern in enumerate(patterns)
+        if (message := _pattern_problem(pattern))
+    ]
+    if not rule.paths:
+        globs.append(("paths", "list at least one glob"))
+    problems += globs
+    if isinstance(rule, CodeRule):
+        return problems + _code_problems(rule, globs_ok=not globs)
+    return problems + _layout_problems(rule, globs_ok=not globs)
+
+
+def _shared_text_problems(rule: CodeRule | LayoutRule | GuardRule) -> list[tuple[str, str]]:
+    texts = {"reason": rule.reason, "note": rule.note}
+    problems = [
+        (key, "cannot be blank" + ("; say what to do instead" if key == "reason" else ""))
+        for key, text in texts.items()
+        if text is not None and not visible_text(text).strip()
+    ]
+    if isinstance(rule, GuardRule):
+        return problems
+    if rule.waive_label is not None and not rule.waive_label.strip():
+        problems.append(("waive_label", "cannot be blank"))
+    for index, author in enumerate(rule.waive_authors):
+        if not author.strip() or author != author.strip() or "," in author:
+            problems.append(
+                (f"waive_authors[{index}]", "write the account's login: no spaces, no commas")
+            )
+    return problems + _label_problems(rule.waive_label)
+
+
+def _code_problems(rule: CodeRule, globs_ok: bool) -> list[tuple[str, str]]:
+    """The language, the ast-grep rule object (as ast-grep reads it, when it is installed)
+    and the examples of a code rule."""
+    problems: list[tuple[str, str]] = []
+    if rule.language not in LANGUAGES:
+        problems.append(
+            ("language", f"{rule.language!r} is no ast-grep language cagr knows: use one of"
+             f" {', '.join(LANGUAGES)}")
+        )  # fmt: skip
+    if not rule.rule:
+        problems.append(("rule", 'write an ast-grep rule object, e.g. { pattern = "print($A)" }'))
+    compiled = None
+    if not problems and globs_ok:
+        try:
+            compiled = compile_code_rule(rule)
+        except RuleError as error:
+            problems.append((error.key, error.message))
+    if compiled is not None:
+        # ast-grep's own reading of the rule, when it is installed (cagr's `code` extra)
+        from cagr_code import rule_problem  # noqa: PLC0415
+
+        config: dict[str, Any] = json.loads(code_config(rule))
+        said = rule_problem(rule.language, config)
+        if said is not None:
+            problems.append(("rule", f"ast-grep cannot use it: {said}"))
+    for label in ("valid", "invalid"):
+        examples = getattr(rule.examples, label)
+        if not examples:
+            shape = '{ path = "src/a.py", after = "..." }'
+            problems.append((f"examples.{label}", f"add at least one {label} example: {shape}"))
+        for index, example in enumerate(examples):
+            where = f"examples.{label}[{index}]"
+            problem = path_problem(example.path)
+            if problem is not None:
+                problems.append((where, f"{example.path!r}: {problem}"))
+            elif example.before is None and example.after is None:
+                problems.append((where, "give `after` (the file), `before` too for an edit"))
+            elif example.before == example.after:
+                problems.append((where, "before and after are the same, which is no change"))
+            elif compiled is not None and not compiled.selector.selects(example.path):
+                problems.append(
+                    (where, f"{example.path} is not selected by this rule's paths and ignores")
+                )
+    return problems
+
+
+def _layout_problems(rule: LayoutRule, globs_ok: bool) -> list[tuple[str, str]]:
+    problems: list[tuple[str, str]] = []
+    if globs_ok:
+        try:
+            compile_layout_rule(rule)
+        except RuleError as error:
+            problems.append((error.key, error.message))
+    return problems + _example_problems(rule, None)
+
+
+def _guard_problems(rule: GuardRule) -> list[tuple[str, str]]:
+    problems: list[tuple[str, str]] = []
+    if not rule.commands:
+        problems.append(("commands", 'list at least one command pattern, e.g. "git push --force"'))
+    problems.extend(
+        (f"commands[{index}]", "write the program and the words to deny, e.g. terraform destroy")
+        for index, pattern in enumerate(rule.commands)
+        if not pattern.split()
+    )
+    for label in ("valid", "invalid"):
+        examples = getattr(rule.examples, label)
+        if not examples:
+            problems.append(
+                (f"examples.{label}", f'add at least one {label} example: {{ command = "..." }}')
+            )
+        problems.extend(
+            (f"examples.{label}[{index}].command", "write the command line")
+            for index, example in enumerate(examples)
+            if not example.command.strip()
+        )
+    return problems
+
+
+def _id_problems(rule: AnyRule) -> list[tuple[str, str]]:
     if _ID.match(rule.id):
         return []
     return [("id", "use letters, digits, '.', '_' and '-', starting with a letter or digit")]
@@ -428,7 +582,9 @@ def _target_problems(rule: SiblingRule) -> list[tuple[str, str]]:
     return problems
 
 
-def _example_problems(rule: Rule, compiled: CompiledRule | None) -> list[tuple[str, str]]:
+def _example_problems(
+    rule: Rule | LayoutRule, compiled: CompiledRule | None
+) -> list[tuple[str, str]]:
     """Missing or impossible examples, and examples the dependency selector cannot read."""
     problems: list[tuple[str, str]] = []
     for label in ("valid", "invalid"):
@@ -461,13 +617,15 @@ def _missing_content(compiled: CompiledRule, changes: ChangeSet) -> list[str]:
     ]
 
 
-def unstructure_rule(rule: Rule) -> dict[str, Any]:
-    """A rule as plain data (what explain --format json prints, and what the digest hashes)."""
+def unstructure_rule(rule: AnyRule) -> dict[str, Any]:
+    """A rule as plain data (what explain --format json prints, and what the digest hashes);
+    a code, layout or guard rule with its `kind` too."""
     data: dict[str, Any] = CONVERTER.unstructure(rule)
+    data.setdefault("kind", rule.kind)
     return data
 
 
-def rules_digest(rules: Sequence[Rule]) -> str:
+def rules_digest(rules: Sequence[AnyRule]) -> str:
     """A digest of the effective change rules: stable across formatting and source order."""
     ordered = sorted((unstructure_rule(rule) for rule in rules), key=lambda data: str(data["id"]))
     canonical = json.dumps(ordered, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

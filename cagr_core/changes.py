@@ -10,6 +10,7 @@ from .values import field, value
 
 TYPE_CHECKING = False  # not typing's: the PR gate reads reports with these values
 if TYPE_CHECKING:
+    from .code import CodeRead
     from .dependencies import Declared, Format, ManifestProblem
 
 
@@ -72,13 +73,15 @@ class Side:
 
     `content` is loaded only for paths a selector reads (manifests); None means not loaded.
     `dependencies`: what the content declares as each manifest format a rule reads it as (or why
-    it could not be read), filled in by cagr_manifests.read_change.
+    it could not be read), filled in by cagr_manifests.read_change; `code`: what each code rule
+    that selects the path matched in it (or why it could not search it), by cagr_code.
     """
 
     mode: int = field(validator=_check_mode)
     oid: str
     content: bytes | None = None
     dependencies: tuple[tuple[Format, Declared | ManifestProblem], ...] = ()
+    code: tuple[tuple[str, CodeRead], ...] = ()
 
     @property
     def kind(self) -> Kind:
@@ -87,6 +90,10 @@ class Side:
     def declared(self, manifest: Format) -> Declared | ManifestProblem | None:
         """What this side declares read as `manifest` (None: it was not read so)."""
         return next((read for f, read in self.dependencies if f is manifest), None)
+
+    def code_read(self, rule: str) -> CodeRead | None:
+        """What the code rule `rule` found in this side (None: it was not searched)."""
+        return next((read for r, read in self.code if r == rule), None)
 
 
 @value
@@ -130,7 +137,7 @@ class Change:
 if TYPE_CHECKING:
     from typing import Literal
 
-    Result = Literal["working-tree", "committed"]
+    Result = Literal["working-tree", "committed", "snapshot"]
 else:
     Result = str  # what a Result is at run time
 
@@ -140,7 +147,9 @@ class Range:
     """The resolved range: target ref and commit, merge base, and head (None: the working tree).
 
     `chosen_by` says which rule chose the target (`--base`, `[git] protected_branch`,
-    `origin/HEAD`, `default main`, or the caller's own), when the caller said.
+    `origin/HEAD`, `default main`, or the caller's own), when the caller said. A `snapshot`
+    judges no change: the working tree's files, each as if added (`cagr check`), with no target,
+    base or head (empty strings).
     """
 
     target_ref: str
@@ -148,14 +157,24 @@ class Range:
     base: str
     head: str | None
     chosen_by: str | None = None
+    snapshot: bool = False
+
+    @classmethod
+    def of_snapshot(cls) -> Range:
+        """The range of a snapshot check: no target, base or head."""
+        return cls("", "", "", None, None, snapshot=True)
 
     @property
     def result(self) -> Result:
+        if self.snapshot:
+            return "snapshot"
         return "working-tree" if self.head is None else "committed"
 
     @property
     def label(self) -> str:
         """For messages: 'merge base abc1234 to working tree'."""
+        if self.snapshot:
+            return "snapshot of the working tree's files"
         end = "working tree" if self.head is None else self.head[:7]
         return f"merge base {self.base[:7]} to {end}"
 
@@ -172,6 +191,7 @@ class Stage(enum.Enum):
     BODY = "body"  # the PR description
     DEADLINE = "deadline"  # the time for the check ran out
     STACK = "stack"  # a `[stack]` check command
+    CODE = "code"  # a file a code rule searches (its language, its text, ast-grep)
 
 
 @value

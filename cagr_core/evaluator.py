@@ -15,6 +15,7 @@ from collections.abc import Callable
 from itertools import chain
 
 from .changes import Change, ChangeSet, Stage, Status, Unchecked
+from .code import CodeMatch, CodeProblem, new_matches
 from .dependencies import (
     FORMATS,
     Addition,
@@ -27,6 +28,7 @@ from .dependencies import (
 from .dependencies import changes as dependency_changes
 from .description import judge_section, owed
 from .globs import Binding, PathMatcher, fill, is_literal
+from .layout import follows, stem
 from .pull_request import MAX_BODY_BYTES, Phase, PrBody
 from .report import AddedDependency, Deferred, Finding, Report
 from .rule_index import Matches, RuleIndex
@@ -212,6 +214,11 @@ class _Context:
     added_as: dict[str, str] = field(init=False, factory=dict)  # object id -> first added path
     filed: dict[tuple[str, ...], dict[Binding, list[Change]]] = field(init=False, factory=dict)
     fired: set[str] = field(init=False, factory=set)  # rules whose trigger a change matched
+
+    @property
+    def snapshot(self) -> bool:
+        """Whether the change set is a snapshot of files (`cagr check`), not a change."""
+        return self.changes.range is not None and self.changes.range.snapshot
 
     def __post_init__(self) -> None:
         self.by_path = {change.path: change for change in self.changes.changes}
@@ -674,11 +681,113 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
         ctx.findings.append(owed(obligation, judged.gap))
 
 
+def _check_code(compiled: CompiledRule, ctx: _Context) -> None:
+    """Each added or modified file the rule selects: its matches that the baseline's version
+    of the path does not hold (scope `new`), or all of them (scope `file`)."""
+    for change in ctx.selected(compiled):
+        ctx.clock.tick()
+        new = change.new
+        if new is None or not new.kind.is_file:
+            continue  # deleted files never fire, and a symlink holds no code
+        ctx.fired.add(compiled.id)
+        after = _searched(compiled, change, "result's", new.code_read(compiled.id), ctx)
+        if not after:
+            continue
+        baseline: tuple[CodeMatch, ...] = ()
+        old = change.old
+        if compiled.scope == "new" and old is not None and old.kind.is_file:
+            before = _searched(compiled, change, "merge base's", old.code_read(compiled.id), ctx)
+            if before is None:
+                continue  # what is new cannot be told from a baseline that was not searched
+            baseline = before
+        for match in new_matches(baseline, after):
+            ctx.clock.tick()
+            ctx.find(
+                compiled,
+                _code_message(compiled, change, match, baseline, after, snapshot=ctx.snapshot),
+                [change.path],
+                line=match.line,
+                column=match.column,
+            )
+
+
+def _searched(
+    compiled: CompiledRule,
+    change: Change,
+    side: str,
+    read: tuple[CodeMatch, ...] | CodeProblem | None,
+    ctx: _Context,
+) -> tuple[CodeMatch, ...] | None:
+    """A side's matches; None (and the rule unchecked for the path) when it was not searched."""
+    if isinstance(read, tuple):
+        return read
+    if read is None:
+        message = f"the {side} {change.path} was not searched (its content was not loaded)."
+        ctx.unchecked.append(Unchecked(compiled.id, Stage.CODE, message, change.path))
+    elif read.everywhere:
+        ctx.unchecked.append(Unchecked(compiled.id, Stage.CODE, read.message))
+    else:
+        message = f"the {side} {change.path} {read.message}"
+        ctx.unchecked.append(Unchecked(compiled.id, Stage.CODE, message, change.path))
+    return None
+
+
+def _code_message(  # noqa: PLR0913  # the match, and what it is judged against
+    compiled: CompiledRule,
+    change: Change,
+    match: CodeMatch,
+    baseline: tuple[CodeMatch, ...],
+    after: tuple[CodeMatch, ...],
+    *,
+    snapshot: bool,
+) -> str:
+    lines = match.text.strip().splitlines() or [""]
+    shown = lines[0] if len(lines[0]) <= 80 else f"{lines[0][:77]}..."
+    shown += " ..." if len(lines) > 1 else ""
+    where = f"{change.path}:{match.line}:{match.column}"
+    if compiled.scope == "file" or snapshot:
+        return f"{where}: `{shown}` matches this code rule."
+    if change.old is None or not change.old.kind.is_file:
+        return f"{where}: `{shown}` is in a file this change adds."
+    had = sum(1 for m in baseline if m.text == match.text)
+    has = sum(1 for m in after if m.text == match.text)
+    return (
+        f"{where}: `{shown}` is new in this change (the merge base's {change.path} has {had}"
+        f" of it, the result {has})."
+    )
+
+
+def _check_layout(compiled: CompiledRule, ctx: _Context) -> None:
+    """Each added path the rule selects: none may be added (`forbid`), or its stem must follow
+    the name convention. Paths that existed at the baseline are never judged."""
+    for change in ctx.selected(compiled):
+        ctx.clock.tick()
+        if change.old is not None or change.new is None:
+            continue
+        ctx.fired.add(compiled.id)
+        added = "is there" if ctx.snapshot else "was added"
+        if compiled.forbid:
+            message = f"{change.path} {added}, and no file may be added there."
+        elif compiled.name_regex is not None and not follows(compiled.name_regex, change.path):
+            name = compiled.name or ""
+            wanted = (
+                f"does not match `{name.removeprefix('regex:')}`"
+                if name.startswith("regex:")
+                else f"is not {name}"
+            )
+            message = f"{change.path} {added}; its name's stem `{stem(change.path)}` {wanted}."
+        else:
+            continue
+        ctx.find(compiled, message, [change.path])
+
+
 _CHECKS: dict[str, Callable[[CompiledRule, _Context], None]] = {
     "requires": _check_requires,
     "add_only": _check_add_only,
     "sibling": _check_sibling,
     "pr_body": _check_pr_body,
+    "code": _check_code,
+    "layout": _check_layout,
 }
 
 
@@ -761,7 +870,11 @@ def _evaluate(  # noqa: PLR0913 - evaluate's arguments and which way to find pat
     severities = {c.id: c.severity for c in rules.rules}
     return replace(
         report,
-        findings=tuple(sorted(ctx.findings, key=lambda f: (f.rule, f.paths, f.message))),
+        findings=tuple(
+            sorted(
+                ctx.findings, key=lambda f: (f.rule, f.paths, f.line or 0, f.column or 0, f.message)
+            )
+        ),
         unchecked=tuple(
             sorted(
                 {_weighed(item, severities) for item in ctx.unchecked},

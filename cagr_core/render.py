@@ -28,12 +28,12 @@ def _finding_blocks(report: Report) -> list[tuple[str, list[str], str]]:
     for (rule, _, source), group in forms:
         findings: list[Finding] = list(group)
         first = findings[0]
-        subject = "Check" if rule.startswith("review.") else "Change rule"
+        noun = rule_noun(first.kind)
+        subject = "Check" if rule.startswith("review.") else noun.capitalize()
         form = " as the target's configuration has it" if source == TARGET else ""
         if first.severity is Severity.WARN:
             header = (
-                f"Warning: change rule {rule}{form}{where} (severity warn: it does not fail the"
-                " check)."
+                f"Warning: {noun} {rule}{form}{where} (severity warn: it does not fail the check)."
             )
         else:
             header = f"{subject} {rule}{form} failed{where}."
@@ -42,6 +42,15 @@ def _finding_blocks(report: Report) -> list[tuple[str, list[str], str]]:
             fixes.append(waivable(first.waive_label))
         blocks.append((header, [one_line(f.message) for f in findings], "\n".join(fixes)))
     return blocks
+
+
+def rule_noun(kind: str) -> str:
+    """What a rule of this kind is called in messages: `code rule`, `layout rule`, else
+    `change rule`."""
+    return _NOUNS.get(kind, "change rule")
+
+
+_NOUNS = {"code": "code rule", "layout": "layout rule"}
 
 
 def waivable(label: str) -> str:
@@ -187,6 +196,15 @@ def render_summary(report: Report) -> str:
         f" {len(report.deferred)} deferred."
     )
     range_ = report.range
+    if range_ is not None and range_.snapshot:
+        counts = (
+            f"{report.rules_checked} rule(s) checked{only}, {report.changed_paths} file(s);"
+            f" {len(report.errors)} finding(s),{extra} {len(report.unchecked)} unchecked."
+        )
+        return (
+            f"Code and layout rules {_OUTCOME[report.status]}: {counts} A {range_.label}: no"
+            " change was judged."
+        )
     if range_ is None:
         where = "Range: not resolved (see above)."
     else:

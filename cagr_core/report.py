@@ -60,7 +60,8 @@ class Finding:
     the named parts of the rule's paths matched for this obligation. `severity`, `waive_label`
     and `waive_authors` are the rule's; `config_source` says whose rule it is: the branch's own
     (HEAD), the target's (TARGET: a rule the branch removed, or the target's form of a rule it
-    changed) or a rule both hold alike (BOTH).
+    changed) or a rule both hold alike (BOTH). A code rule's finding has the match's `line` and
+    `column` (1-based) in its one path; other findings judge whole files (None).
     """
 
     rule: str
@@ -77,6 +78,8 @@ class Finding:
     parts: tuple[tuple[str, str], ...] = ()
     waive_authors: tuple[str, ...] = ()
     config_source: str = HEAD  # which configuration's rule found it: HEAD, TARGET or BOTH
+    line: int | None = None
+    column: int | None = None
 
 
 @value

@@ -43,6 +43,16 @@ def range_data(range_: Range | None) -> dict[str, Any] | None:
     """A range as JSON data (`head` is null for the working tree)."""
     if range_ is None:
         return None
+    if range_.snapshot:
+        return {
+            "target_ref": None,
+            "target": None,
+            "base": None,
+            "head": None,
+            "result": range_.result,
+            "label": range_.label,
+            "chosen_by": None,
+        }
     return {
         "target_ref": range_.target_ref,
         "target": range_.target,
@@ -94,6 +104,8 @@ def _finding_data(f: Finding) -> dict[str, Any]:
         "config_source": f.config_source,
         "waive_authors": list(f.waive_authors),
         "parts": dict(f.parts),
+        "line": f.line,
+        "column": f.column,
     }
 
 
@@ -227,6 +239,8 @@ def _severity(value: object) -> Severity:
 
 
 def _range(item: dict[str, Any]) -> Range:
+    if item["result"] == "snapshot":
+        return Range.of_snapshot()
     head = text_or_none(item["head"])
     return Range(
         text(item["target_ref"]),
@@ -272,7 +286,13 @@ def _finding(item: dict[str, Any]) -> Finding:
         config_source=_config_source(item["config_source"]),
         parts=_parts(item["parts"]),
         waive_authors=texts(item["waive_authors"]),
+        line=_whole_or_none(item["line"]),
+        column=_whole_or_none(item["column"]),
     )
+
+
+def _whole_or_none(value: object) -> int | None:
+    return None if value is None else whole(value)
 
 
 def _unchecked(item: dict[str, Any]) -> Unchecked:

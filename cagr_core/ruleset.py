@@ -20,6 +20,10 @@ from .templates import Template
 from .values import field, value
 from .when import When
 
+CHANGE_KINDS = ("requires", "add_only", "sibling", "pr_body")
+FILE_KINDS = ("code", "layout")
+KINDS = (*CHANGE_KINDS, *FILE_KINDS)
+
 
 @value
 class Selector:
@@ -42,6 +46,11 @@ class CompiledRule:
     `pr_body` rule's; `format` the manifest format a dependency rule reads every selected path
     as (None: by its name), and `ignore_dependencies` the names it never fires for.
     `waive_authors`: in CI, a pull request by one of these accounts waives the rule.
+
+    Kinds beyond the change rules' four: `code` (an ast-grep rule, as the canonical JSON text
+    of its rule object and constraints, `code_rule`, in `language`, judging what a change adds
+    (`scope` "new") or whole files ("file")), and `layout` (an added path's stem must follow
+    `name` (its expression `name_regex`), or with `forbid` no path may be added).
     """
 
     id: str
@@ -61,6 +70,17 @@ class CompiledRule:
     placeholders: tuple[str, ...] | None = None
     ignore_dependencies: NameFilter | None = None
     waive_authors: tuple[str, ...] = ()
+    language: str | None = None
+    code_rule: str | None = None
+    scope: str = "new"
+    name: str | None = None
+    name_regex: str | None = None
+    forbid: bool = False
+
+    @property
+    def judges_files(self) -> bool:
+        """A code or layout rule: one that `cagr check` runs on the working tree's files."""
+        return self.kind in FILE_KINDS
 
     @property
     def parts_used(self) -> frozenset[str]:
@@ -107,10 +127,21 @@ class RuleSet:
         wanted = frozenset(ids)
         return RuleSet(tuple(c for c in self.rules if c.id in wanted))
 
+    def judging_files(self) -> RuleSet:
+        """The code and layout rules alone (what a snapshot runs)."""
+        return RuleSet(tuple(c for c in self.rules if c.judges_files))
+
     def content_paths(self, paths: Iterable[str]) -> frozenset[str]:
-        """Which of these changed paths a selector needs the before/after content of."""
-        readers = [c.selector for c in self.rules if c.when.reads_manifests]
+        """Which of these changed paths a selector needs the before/after content of: the
+        manifests a dependency rule reads, and the files a code rule searches."""
+        readers = [c.selector for c in self.rules if c.when.reads_manifests or c.kind == "code"]
+        if not readers:
+            return frozenset()
         return frozenset(p for p in paths if any(s.selects(p) for s in readers))
+
+    def code_rules(self, path: str) -> tuple[CompiledRule, ...]:
+        """The code rules that search `path`."""
+        return tuple(c for c in self.rules if c.kind == "code" and c.selector.selects(path))
 
     def manifest_formats(self, path: str) -> frozenset[Format]:
         """The formats the dependency rules that select `path` read it as."""

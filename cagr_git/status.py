@@ -55,8 +55,9 @@ def index_signature(repo: Repository) -> tuple[int, int, int, str | None]:
     return (*signature, ref_text(repo.checkout, "HEAD"))
 
 
-def working_tree_status(repo: Repository, base_tree: bytes) -> Status:
-    """One read of the work tree against `base_tree` (a raw tree id).
+def working_tree_status(repo: Repository, base_tree: bytes | None) -> Status:
+    """One read of the work tree against `base_tree` (a raw tree id; None: no tree, so every
+    file of the work tree, tracked or untracked and not ignored, reads as added).
 
     StatusProblem when the tree cannot be compared; KeyError for a missing object,
     DamagedObject for a damaged one, GitConfigError for a setting git refuses.

@@ -129,20 +129,29 @@ def _call(options: _Options, started: float) -> int:
         return 0
     hook = HookInput(options.agent or protocols.detect_agent(payload), payload)
     found = None
+    guarded = None
     if hook.moment == protocols.COMMAND:
-        if hook.command is None or not protocols.might_run_pr_command(hook.command):
-            return 0  # the fast path: nearly every other shell command
-        from .shell_command import find_pr_commands  # noqa: PLC0415  # stdlib
+        if hook.command is None:
+            return 0
+        cwd = hook.command_cwd or os.getcwd()
+        guarded = _guarded(hook.command, cwd)
+        if not protocols.might_run_pr_command(hook.command):
+            if guarded is None:
+                return 0  # the fast path: nearly every other shell command
+        else:
+            from .shell_command import find_pr_commands  # noqa: PLC0415  # stdlib
 
-        found = find_pr_commands(hook.command, hook.command_cwd or os.getcwd())
-        if not found.commands and found.unreadable is None and not found.mentioned:
-            return 0  # it only looked like one
+            found = find_pr_commands(hook.command, cwd)
+            if not found.commands and found.unreadable is None and not found.mentioned:
+                found = None  # it only looked like one
+                if guarded is None:
+                    return 0
     if hook.moment == protocols.AFTER_COMMAND:
         from .refresh import head_moved  # noqa: PLC0415  # stdlib, small
 
         if not head_moved(hook.command_cwd or os.getcwd()):
             return 0  # the fast path: HEAD and the target are where the record says
-    decision, stages, gitdir = _decide(hook, started + options.deadline, found)
+    decision, stages, gitdir = _decide(hook, started + options.deadline, found, guarded)
     _answer(hook, decision)
     if gitdir is not None and hook.moment is not None:
         from . import notices, timings  # noqa: PLC0415
@@ -157,8 +166,47 @@ def _call(options: _Options, started: float) -> int:
     return 0
 
 
+def _guarded(command: str, cwd: str) -> Decision | None:
+    """The command guards' decision on a shell command (None: nothing to say). Any error lets
+    the command through with a notice: a guard never fails the agent's call."""
+    try:
+        from .guard_state import might_trip, quick_look  # noqa: PLC0415  # stdlib, small
+
+        quick = quick_look(cwd)
+        if quick is not None and not might_trip(command, *quick):
+            return None  # the fast path: the guard file is current and nothing trips
+        from .guard_state import known_guards  # noqa: PLC0415
+
+        known, checkout = known_guards(cwd)
+        if not might_trip(command, known.programs, known.disabled):
+            return None
+        from .guards import judge_command  # noqa: PLC0415  # the shell reader
+
+        gitdir = checkout.gitdir if checkout is not None else None
+        commondir = checkout.commondir if checkout is not None else None
+        decision = judge_command(command, cwd, known, gitdir, commondir)
+    except Exception as error:  # fail open, with a notice
+        return Decision(
+            "notice",
+            f"cagr: unchecked: an error in the command guards ({type(error).__name__}: {error})"
+            " let this command through; nothing was approved. Set CAGR_DEBUG=1 for details.",
+        )
+    return None if decision.kind == "none" else decision
+
+
+def _joined(first: Decision, second: Decision | None) -> Decision:
+    """Two decisions on one command: a deny wins; notices are said together."""
+    if second is None or second.kind == "none":
+        return first
+    if first.kind == "none" or (second.kind == "deny" and first.kind != "deny"):
+        return second
+    if first.kind == second.kind:
+        return Decision(first.kind, f"{second.text}\n\n{first.text}")
+    return first
+
+
 def _decide(
-    hook: HookInput, deadline: float, found: Found | None
+    hook: HookInput, deadline: float, found: Found | None, guarded: Decision | None = None
 ) -> tuple[Decision, dict[str, float], str | None]:
     """The decision, the stage timings, and the git dir (None outside a repository)."""
     stage = "finding the repository"
@@ -172,10 +220,12 @@ def _decide(
             return NONE, stages, None
         if hook.moment == protocols.COMMAND:
             stage = "the PR gate"
-            from .gate import decide as gate  # noqa: PLC0415
+            decision = NONE
+            if found is not None:
+                from .gate import decide as gate  # noqa: PLC0415
 
-            assert found is not None
-            decision = gate(found, hook.command_cwd or cwd)
+                decision = gate(found, hook.command_cwd or cwd)
+            decision = _joined(decision, guarded)
             try:
                 gitdir = find_checkout(cwd).gitdir
             except NotARepository:

@@ -6,6 +6,7 @@ half) and saying how many were left out.
 
 from __future__ import annotations
 
+from cagr_config.rule_kinds import CodeRule, GuardRule, LayoutRule
 from cagr_config.rules import (
     AddOnlyRule,
     PrBodyRule,
@@ -24,7 +25,7 @@ from cagr_repo.judging_config import committed_not_on_disk
 from .protocols import NONE, NOTICE_LIMIT, Decision
 
 
-def _paths(rule: Rule) -> str:
+def _paths(rule: Rule | CodeRule | LayoutRule) -> str:
     shown = ", ".join(rule.paths)
     return shown + (f" (except {', '.join(rule.ignores)})" if rule.ignores else "")
 
@@ -37,9 +38,24 @@ _FIRES = {
 }
 
 
-def obligation(rule: Rule) -> str:
+def obligation(rule: Rule | CodeRule | LayoutRule | GuardRule) -> str:
     """What one rule asks of a change, in one line, with its fix."""
-    if isinstance(rule, RequiresRule):
+    if isinstance(rule, GuardRule):
+        denied = "; ".join(rule.commands)
+        return f"- {rule.id} (guard): shell commands like {denied} are denied. Why: {rule.reason}"
+    if isinstance(rule, CodeRule):
+        what = (
+            f"code matching its ast-grep rule may not be added to {_paths(rule)} ({rule.language})"
+            if rule.scope == "new"
+            else f"no changed file under {_paths(rule)} may hold code matching its ast-grep rule"
+        )
+    elif isinstance(rule, LayoutRule):
+        what = (
+            f"no file may be added under {_paths(rule)}"
+            if rule.forbid
+            else f"files added under {_paths(rule)} are named {rule.name}"
+        )
+    elif isinstance(rule, RequiresRule):
         fires = _FIRES[rule.when]
         needs = ", ".join(describe_requirement(entry) for entry in rule.require)
         what = f"a change that {fires} {_paths(rule)} must also change {needs}"
@@ -74,7 +90,7 @@ def brief(checkout: Checkout) -> Decision:
             " problem(s)), so no rule will be checked until it is fixed; `cagr rules test`"
             " lists them.",
         )
-    rules = sorted(config.config.changes.rules, key=lambda rule: rule.id)
+    rules = sorted(config.config.all_rules(), key=lambda rule: rule.id)
     missing = committed_not_on_disk(checkout, config.root)
     if not rules and not missing:
         return NONE

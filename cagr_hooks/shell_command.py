@@ -31,6 +31,10 @@ from .shell_words import (
 )
 from .shell_wrappers import WRAPPERS, parallel_command, read_options, split_string
 
+TYPE_CHECKING = False  # not typing's: every PR command reads this module
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 MAX_COMMAND = 256 * 1024  # characters of one command line cagr reads
 MAX_PR_COMMANDS = 16  # PR commands in one line; more is not something to decide quickly
 MAX_NESTING = 8  # shells inside shells (`bash -c`, `eval`, `$(...)`) that cagr follows
@@ -156,13 +160,66 @@ def _cd(here: str | None, target: str | None, scope: _Scope | None = None) -> st
     return folder
 
 
-class _Reader:
-    """What one reading of a command line and every shell it starts share."""
+class Ran:
+    """One simple command the line runs, past wrappers: its fields (None: computed), the
+    folder it runs in (None: unknown) and the variables its program gets from the line."""
 
-    def __init__(self, line: str) -> None:
+    __slots__ = ("env", "here", "texts")
+
+    def __init__(
+        self, texts: list[str | None], here: str | None, env: dict[str, str | None]
+    ) -> None:
+        self.texts = texts
+        self.here = here
+        self.env = env
+
+
+class _Reader:
+    """What one reading of a command line and every shell it starts share.
+
+    `mentions` tells whether text names what the reading looks for (`gh pr create`, a guarded
+    command), `noun` names it in notes; `ran` is every simple command run, `writes` every file
+    an output redirection writes, with its folder."""
+
+    def __init__(
+        self,
+        line: str,
+        mentions: Callable[[str], bool] | None = None,
+        noun: str = "`gh pr`",
+        computed: Callable[[list[str | None]], bool] | None = None,
+    ) -> None:
         self.found = Found(line)
         self.moved: str | None = None  # a command seen so far that moves HEAD
         self.stdin_runner: str | None = None  # a shell reading commands from standard input
+        self.mentions = mentions or mentions_pr
+        self.noun = noun
+        self.computed = computed or _pr_words
+        self.ran: list[Ran] = []
+        self.writes: list[tuple[str | None, str | None]] = []
+
+
+def _pr_words(texts: list[str | None]) -> bool:
+    """Whether the words after a computed program name read like a PR command."""
+    return "pr" in texts and any(text in VERBS for text in texts)
+
+
+def read_line(
+    command: str,
+    cwd: str,
+    mentions: Callable[[str], bool],
+    noun: str,
+    computed: Callable[[list[str | None]], bool],
+) -> _Reader:
+    """Every simple command `command` would run in `cwd`, as data, with `Found.unreadable`
+    saying where something `mentions` names may run out of cagr's sight."""
+    reader = _Reader(command, mentions, noun, computed)
+    if len(command) > MAX_COMMAND:
+        reader.found.note(f"the command is longer than the {MAX_COMMAND} characters cagr reads")
+        return reader
+    _Shell(reader, 0).read(command, cwd, _Scope({}, set()))
+    if reader.stdin_runner and mentions(command):
+        reader.found.note(f"it feeds commands to `{reader.stdin_runner}`, which cagr cannot see")
+    return reader
 
 
 class _Shell:
@@ -180,13 +237,13 @@ class _Shell:
     def read(self, text: str, cwd: str | None, scope: _Scope) -> str | None:
         """Read one command line; the folder it ends in."""
         if self.nesting > MAX_NESTING:
-            if mentions_pr(text):
+            if self.reader.mentions(text):
                 self.reader.found.note("it nests shells more deeply than cagr follows")
             return None
         try:
             simple = split_commands(text)
         except (Unbalanced, RecursionError) as error:
-            if mentions_pr(text):
+            if self.reader.mentions(text):
                 trouble = (
                     "has an unclosed quote or `$(`"
                     if isinstance(error, Unbalanced)
@@ -205,6 +262,8 @@ class _Shell:
             for word in simple_command.words:
                 for inner in substitutions(word.raw):  # they run first, in a subshell
                     self.nested(inner, folders[-1], scopes[-1].copy())
+            for target in _args(simple_command.redirects, scopes[-1]):
+                self.reader.writes.append((target.text, folders[-1]))
             args = _args(simple_command.words, scopes[-1])
             folders[-1] = self.simple(args, folders[-1], scopes[-1])
             if len(self.reader.found.commands) > MAX_PR_COMMANDS:
@@ -224,7 +283,7 @@ class _Shell:
             return here
         return self.run(args[index:], here, env, scope)
 
-    def run(  # one branch per kind of program, flat on purpose
+    def run(  # noqa: PLR0915  # one branch per kind of program, flat on purpose
         self, args: list[Arg], here: str | None, env: dict[str, str | None], scope: _Scope,
         why: str | None = None,
     ) -> str | None:  # fmt: skip
@@ -250,6 +309,7 @@ class _Shell:
         if not args:
             return here
         texts = [arg.text for arg in args]
+        self.reader.ran.append(Ran(texts, here, scope.environment(env)))
         program = os.path.basename(args[0].text or "")
         if program in ("cd", "pushd", "popd"):
             if program == "popd":
@@ -293,15 +353,19 @@ class _Shell:
         """A program name the shell computes (`$G`, `$(which gh)`, a glob): when the rest of
         the command reads like a PR command, cagr says it cannot tell."""
         texts = [arg.text for arg in args[1:]]
-        if "pr" in texts and any(text in VERBS for text in texts):
+        if self.reader.computed(texts):
+            what = (
+                "with `pr` and a PR verb, and cagr cannot tell whether that is gh"
+                if self.reader.noun == "`gh pr`"
+                else f"and cagr cannot tell whether it is {self.reader.noun}"
+            )
             self.reader.found.note(
-                f"it runs a program whose name the shell computes (`{args[0].raw}`) with"
-                " `pr` and a PR verb, and cagr cannot tell whether that is gh"
+                f"it runs a program whose name the shell computes (`{args[0].raw}`) {what}"
             )
 
     def _unreadable(self, args: list[Arg], what: str) -> None:
-        if mentions_pr(" ".join(arg.raw for arg in args[1:])):  # `runuser -- gh pr create`
-            self.reader.found.note(f"it runs `gh pr` through {what}")
+        if self.reader.mentions(" ".join(arg.raw for arg in args[1:])):  # `runuser -- gh pr`
+            self.reader.found.note(f"it runs {self.reader.noun} through {what}")
 
     def _wrapper(  # the wrapper kinds, in the order the shell meets them
         self, program: str, args: list[Arg], here: str | None, env: dict[str, str | None],

@@ -36,13 +36,15 @@ class Unbalanced(ValueError):
 
 
 class Command:
-    """One simple command: its words and how many `( ... )` subshells it is inside."""
+    """One simple command: its words, how many `( ... )` subshells it is inside, and the
+    targets of its output redirections (`> FILE`, `>> FILE`, `&> FILE`: files it writes)."""
 
-    __slots__ = ("depth", "words")
+    __slots__ = ("depth", "redirects", "words")
 
     def __init__(self, depth: int) -> None:
         self.depth = depth
         self.words: list[Word] = []
+        self.redirects: list[Word] = []
 
 
 class Word:
@@ -437,11 +439,14 @@ class _Splitter:
         self.pending: list[tuple[str, bool]] = []  # here-documents whose bodies come next
         self.start: int | None = None  # where the current word began
         self.skip_target = False  # the next word is a redirection's target, not an argument
+        self.writes_target = False  # that target is a file the command writes
 
     def end_word(self, at: int) -> None:
         if self.start is not None:
             if self.skip_target:
                 self.skip_target = False
+                if self.writes_target:
+                    self.commands[-1].redirects.append(Word(self.line[self.start : at]))
             else:
                 self.commands[-1].words.append(Word(self.line[self.start : at]))
             self.start = None
@@ -461,6 +466,8 @@ class _Splitter:
             if operator_text in ("<<", "<<-"):  # a here-document: the delimiter is no argument
                 return _heredoc_start(line, redirection.end() - len(operator_text), self.pending)
             self.skip_target = True
+            # `>&2` and `2>&1` duplicate a descriptor; `<` reads: only these write a file
+            self.writes_target = operator_text in (">", ">>", ">|", "&>", "&>>", "<>")
             return redirection.end()
         operator = _OPERATOR.match(line, index)
         if operator is None:
@@ -492,7 +499,7 @@ class _Splitter:
                     self.start = index
                 index = _end_of_part(line, index)
         self.end_word(len(line))
-        return [command for command in self.commands if command.words]
+        return [command for command in self.commands if command.words or command.redirects]
 
 
 def split_commands(line: str) -> list[Command]:

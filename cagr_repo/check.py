@@ -25,7 +25,12 @@ from cagr_git.discover import Checkout
 from cagr_git.refs import branch_ref, read_ref
 from cagr_git.repository import Repository, open_repo
 
-from .collect import collect_committed, collect_working_tree, count_uncommitted
+from .collect import (
+    collect_committed,
+    collect_snapshot,
+    collect_working_tree,
+    count_uncommitted,
+)
 from .config import RepoConfig
 from .config_changes import config_changes, self_target
 from .gate_record import GateRecord, discard_gate_record, identity, write_gate_record
@@ -80,6 +85,10 @@ class CheckRequest:
     the report says so, and a committed check so filtered writes no gate record, which would
     read as the whole verdict.
 
+    `snapshot`: judge no change, but the working tree's files (`paths`, repo-relative, or every
+    tracked and untracked file that is not ignored) with the code and layout rules, each file
+    as if added; no target, no body, no gate record (`cagr check`).
+
     `note_uncommitted`: a committed check also counts the paths where the working tree differs
     from HEAD, so a person is told what the verdict left out. `write_record=False`: a committed
     check that writes no gate record (CI, which never reads one). `expired`: the caller's
@@ -105,9 +114,11 @@ class CheckRequest:
     expired: Callable[[], bool] | None = None
     judge_by_target: bool = False
     note_target: bool = True
+    snapshot: bool = False
+    paths: tuple[str, ...] | None = None
 
 
-def check(
+def check(  # noqa: PLR0915  # the stages of one check, in order
     config: WorkingConfig,
     checkout: Checkout,
     request: CheckRequest,
@@ -123,6 +134,8 @@ def check(
     A committed check writes the gate record, which always holds the deferred form: the body
     that counts at the gate is the one on the `gh` command.
     """
+    if request.snapshot:
+        return _snapshot(config, checkout, request)
     committed, base = request.committed, request.base
     differs: UncommittedConfig | Unchecked | None = None
     if committed:
@@ -237,6 +250,23 @@ def _evaluated(
         return deferred, deferred
     report = _with_body(judging.config, rules, changes, request, expired)
     return judging.finish(judging.relabel(report), changes), deferred
+
+
+def _snapshot(config: WorkingConfig, checkout: Checkout, request: CheckRequest) -> CheckResult:
+    """The code and layout rules on the working tree's files, each as if added (the working
+    tree's configuration judges: ConfigErrors when it is invalid)."""
+    if isinstance(config, InvalidConfig):
+        raise config.errors()
+    rules = _requested(config.rules.judging_files(), request)
+    with open_repo(checkout) as repo:
+        started = time.perf_counter()
+        changes = collect_snapshot(repo, rules, request.paths)
+        collected = time.perf_counter()
+        report = evaluate(rules, changes, PrBody.unavailable(), Phase.TURN, expired=request.expired)
+        done = time.perf_counter()
+    timings = Timings((collected - started) * 1000, (done - collected) * 1000)
+    report = replace(report, timings=timings, rules_filter=_filter(request))
+    return CheckResult(report, changes, config=config)
 
 
 def _filter(request: CheckRequest) -> tuple[str, ...] | None:

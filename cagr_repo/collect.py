@@ -184,6 +184,58 @@ def _read_working_tree(
     )
 
 
+def collect_snapshot(
+    repo: Repository,
+    rules: RuleSet,
+    paths: tuple[str, ...] | None = None,
+    max_content_bytes: int = MAX_CONTENT_BYTES,
+) -> ChangeSet:
+    """The working tree's files, each as if added (no baseline: a snapshot judges no change):
+    every tracked file present and every untracked file that is not ignored, or those at or
+    under `paths` (repo-relative), read again if the tree moves while being read."""
+    if repo.bare:
+        raise BareRepository("a bare repository has no working tree to check")
+    if repo.problem is not None:
+        return _incomplete(None, Stage.RANGE, repo.problem)
+    range_ = Range.of_snapshot()
+    for _ in range(2):
+        before = index_signature(repo)
+        try:
+            status = working_tree_status(repo, None)
+        except StatusProblem as problem:
+            return _incomplete(range_, Stage.COLLECT, str(problem))
+        except KeyError as error:
+            return _missing_object(error)
+        except DamagedObject as error:
+            return _damaged(range_, error)
+        except GitConfigError as error:
+            return _incomplete(range_, Stage.COLLECT, f"{error}; git refuses it too. Repair it.")
+        raw: list[RawChange] = [
+            (path, None, new)
+            for path, _, new in status.changes
+            if new is not None and (paths is None or _within(decode(path), paths))
+        ]
+        changes, unreadable = _to_changes(repo, raw, rules, status.tree, max_content_bytes)
+        unchecked = [
+            _unreadable(error)
+            for error in status.unreadable
+            if paths is None or _within(decode(error.path), paths)
+        ]
+        if index_signature(repo) == before and status.tree.unchanged():
+            return ChangeSet(tuple(changes), range_, (), (*unchecked, *unreadable))
+    return _incomplete(
+        range_,
+        Stage.COLLECT,
+        "the working tree or index changed while cagr read it, twice."
+        " Let other tools finish writing, then check again.",
+    )
+
+
+def _within(path: str, paths: tuple[str, ...]) -> bool:
+    """Whether `path` is one of `paths` or inside one of them (`.`: everything)."""
+    return any(p in ("", ".") or path == p or path.startswith(p.rstrip("/") + "/") for p in paths)
+
+
 def count_uncommitted(repo: Repository, committed: ChangeSet) -> int | None:
     """How many paths the working tree holds otherwise than HEAD (edited, staged or not,
     deleted, or untracked and not ignored), next to a committed change set: what a committed
@@ -230,7 +282,8 @@ def _to_changes(
 ) -> tuple[list[Change], list[Unchecked]]:
     """Core Change values, with content loaded only for the paths a selector reads."""
     wanted = rules.content_paths(decode(path) for path, _, _ in raw)
-    if wanted:  # the manifest readers load only for a change a dependency rule reads
+    if wanted:  # the manifest readers and ast-grep load only for a change a rule reads
+        from cagr_code import read_change as search_code  # noqa: PLC0415
         from cagr_manifests import read_change  # noqa: PLC0415
     changes: list[Change] = []
     unchecked: list[Unchecked] = []
@@ -249,7 +302,9 @@ def _to_changes(
             else:
                 new_side = _side(new, worktree.read(path, new[0], limit))
             change = Change(name, old_side, new_side)
-            changes.append(read_change(rules, change, max_content_bytes) if load else change)
+            if load:
+                change = search_code(rules, read_change(rules, change, max_content_bytes))
+            changes.append(change)
         except DamagedObject as error:
             unchecked.append(Unchecked(None, Stage.COLLECT, f"{name}: {error.advice}", name))
         except (KeyError, OSError, ValueError) as error:  # a missing blob, a file, a bad mode

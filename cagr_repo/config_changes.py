@@ -35,11 +35,16 @@ from .config_files import NOT_LOWER_CASE, ConfigFiles
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from cagr_config.document import Config
-    from cagr_config.rules import Rule
+    from cagr_config.document import AnyRule, Config
 
 REGULAR_MODES = (0o100644, 0o100755)
-_SETTINGS = ("git.protected_branch", "review.pr_sections", "stack.on_turn_end", "stack.ci")
+_SETTINGS = (
+    "git.protected_branch",
+    "review.pr_sections",
+    "stack.on_turn_end",
+    "stack.ci",
+    "guards.disable",
+)
 
 
 def config_changes(
@@ -62,7 +67,7 @@ def config_changes(
         return ConfigChanges(
             files, note="its rules at the merge base are not valid, so they cannot be compared"
         )
-    old, new = _digests(before.config.changes.rules), _digests(config.config.changes.rules)
+    old, new = _digests(before.config.all_rules()), _digests(config.config.all_rules())
     found = ConfigChanges(
         files,
         added=tuple(sorted(new.keys() - old.keys())),
@@ -80,7 +85,7 @@ def config_changes(
 def uncommitted_config(head: RepoConfig, working: RepoConfig) -> UncommittedConfig | None:
     """How the working tree's configuration differs from HEAD's, which judges a committed check
     (None: no rule or setting differs)."""
-    old, new = _digests(head.config.changes.rules), _digests(working.config.changes.rules)
+    old, new = _digests(head.config.all_rules()), _digests(working.config.all_rules())
     found = UncommittedConfig(
         added=tuple(sorted(new.keys() - old.keys())),
         removed=tuple(sorted(old.keys() - new.keys())),
@@ -90,7 +95,7 @@ def uncommitted_config(head: RepoConfig, working: RepoConfig) -> UncommittedConf
     return found if found != UncommittedConfig() else None
 
 
-def _digests(rules: Sequence[Rule]) -> dict[str, str]:
+def _digests(rules: Sequence[AnyRule]) -> dict[str, str]:
     from cagr_config.validate import unstructure_rule  # noqa: PLC0415  # only when configs differ
 
     return {

@@ -18,18 +18,20 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = (
-    "cagr", "cagr_core", "cagr_git", "cagr_manifests", "cagr_markdown", "cagr_config", "cagr_repo",
+    "cagr", "cagr_core", "cagr_git", "cagr_manifests", "cagr_markdown", "cagr_code", "cagr_config",
+    "cagr_repo",
     "cagr_cli", "cagr_hooks", "cagr_ci",
 )  # fmt: skip
 # What each package may import of ours. cli -> (hooks, ci) -> repo -> config -> (the readers of
 # manifests and Markdown, git) -> core.
-_READERS = {"cagr_core", "cagr_git", "cagr_manifests", "cagr_markdown"}
+_READERS = {"cagr_core", "cagr_git", "cagr_manifests", "cagr_markdown", "cagr_code"}
 _BELOW_REPO = {*_READERS, "cagr_config"}
 ALLOWED_OURS = {
     "cagr_core": {"cagr_core"},
     "cagr_git": {"cagr_core", "cagr_git"},
     "cagr_manifests": {"cagr_core", "cagr_manifests"},
     "cagr_markdown": {"cagr_core", "cagr_markdown"},
+    "cagr_code": {"cagr_core", "cagr_code"},
     "cagr_config": {*_READERS, "cagr_config"},
     "cagr_repo": {*_BELOW_REPO, "cagr_repo"},
     "cagr_hooks": {*_BELOW_REPO, "cagr_repo", "cagr_hooks"},

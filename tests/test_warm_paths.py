@@ -173,3 +173,35 @@ def test_a_warm_path_loads_none_of_what_it_does_not_use(checkout: Path, path: st
 def test_reading_a_body_is_what_loads_markdown(checkout: Path) -> None:
     loaded = _loaded(checkout, *_bash(checkout, 'gh pr create -t T -b "## Risk\nLow."'))
     assert _within(loaded, ("mistune",)) != []  # so the sets above are not empty by accident
+
+
+CODE_RULE = """
+[[code.rules]]
+id = "no-print"
+language = "python"
+paths = ["src/**/*.py"]
+rule = { pattern = "print($$$A)" }
+reason = "Log instead."
+examples.invalid = [{ path = "src/a.py", after = "print(1)\\n" }]
+examples.valid = [{ path = "src/a.py", after = "x = 1\\n" }]
+"""
+
+
+@pytest.mark.parametrize(("edited", "loads"), [("docs/a.md", False), ("src/a.py", True)])
+def test_ast_grep_loads_only_for_a_change_a_code_rule_searches(
+    tmp_path: Path, edited: str, loads: bool
+) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    _git(root, "init", "-q", "-b", "main")
+    for path, text in (("cagr.toml", CODE_RULE), ("src/a.py", "x = 1\n"), ("docs/a.md", "a\n")):
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "base")
+    _git(root, "checkout", "-q", "-b", "work")
+    (root / edited).write_text("y = 2\n")
+    for argv, stdin in (_hook(root, "Stop", stop_hook_active=False), (["rules", "check"], "")):
+        loaded = _loaded(root, argv, stdin)
+        assert bool(_within(loaded, ("ast_grep_py", "cagr_code"))) is loads
+    assert "ast_grep_py" not in _loaded(root, *_bash(root, "npm test"))

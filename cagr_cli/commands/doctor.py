@@ -21,6 +21,7 @@ from cagr_config.rules import RULE_KINDS
 from cagr_core.changes import Stage
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
+from cagr_hooks.guards import run_guard_examples
 from cagr_hooks.install import SETTINGS_FILES
 from cagr_hooks.installed import AgentStatus, agent_status, timing_summary
 from cagr_hooks.notices import recent as recent_notices
@@ -45,8 +46,13 @@ def _config(root: Path) -> tuple[dict[str, Any], WorkingConfig]:
         section["problems"] = [str(issue) for issue in config.issues]
         return section, config
     kinds: Counter[str] = Counter(c.kind for c in config.rules.rules)
-    section["rules"] = {kind: kinds[kind] for kind in RULE_KINDS}
-    results = run_examples(config.config.changes.rules)
+    kinds.update("guard" for _ in config.config.guards.rules)
+    section["rules"] = {kind: kinds[kind] for kind in (*RULE_KINDS, "code", "layout", "guard")}
+    document = config.config
+    results = [
+        *run_examples((*document.changes.rules, *document.code.rules, *document.layout.rules)),
+        *run_guard_examples(document.guards.rules),
+    ]
     section["examples"] = {
         "run": len(results),
         "failing": [f"{r.rule} examples.{r.name}" for r in results if not r.ok],

@@ -8,7 +8,10 @@ import difflib
 import sys
 from collections.abc import Callable
 
+from cagr_config.compile import code_config
+from cagr_config.document import AnyRule
 from cagr_config.examples import Example
+from cagr_config.rule_kinds import CodeExample, CodeRule, GuardExample, GuardRule, LayoutRule
 from cagr_config.rules import (
     PrBodyRule,
     RequiresRule,
@@ -20,6 +23,7 @@ from cagr_config.rules import (
 )
 from cagr_config.validate import unstructure_rule
 from cagr_core.globs import named_spans
+from cagr_core.guards import BUILT_IN
 from cagr_core.render import waivable
 from cagr_core.sections import heading_level, heading_marks
 from cagr_repo.config import RepoConfig
@@ -32,25 +36,36 @@ DEFERRED = (
     "deferred at an agent's turn end (advisory, never blocks); checked before `gh pr create`"
     " when the body is given, and in CI"
 )
+FILES = CHECKED + "; `cagr check` runs it on the working tree's files"
+GUARDED = "judged before every shell command an agent runs (each agent's before-command hook)"
 
 
-def events(rule: Rule) -> str:
+def events(rule: AnyRule) -> str:
+    if isinstance(rule, GuardRule):
+        return GUARDED
+    if isinstance(rule, CodeRule | LayoutRule):
+        return FILES
     return DEFERRED if isinstance(rule, PrBodyRule) else CHECKED
 
 
-def _severity(rule: Rule) -> str:
+def _severity(rule: Rule | CodeRule | LayoutRule) -> str:
     if rule.severity is Severity.WARN:
         return "warn (findings are shown everywhere, and never fail a check, block or deny)"
     return "error (findings fail the check, block an agent's stop, and deny at the PR gate)"
 
 
-def _example_line(example: Example) -> str:
+def _example_line(example: Example | CodeExample | GuardExample) -> str:
+    if isinstance(example, GuardExample):
+        return f"`{example.command}`"
+    if isinstance(example, CodeExample):
+        status = "A" if example.before is None else "D" if example.after is None else "M"
+        return f"{status} {example.path}"
     changes = ", ".join(f"{c.status.value} {c.path}" for c in example.changes) or "no changes"
     body = "no PR body" if example.pr_body is None else f"PR body of {len(example.pr_body)} chars"
     return f"{changes}; {body}; phase {example.phase.value}"
 
 
-def _list(source_of: Callable[[str], str], rules: list[Rule], fmt: str) -> int:
+def _list(source_of: Callable[[str], str], rules: list[AnyRule], fmt: str) -> int:
     """Every rule's id, kind and source."""
     if fmt == "json":
         print_json(
@@ -59,13 +74,14 @@ def _list(source_of: Callable[[str], str], rules: list[Rule], fmt: str) -> int:
         return EXIT_OK
     if not rules:
         print(
-            "No change rules are configured (cagr.toml, .cagr/*.toml or [tool.cagr] in"
+            "No rules are configured (cagr.toml, .cagr/*.toml or [tool.cagr] in"
             " pyproject.toml); `cagr init` suggests some."
         )
         return EXIT_OK
     width = max(len(r.id) for r in rules)
-    lines = [f"{len(rules)} change rule(s); `cagr explain ID` shows one:"]
+    lines = [f"{len(rules)} rule(s); `cagr explain ID` shows one:"]
     lines.extend(f"  {r.id:<{width}}  {r.kind:<8}  {source_of(r.id)}" for r in rules)
+    lines.append(f"Built-in guards (`[guards] disable` turns one off): {', '.join(BUILT_IN)}.")
     print("\n".join(lines))
     return EXIT_OK
 
@@ -87,10 +103,13 @@ def run(args: argparse.Namespace) -> int:
     config = _config(args)
     if isinstance(config, int):
         return config
-    by_id = {rule.id: rule for rule in config.config.changes.rules}
+    by_id = {rule.id: rule for rule in config.config.all_rules()}
     wanted = list(dict.fromkeys([*([args.id] if args.id else []), *(args.rule or [])]))
     if not wanted:
         return _list(config.loaded.source_of, [by_id[i] for i in sorted(by_id)], args.format)
+    builtins = [i for i in wanted if i in BUILT_IN and i not in by_id]
+    if builtins:
+        return _built_in(builtins, config.config.guards.disable, args.format)
     for rule_id in wanted:
         if rule_id not in by_id:
             return _unknown(args, rule_id, by_id)
@@ -106,7 +125,30 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _unknown(args: argparse.Namespace, rule_id: str, by_id: dict[str, Rule]) -> int:
+def _built_in(ids: list[str], disabled: tuple[str, ...], fmt: str) -> int:
+    """The built-in guards asked for: what each denies, and whether it is on."""
+    from cagr_hooks.guards import REASONS, WHAT  # noqa: PLC0415
+
+    if fmt == "json":
+        shown = [
+            {"id": i, "kind": "guard", "built_in": True, "on": i not in disabled,
+             "denies": WHAT[i], "reason": REASONS[i]}
+            for i in ids
+        ]  # fmt: skip
+        print_json(shown[0] if len(shown) == 1 else {"rules": shown})
+        return EXIT_OK
+    blocks = []
+    for rule_id in ids:
+        state = "off ([guards] disable names it)" if rule_id in disabled else "on"
+        blocks.append(
+            f"{rule_id} (guard, built in: {state})\n  denies:   {WHAT[rule_id]}\n"
+            f"  reason:   {REASONS[rule_id]}\n  events:   {GUARDED}"
+        )
+    print("\n\n".join(blocks))
+    return EXIT_OK
+
+
+def _unknown(args: argparse.Namespace, rule_id: str, by_id: dict[str, AnyRule]) -> int:
     close = difflib.get_close_matches(rule_id, list(by_id), n=3, cutoff=0.5)
     if close:
         more = f"; did you mean {', '.join(close)}?"
@@ -114,17 +156,16 @@ def _unknown(args: argparse.Namespace, rule_id: str, by_id: dict[str, Rule]) -> 
         more = f". The rules are: {', '.join(sorted(by_id))}."
     else:
         more = (
-            ". No change rules are configured"
-            " (cagr.toml, .cagr/*.toml or [tool.cagr] in pyproject.toml)."
+            ". No rules are configured (cagr.toml, .cagr/*.toml or [tool.cagr] in pyproject.toml)."
         )
     missing = not_on_disk(args.repo)
     if missing:
         more += f" ({', '.join(missing)} is committed at HEAD but not in the working tree.)"
-    print(f"cagr explain: no change rule has the id {rule_id!r}{more}", file=sys.stderr)
+    print(f"cagr explain: no rule has the id {rule_id!r}{more}", file=sys.stderr)
     return EXIT_INVALID
 
 
-def _named_parts(rule: Rule) -> str | None:
+def _named_parts(rule: AnyRule) -> str | None:
     """The named parts the rule's companions fill in, and what that means."""
     used: list[str] = []
     for text in [*getattr(rule, "targets", ()), *map(require_glob, getattr(rule, "require", ()))]:
@@ -138,10 +179,24 @@ def _named_parts(rule: Rule) -> str | None:
     )
 
 
-def _explained(rule: Rule, source: str) -> str:
+def _explained(rule: AnyRule, source: str) -> str:
     lines = [f"{rule.id} ({rule.kind})", f"  source:   {source}"]
+    if isinstance(rule, GuardRule):
+        lines.append(f"  commands: {'; '.join(rule.commands)}")
+        lines.append(f"  reason:   {rule.reason}")
+        if rule.note:
+            lines.append(f"  note:     {rule.note}")
+        return "\n".join([*lines, *_tail(rule)])
     lines.append(f"  paths:    {', '.join(rule.paths)}")
     lines.append(f"  ignores:  {', '.join(rule.ignores) or '(none)'}")
+    if isinstance(rule, CodeRule):
+        lines.append(f"  language: {rule.language}")
+        lines.append(f"  rule:     {code_config(rule)}")
+        new = "what the change adds (matches the merge base's file already holds do not count)"
+        lines.append(f"  scope:    {rule.scope}: {new if rule.scope == 'new' else 'whole files'}")
+    if isinstance(rule, LayoutRule):
+        judged = f"added files' stems must be {rule.name}" if rule.name else "no file may be added"
+        lines.append(f"  layout:   {judged}")
     when = getattr(rule, "when", None)
     if when is not None:
         lines.append(f"  when:     {when.value}")
@@ -178,9 +233,13 @@ def _explained(rule: Rule, source: str) -> str:
             f"  waivable: in CI, a pull request opened by {', '.join(rule.waive_authors)} has"
             " its findings reported as waived"
         )
-    lines.append(f"  events:   {events(rule)}")
-    lines.append("  examples:")
+    return "\n".join([*lines, *_tail(rule)])
+
+
+def _tail(rule: AnyRule) -> list[str]:
+    """When the rule runs, and its examples."""
+    lines = [f"  events:   {events(rule)}", "  examples:"]
     for label in ("valid", "invalid"):
         for index, example in enumerate(getattr(rule.examples, label)):
             lines.append(f"    {label}[{index}]: {_example_line(example)}")
-    return "\n".join(lines)
+    return lines

@@ -85,7 +85,7 @@ class TestRulesTest:
 
     def test_no_rules(self, repo: Path, capsys: Capture) -> None:
         assert run(repo, "rules", "test") == 0
-        assert "no change rules are configured" in capsys.readouterr().out
+        assert "no rules are configured" in capsys.readouterr().out
 
 
 class TestExplain:
@@ -155,13 +155,13 @@ class TestExplain:
         write(repo, "cagr.toml", SIBLING)
         assert run(repo, "explain", "nope") == 2
         assert capsys.readouterr().err == (
-            "cagr explain: no change rule has the id 'nope'. The rules are: guard-tests.\n"
+            "cagr explain: no rule has the id 'nope'. The rules are: guard-tests.\n"
         )
 
     def test_unknown_id_with_no_rules_at_all(self, repo: Path, capsys: Capture) -> None:
         assert run(repo, "explain", "nope") == 2
         assert capsys.readouterr().err == (
-            "cagr explain: no change rule has the id 'nope'. No change rules are configured"
+            "cagr explain: no rule has the id 'nope'. No rules are configured"
             " (cagr.toml, .cagr/*.toml or [tool.cagr] in pyproject.toml).\n"
         )
 
@@ -170,9 +170,11 @@ class TestExplain:
         write(repo, ".cagr/tests.toml", SIBLING)
         assert run(repo, "explain") == 0
         assert capsys.readouterr().out == (
-            "2 change rule(s); `cagr explain ID` shows one:\n"
+            "2 rule(s); `cagr explain ID` shows one:\n"
             "  guard-tests  sibling   .cagr/tests.toml\n"
             "  schema       requires  cagr.toml\n"
+            "Built-in guards (`[guards] disable` turns one off): guard.no-verify,"
+            " guard.force-push-target, guard.cagr-state.\n"
         )
         assert run(repo, "explain", "--format", "json") == 0
         assert json.loads(capsys.readouterr().out) == {
@@ -184,7 +186,7 @@ class TestExplain:
 
     def test_no_id_and_no_rules(self, repo: Path, capsys: Capture) -> None:
         assert run(repo, "explain") == 0
-        assert "No change rules are configured" in capsys.readouterr().out
+        assert "No rules are configured" in capsys.readouterr().out
 
 
 class TestSchema:

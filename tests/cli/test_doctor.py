@@ -44,7 +44,9 @@ def test_a_violation_is_shown_but_is_not_a_failure(work: Path, capsys: Capture) 
         "unchecked": [],
         "deferred": ["dependency-reason"],
     }
-    assert data["config"]["rules"] == {"requires": 1, "add_only": 0, "sibling": 0, "pr_body": 1}
+    assert data["config"]["rules"] == {
+        "requires": 1, "add_only": 0, "sibling": 0, "pr_body": 1, "code": 0, "layout": 0, "guard": 0
+    }  # fmt: skip
     assert data["config"]["examples"] == {"run": 4, "failing": []}
     assert data["range"]["target_ref"] == "refs/heads/main"
     assert data["range"]["chosen_by"] == "default main"

@@ -43,8 +43,9 @@ def test_collisions_name_both_sources() -> None:
     one = Config(changes=ChangesConfig(rules=(_rule("a"),)), git=GitConfig(protected_branch="main"))
     loaded, issues = combine([("one.toml", one), ("two.toml", one)])
     assert [str(i) for i in issues] == [
-        "two.toml: changes.rules (id 'a'): the id 'a' is already used in one.toml;"
-        " ids are unique across all rules: rename one",
+        "two.toml: changes.rules[0] (id 'a'): the id 'a' is already used in one.toml"
+        " (changes.rules); ids are unique across all rules (change, code, layout and guard"
+        " rules): rename one",
         "two.toml: git.protected_branch: already set in one.toml; set it in one file only",
     ]
     assert loaded.config.git.protected_branch == "main"

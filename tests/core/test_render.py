@@ -142,6 +142,8 @@ def test_json_shape() -> None:
             "config_source": "head",
             "waive_authors": [],
             "parts": {},
+            "line": None,
+            "column": None,
         }
     ]
     assert data["waived"] == []

@@ -275,3 +275,10 @@ def damaged(draw: st.DrawFn, data: bytes, protect: int = 0) -> bytes:
     if bytes(out) == data:
         out.append(draw(st.integers(0, 255)))
     return bytes(out)
+
+
+# Guards' word patterns and command words: a small alphabet, so patterns and words meet often.
+guard_word = st.text(alphabet="ab-/.", min_size=1, max_size=4)
+guard_pattern_word = st.text(alphabet="ab-.*", min_size=1, max_size=4).filter(lambda w: w != "")
+# Name conventions: words of lowercase letters and digits, starting with a letter.
+name_word = st.from_regex(r"[a-z][a-z0-9]{0,5}", fullmatch=True)

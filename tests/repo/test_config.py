@@ -100,7 +100,7 @@ class TestErrors:
         write(repo, "cagr.toml", rule("same"))
         write(repo, ".cagr/other.toml", rule("same"))
         (message,) = errors(repo)
-        assert message.startswith(".cagr/other.toml: changes.rules (id 'same'):")
+        assert message.startswith(".cagr/other.toml: changes.rules[0] (id 'same'):")
         assert "already used in cagr.toml" in message
 
     def test_malformed_toml_keeps_line_and_column(self, repo: Path) -> None:
@@ -231,7 +231,7 @@ class TestErrors:
         (message,) = errors(repo)
         assert (
             message == "cagr.toml: unknown key change (did you mean `changes`?); the keys here are:"
-            " changes, git, review, stack"
+            " changes, code, layout, guards, git, review, stack"
         )
 
     def test_a_key_one_edit_away_is_suggested(self, repo: Path) -> None:

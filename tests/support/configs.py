@@ -71,3 +71,32 @@ waive_authors = ["renovate[bot]"]
 examples.invalid = [{ changes = [{ path = "apps/a/models.py", status = "M" }, { path = "apps/b/migrations/0002_x.py", status = "A" }] }]
 examples.valid = [{ changes = [{ path = "apps/a/models.py", status = "M" }, { path = "apps/a/migrations/0002_x.py", status = "A" }] }]
 """
+
+
+# One rule of each kind beyond the change rules: a code rule (no new print calls in src/), a
+# layout rule (new modules in snake_case) and a guard (no terraform destroy).
+CODE_LAYOUT_GUARD = """
+[[code.rules]]
+id = "no-print"
+language = "python"
+paths = ["src/**/*.py"]
+rule = { pattern = "print($$$A)" }
+reason = "Log with the logger instead of print."
+examples.invalid = [{ path = "src/a.py", after = "print(1)\\n" }]
+examples.valid = [{ path = "src/a.py", before = "print(1)\\n", after = "print(1)\\nx = 2\\n" }]
+
+[[layout.rules]]
+id = "snake-modules"
+paths = ["src/**/*.py"]
+name = "snake_case"
+reason = "Name new modules in snake_case."
+examples.invalid = [{ changes = [{ path = "src/BadName.py", status = "A" }] }]
+examples.valid = [{ changes = [{ path = "src/good_name.py", status = "A" }] }]
+
+[[guards.rules]]
+id = "no-destroy"
+commands = ["terraform destroy", "terraform apply -destroy"]
+reason = "Ask a person to destroy infrastructure."
+examples.invalid = [{ command = "terraform destroy -auto-approve" }, { command = "cd infra && terraform apply -destroy" }]
+examples.valid = [{ command = "terraform plan" }]
+"""
