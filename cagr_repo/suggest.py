@@ -5,7 +5,8 @@ Each suggestion is a complete rule — with the valid and invalid examples `cagr
 that `cagr init` writes commented out, with the evidence that made cagr suggest it. Nothing is
 suggested on a guess: migration folders and dependency manifests (suggest_layouts), test layouts
 that a folder's modules mostly follow (suggest_tests), and files committed beside their sources
-that history shows changing with them (suggest_history).
+that history shows changing with them (suggest_history), and layout rules where every tracked
+file of a language is named in one convention that its names show (suggest_names).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import tomlkit
 from .suggest_history import History
 from .suggest_history import suggest_from_history as _from_history
 from .suggest_layouts import suggest_from_layout as _from_layout
+from .suggest_names import suggest_names as _names
 from .suggest_tests import suggest_tests as _tests
 from .suggestion import Suggestion
 
@@ -33,6 +35,7 @@ def suggest(paths: Iterable[str], history: History | None = None) -> list[Sugges
         *_from_layout(ordered),
         *_from_history(ordered, history or History()),
         *_tests(ordered),
+        *_names(ordered),
     ]
 
 
@@ -50,7 +53,7 @@ def _toml_value(value: Any) -> Any:
     return value
 
 
-def _rule_text(rule: dict[str, Any]) -> str:
+def _rule_text(rule: dict[str, Any], kind: str) -> str:
     table = tomlkit.table()
     for key, value in rule.items():
         if key == "examples":
@@ -61,8 +64,8 @@ def _rule_text(rule: dict[str, Any]) -> str:
     rules = tomlkit.aot()
     rules.append(table)
     document = tomlkit.document()
-    document.add("changes", tomlkit.table(is_super_table=True))
-    document["changes"]["rules"] = rules
+    document.add(kind, tomlkit.table(is_super_table=True))
+    document[kind]["rules"] = rules
     return tomlkit.dumps(document).strip()
 
 
@@ -77,11 +80,11 @@ def render(suggestions: Sequence[Suggestion]) -> str:
     if not suggestions:
         lines.append(
             "#\n# Nothing in this repository suggested a rule (no migration folders, package"
-            " manifests,\n# generated files beside their source, or test layouts were found)."
+            " manifests,\n# generated files beside their source, test layouts or one name"
+            " convention were found)."
         )
     for suggestion in suggestions:
         lines.append(f"\n# Suggested because: {suggestion.why}.")
-        lines.extend(
-            "# " + line if line else "#" for line in _rule_text(suggestion.rule).splitlines()
-        )
+        text = _rule_text(suggestion.rule, suggestion.table)
+        lines.extend("# " + line if line else "#" for line in text.splitlines())
     return "\n".join(lines) + "\n"

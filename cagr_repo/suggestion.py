@@ -23,10 +23,12 @@ _ADDED_DEPENDENCY = {
 
 @value
 class Suggestion:
-    """One suggested rule (as plain TOML-ready data) and why cagr suggests it."""
+    """One suggested rule (as plain TOML-ready data), why cagr suggests it, and the table of
+    rules it belongs to (`changes`, or `layout` for a name rule)."""
 
     why: str
     rule: dict[str, Any]
+    table: str = "changes"
 
 
 def example(*changes: dict[str, str], pr_body: str | None = None) -> dict[str, Any]:

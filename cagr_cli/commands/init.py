@@ -65,7 +65,8 @@ def _rules(root: Path, checkout: Checkout, force: bool) -> int:
     write_atomically(str(path), render(suggestions).encode("utf-8"))
     print(f"{RULES_FILE}: {len(suggestions)} suggested rule(s), commented out:")
     for suggestion in suggestions:
-        print(f"  {suggestion.rule['id']} ({suggestion.rule['kind']}): {suggestion.why}")
+        kind = suggestion.rule.get("kind", suggestion.table)
+        print(f"  {suggestion.rule['id']} ({kind}): {suggestion.why}")
     print("  Uncomment what fits, then run `cagr rules test` and `cagr rules check`.")
     if not schema.exists():
         write_atomically(str(schema), schema_text().encode("utf-8"))

@@ -41,10 +41,10 @@ def real(name: str) -> list[Suggestion]:
 def shape(suggestion: Suggestion) -> tuple[Any, ...]:
     rule = suggestion.rule
     return (
-        rule["kind"],
+        rule.get("kind", suggestion.table),
         rule["paths"],
         rule.get("ignores"),
-        rule.get("require") or rule.get("target"),
+        rule.get("require") or rule.get("target") or rule.get("name"),
     )
 
 
@@ -56,17 +56,20 @@ EXPECTED: dict[str, dict[str, tuple[Any, ...]]] = {
         "migration-for-netbox-ipam-models": ("requires", ["/netbox/ipam/models.py", "/netbox/ipam/models/**"], None, [{"path": "/netbox/ipam/migrations/*.py", "status": "added"}]),
         "tests-for-netbox-extras-dashboard": ("sibling", ["/netbox/extras/dashboard/*.py"], ["_*.py"], "netbox/extras/tests/test_{name}.py"),
         "tests-for-netbox-extras-models": ("sibling", ["/netbox/extras/models/*.py"], ["_*.py"], "netbox/extras/tests/test_{name}.py"),
+        "ts-file-names": ("layout", ["**/*.ts"], None, "camelCase"),
     },
     "nextjs-prisma-umami": {
         "immutable-migrations": ("add_only", ["/db/clickhouse/migrations/**", "/prisma/migrations/**"], None, None),
         "dependency-reason": ("pr_body", ["package.json"], None, None),
         "prisma-migration": ("requires", ["/prisma/schema.prisma"], None, [{"path": "/prisma/migrations/**", "status": "added"}]),
         "lockfile-pnpm-lock.yaml": ("requires", ["/package.json"], None, ["/pnpm-lock.yaml"]),
+        "js-file-names": ("layout", ["**/*.js"], None, "kebab-case"),
     },
     "src-tests-flask": {
         "dependency-reason": ("pr_body", ["pyproject.toml", "requirements.txt"], None, None),
         "tests-for-examples-tutorial-flaskr": ("sibling", ["/examples/tutorial/flaskr/*.py"], ["_*.py"], "examples/tutorial/tests/test_{name}.py"),
         "tests-for-src-flask": ("sibling", ["/src/flask/*.py"], ["_*.py"], "tests/test_{name}.py"),
+        "python-module-names": ("layout", ["**/*.py"], ["**/__init__.py", "**/__main__.py"], "snake_case"),
     },
     "js-workspaces-trpc": {
         "immutable-migrations": ("add_only", ["**/migrations/**"], None, None),
@@ -97,17 +100,19 @@ def test_the_suggestions_fit_the_project(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_every_suggestion_is_a_valid_rule_whose_examples_pass(name: str) -> None:
-    rules = [s.rule for s in real(name)]
-    config, issues = structure_config({"changes": {"rules": rules}}, "changes.toml")
+    tables: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for suggestion in real(name):
+        tables.setdefault(suggestion.table, {"rules": []})["rules"].append(suggestion.rule)
+    config, issues = structure_config(tables, "changes.toml")
     assert issues == []
     assert config is not None
-    results = run_examples(config.changes.rules)
+    results = run_examples([*config.changes.rules, *config.layout.rules])
     assert [r.said for r in results if not r.ok] == []
 
 
 def test_netbox_apps_are_never_pointed_at_another_apps_tests() -> None:
     for suggestion in real("django-netbox"):
-        if suggestion.rule["kind"] == "sibling":
+        if suggestion.rule.get("kind") == "sibling":
             source = suggestion.rule["paths"][0].strip("/").split("/")[:2]
             assert suggestion.rule["target"].split("/")[:2] == source
 
