@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import secrets
 
-from cagr_core.changes import Unchecked
+from cagr_core.changes import Stage, Unchecked
 from cagr_core.render import one_line, rule_noun, waivable
 from cagr_core.report import TARGET, Finding, Waived, each_rule_first
 from cagr_core.severity import Severity
@@ -111,7 +111,8 @@ def _problem(problem: JobProblem) -> str:
 
 
 def _unchecked(result: CiResult, item: Unchecked) -> str:
-    subject = f"change rule {item.rule}" if item.rule else f"{item.stage.value} stage"
+    noun = rule_noun("code" if item.stage is Stage.CODE else "")
+    subject = f"{noun} {item.rule}" if item.rule else f"{item.stage.value} stage"
     file, line = _place(result, item.rule, item.path)
     return command(
         "warning",

@@ -25,6 +25,7 @@ import hashlib
 from typing import Any
 from urllib.parse import quote
 
+from cagr_core.render import rule_noun
 from cagr_core.report import Finding, each_rule_first
 from cagr_core.severity import Severity
 from cagr_core.version import VERSION
@@ -133,11 +134,12 @@ def _rule(result: CiResult, finding: Finding) -> dict[str, Any]:
     """A rule's descriptor: what it is, where it is declared, and its fix as the help."""
     declared = declaration(result.config, finding.rule)
     where = f", declared in {declared[0]} line {declared[1]}" if declared else ""
+    noun = rule_noun(finding.kind)
     return {
         "id": finding.rule,
-        "shortDescription": {"text": f"cagr change rule {finding.rule}"},
+        "shortDescription": {"text": f"cagr {noun} {finding.rule}"},
         "fullDescription": {
-            "text": f"The cagr change rule {finding.rule} ({finding.kind}{where}) judges each"
+            "text": f"The cagr {noun} {finding.rule} ({finding.kind}{where}) judges each"
             f" change against its merge base; when it fails: {finding.fix}"
         },
         "help": {"text": finding.fix},

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
+from .changes import Stage
 from .report import TARGET, Finding, Report
 from .severity import Severity
 
@@ -70,7 +71,8 @@ def _waived_lines(report: Report) -> list[str]:
         by, who = ("label", "a maintainer") if first.label is not None else ("author", "its author")
         what = first.label if first.label is not None else first.author
         head = (
-            f"Waived by the {by} `{one_line(what or '')}`: change rule {rule}{where}"
+            f"Waived by the {by} `{one_line(what or '')}`: {rule_noun(first.finding.kind)}"
+            f" {rule}{where}"
             f" (its findings stand, waived by {who}; not a pass)."
         )
         lines.append("\n".join([head, *(one_line(w.finding.message) for w in waived)]))
@@ -90,7 +92,8 @@ def _other_lines(report: Report) -> list[str]:
     if report.target_config is not None:
         lines.append(report.target_config.describe())
     for item in report.unchecked:
-        subject = f"change rule {item.rule}" if item.rule else "change rules"
+        noun = rule_noun("code" if item.stage is Stage.CODE else "")
+        subject = f"{noun} {item.rule}" if item.rule else "change rules"
         if item.rule and item.rule.startswith("review."):
             subject = f"check {item.rule}"
         if item.severity is Severity.WARN:

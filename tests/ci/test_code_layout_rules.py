@@ -71,6 +71,13 @@ def test_sarif_results_have_regions(coded: Project) -> None:
         rule["id"]: rule["properties"]["kind"] for rule in log["runs"][0]["tool"]["driver"]["rules"]
     }
     assert kinds == {"no-print": "code", "snake-modules": "layout"}
+    names = {
+        r["id"]: r["shortDescription"]["text"] for r in log["runs"][0]["tool"]["driver"]["rules"]
+    }
+    assert names == {
+        "no-print": "cagr code rule no-print",
+        "snake-modules": "cagr layout rule snake-modules",
+    }
 
 
 def test_gitlab_code_quality_lines(coded: Project) -> None:
@@ -97,3 +104,5 @@ def test_a_code_rule_without_ast_grep_is_unchecked_never_a_pass(coded: Project) 
     (item,) = data["unchecked"]
     assert item["rule"] == "no-print"
     assert "pip install 'cagr[code]'" in item["message"]
+    annotations = cagr_ci(checkout, env).stdout
+    assert "title=cagr%3A code rule no-print::Unchecked" in annotations, annotations

@@ -8,8 +8,10 @@ import cagr_code
 from cagr_core.changes import Change, ChangeSet, Range, Stage
 from cagr_core.evaluator import evaluate
 from cagr_core.pull_request import Phase, PrBody
-from cagr_core.report import Report
+from cagr_core.render import render_text
+from cagr_core.report import Report, Waived
 from cagr_core.ruleset import CompiledRule, RuleSet
+from cagr_core.values import replace
 from tests.support.build import RANGE, SYMLINK, added, deleted, modified
 from tests.support.rules import code_rule, layout_rule
 
@@ -70,6 +72,11 @@ class TestCodeRules:
         (item,) = report.unchecked
         assert (item.rule, item.stage, item.path) == ("no-print", Stage.CODE, "src/a.py")
         assert "does not parse as python" in item.message
+        text = render_text(report)
+        assert "Unchecked (code): code rule no-print: the result's src/a.py" in text
+        assert "change rule no-print" not in text
+        waived = replace(report, findings=(), waived=(Waived(report.findings[0], label="ok"),))
+        assert "Waived by the label `ok`: code rule no-print" in render_text(waived)
 
     def test_a_baseline_that_does_not_parse_leaves_new_matches_unchecked(self) -> None:
         report = _judge(PRINT, modified("src/a.py", "def f(:\n", "print(1)\n"))
