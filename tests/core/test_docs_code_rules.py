@@ -7,9 +7,11 @@ import re
 import tomllib
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from cagr_config.example_runner import run_examples
+from cagr_config.schema import json_schema
 from cagr_config.validate import structure_config
 from cagr_core.guards import BUILT_IN
 from cagr_core.layout import CONVENTIONS
@@ -29,7 +31,9 @@ def test_each_kind_has_a_worked_example() -> None:
 
 @pytest.mark.parametrize("block", BLOCKS)
 def test_each_worked_example_passes_its_examples(block: str) -> None:
-    config, issues = structure_config(tomllib.loads(block), "docs/code-rules.md")
+    data = tomllib.loads(block)
+    assert list(jsonschema.Draft7Validator(json_schema()).iter_errors(data)) == []
+    config, issues = structure_config(data, "docs/code-rules.md")
     assert issues == []
     assert config is not None
     results = [

@@ -29,10 +29,21 @@ def test_schema_is_valid_draft_7() -> None:
     jsonschema.Draft7Validator.check_schema(json_schema())
 
 
-def test_the_repositorys_own_rules_are_valid() -> None:
-    data = tomllib.loads((ROOT / ".cagr" / "changes.toml").read_text())
+@pytest.mark.parametrize("name", ["changes.toml", "code.toml"])
+def test_the_repositorys_own_rules_are_valid(name: str) -> None:
+    data = tomllib.loads((ROOT / ".cagr" / name).read_text())
     assert list(VALIDATOR.iter_errors(data)) == []
-    assert structure_config(data, "changes.toml")[1] == []
+    assert structure_config(data, name)[1] == []
+
+
+@pytest.mark.parametrize("scope", ["new", "file"])
+def test_every_value_a_choice_takes_is_valid_for_both(scope: str) -> None:
+    data = tomllib.loads((ROOT / ".cagr" / "code.toml").read_text())
+    for rule in data["code"]["rules"]:
+        rule["scope"] = scope
+    assert _agree(data) == (True, True)
+    rule["scope"] = "line"
+    assert _agree(data) == (False, False)
 
 
 PROPOSAL = """
