@@ -512,9 +512,10 @@ _COCHANGE_RULES = 5
 _LOCK_NAMES = frozenset(name for locks in _LOCKS.values() for name, _ in locks)
 
 
-def _cochange_items(path: str) -> tuple[str, ...]:
-    """The globs a changed path counts for: itself, and its folder's files of its extension;
-    none for what other suggestions cover (manifests, lockfiles, build outputs, migrations)."""
+def _cochange_items(path: str, groups: frozenset[str] | None = None) -> tuple[str, ...]:
+    """The globs a changed path counts for: itself, and its folder's files of its extension
+    where `groups` (None: any) holds that glob; none for what other suggestions cover
+    (manifests, lockfiles, build outputs, migrations)."""
     folder, _, name = path.rpartition("/")
     if (
         format_of(path) is not None
@@ -525,7 +526,9 @@ def _cochange_items(path: str) -> tuple[str, ...]:
         return ()
     extension = posixpath.splitext(name)[1]
     group = (f"/{folder}/*{extension}" if folder else f"/*{extension}") if extension else None
-    return (f"/{path}", group) if group is not None else (f"/{path}",)
+    if group is None or (groups is not None and group not in groups):
+        return (f"/{path}",)
+    return (f"/{path}", group)
 
 
 def _folder_of(item: str) -> str:
@@ -536,11 +539,19 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
     """`requires` rules for the pairs of globs where at least eight recent commits changed the
     first and four in five of them changed the second too; never one a change of tests alone
     fires (a new test needs no other change)."""
-    tracked = {item for path in paths for item in _cochange_items(path)}
+    # A folder's glob only where it holds two files or more: else the file says it better.
+    seen: dict[str, int] = {}
+    for path in paths:
+        for item in _cochange_items(path)[1:]:
+            seen[item] = seen.get(item, 0) + 1
+    groups = frozenset(item for item, files in seen.items() if files > 1)
+    tracked = {item for path in paths for item in _cochange_items(path, groups)}
     per_commit = []
     counts: dict[str, int] = {}
     for commit in history.commits:
-        items = {i for path in commit.changed for i in _cochange_items(path) if i in tracked}
+        items = {
+            i for path in commit.changed for i in _cochange_items(path, groups) if i in tracked
+        }
         per_commit.append(items)
         for item in items:
             counts[item] = counts.get(item, 0) + 1
@@ -562,12 +573,10 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
                 and 5 * met >= 4 * fired
                 and not in_test_folder(_folder_of(trigger).lstrip("/"))
             ):
-                # More commits first; a folder's glob before one of its files.
-                candidates.append(
-                    (-met, "*" not in trigger, "*" not in companion, trigger, companion)
-                )
+                # More commits first, then the surer (fewer commits fired it in vain).
+                candidates.append((-met, fired, trigger, companion))
     chosen: list[tuple[str, str, int, int]] = []
-    for minus_met, _, _, trigger, companion in sorted(candidates):
+    for minus_met, _, trigger, companion in sorted(candidates):
         if any(_covers(t, trigger) and _covers(c, companion) for t, c, _, _ in chosen) or any(
             {t, c} == {trigger, companion} for t, c, _, _ in chosen
         ):

@@ -5,6 +5,7 @@ beside its migrations, and an OpenAPI spec beside one generated folder (`require
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -101,7 +102,7 @@ def _outside_folder(folder: str) -> str | None:
     workspace (an example, a template, a test fixture), if any."""
     parts = folder.split("/")
     for index, part in enumerate(parts):
-        if part in _NOT_WORKSPACE:
+        if _NOT_WORKSPACE.intersection(re.split(r"[-_.]", part.lower())):  # project_template
             return "/".join(parts[: index + 1])
     return test_root(folder)
 
