@@ -34,6 +34,7 @@ from .suggestion import Suggestion, example, examples, in_test_folder, manifest_
 
 HISTORY_LIMIT = 300  # recent first-parent commits read: enough to show a habit, fast on big repos
 _MIN_COMMITS = 3
+_STRONG_COMMITS = 5
 _MAX_MANIFEST_BYTES = 1 << 20
 _MAX_LOCK_BYTES = 64 << 20
 _LOCKS: dict[Format, tuple[tuple[str, str], ...]] = {  # lockfile, the command that writes it
@@ -471,7 +472,8 @@ def _migrations(paths: Sequence[str], history: History) -> list[Suggestion]:
         prefix = f"{app}/" if app else ""
         models = _changes([f"/{prefix}models.py", f"/{prefix}models/**"])
         fired, met = _count(history, models, _adds([f"/{prefix}migrations/*.py"]))
-        if _enough(fired, met):
+        # Strong evidence only: many model edits change no field (saleor: 3 of 6 did).
+        if fired >= _STRONG_COMMITS and 5 * met >= 4 * fired:
             found.append(_migration_suggestion(app, prefix, fired, met, len(history.commits)))
     return found
 
@@ -537,8 +539,9 @@ def _folder_of(item: str) -> str:
 
 def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
     """`requires` rules for the pairs of globs where at least eight recent commits changed the
-    first and four in five of them changed the second too; never one a change of tests alone
-    fires (a new test needs no other change)."""
+    first and nearly all of them (19 in 20) changed the second too: a habit four in five
+    commits keep is a chore the fifth rightly skips (sveltekit's changesets). Never one a
+    change of tests alone fires (a new test needs no other change)."""
     # A folder's glob only where it holds two files or more: else the file says it better.
     seen: dict[str, int] = {}
     for path in paths:
@@ -570,7 +573,7 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
             fired = counts[trigger]
             if (
                 fired >= _COCHANGE_MIN
-                and 5 * met >= 4 * fired
+                and 20 * met >= 19 * fired
                 and not in_test_folder(_folder_of(trigger).lstrip("/"))
             ):
                 # More commits first, then the surer (fewer commits fired it in vain).

@@ -51,11 +51,18 @@ def _migrations(paths: Sequence[str]) -> list[Suggestion]:
     if not folders:
         return []
     names = sorted(folders)
+    # Django's migrations are the folder's own modules; its subfolders hold other code
+    # (saleor's migrations/tasks/), edited like any other.
+    django = all(
+        f.endswith("migrations") and all(p.endswith(".py") for p in files)
+        for f, files in folders.items()
+    )
+    inside = "*.py" if django else "**"
     if len(names) <= 3:
-        globs, ignores = [f"/{folder}/**" for folder in names], []
+        globs, ignores = [f"/{folder}/{inside}" for folder in names], []
     else:
         common = _common_folder(names)
-        globs = [f"/{common}/**/migrations/**" if common else "**/migrations/**"]
+        globs = [f"/{common}/**/migrations/{inside}" if common else f"**/migrations/{inside}"]
         below = f"{common}/" if common else ""
         ignores = [f"/{t}/**" for t in tests if t.startswith(below)]
     folder = names[0]

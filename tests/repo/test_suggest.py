@@ -34,13 +34,14 @@ LAYOUTS = {
     "two-forms": [*(f"src/{m}.ts" for m in "abcdef"), *(f"src/{m}.test.ts" for m in "abc"), *(f"src/{m}.spec.ts" for m in "def"), *(f"lib/{m}.js" for m in "abcde"), *(f"lib/{m}.spec.js" for m in "abcde")],
     "py-tests": [*(f"pkg/{m}.py" for m in ("one", "two", "three", "four", "five")), "pkg/__init__.py", *(f"tests/test_{m}.py" for m in ("one", "two", "three", "four", "five"))],
     "weak-py-tests": ["pkg/one.py", "pkg/two.py", "pkg/three.py", "pkg/four.py", "tests/test_one.py", "tests/test_two.py"],
+    "django-migration-tasks": ["shop/migrations/0001_initial.py", "shop/migrations/tasks/saleor3_20.py"],  # tasks are code
     "django-test-apps": [*(f"app{i}/migrations/0001_initial.py" for i in range(5)), "tests/testapp/migrations/0001_initial.py", "pkg/test/fixture/migrations/0001_x.py"],
     "js-fixtures": ["package.json", "packages/a/package.json", "packages/a/test/apps/basic/package.json", "playgrounds/demo/package.json", "templates/starter/requirements.txt"],
 }  # fmt: skip
 EXPECTED = {
     "rails": {"immutable-migrations": ["/db/migrate/**"], "migrations-update-schema": ["/db/migrate/**"]},
-    "django": {"immutable-migrations": ["**/migrations/**"]},
-    "django-new-app": {"immutable-migrations": ["/shop/migrations/**"]},
+    "django": {"immutable-migrations": ["**/migrations/*.py"]},
+    "django-new-app": {"immutable-migrations": ["/shop/migrations/*.py"]},
     "alembic": {"immutable-migrations": ["/alembic/versions/**"]},
     "prisma": {"immutable-migrations": ["/prisma/migrations/**"], "prisma-migration": ["/prisma/schema.prisma"]},
     "node": {"dependency-reason": ["/package.json", "/packages/ui/package.json"]},  # a lockfile needs history: see below
@@ -54,7 +55,8 @@ EXPECTED = {
     "two-forms": {"new-modules-have-tests": ["/lib/*.js"], "new-modules-have-tests-2": ["/src/*.ts"]},
     "py-tests": {"tests-for-pkg": ["/pkg/*.py"]},
     "weak-py-tests": {},  # 2 of 4 modules: no rule
-    "django-test-apps": {"immutable-migrations": ["**/migrations/**"]},
+    "django-test-apps": {"immutable-migrations": ["**/migrations/*.py"]},
+    "django-migration-tasks": {"immutable-migrations": ["/shop/migrations/*.py"]},
     "js-fixtures": {"dependency-reason": ["/package.json", "/packages/a/package.json"]},
 }  # fmt: skip
 

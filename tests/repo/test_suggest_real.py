@@ -53,7 +53,6 @@ EXPECTED: dict[str, dict[str, tuple[Any, ...]]] = {
         "immutable-migrations": ("add_only", ["/netbox/**/migrations/**"], ["/netbox/netbox/tests/**"], None),
         "dependency-reason": ("pr_body", ["/base_requirements.txt", "/netbox/project-static/netbox-graphiql/package.json", "/netbox/project-static/package.json", "/pyproject.toml", "/requirements.txt"], None, None),
         "build-output-netbox-project-static-dist": ("requires", ["/netbox/project-static/src/**", "/netbox/project-static/styles/**"], None, ["/netbox/project-static/dist/**"]),
-        "migration-for-netbox-ipam-models": ("requires", ["/netbox/ipam/models.py", "/netbox/ipam/models/**"], None, [{"path": "/netbox/ipam/migrations/*.py", "status": "added"}]),
     },
     "js-workspaces-trpc": {
         "dependency-reason": ("pr_body", ["package.json"], ["/examples/**", "/packages/tests/**"], None),
