@@ -541,7 +541,9 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
     """`requires` rules for the pairs of globs where at least eight recent commits changed the
     first and nearly all of them (19 in 20) changed the second too: a habit four in five
     commits keep is a chore the fifth rightly skips (sveltekit's changesets). Never one a
-    change of tests alone fires (a new test needs no other change)."""
+    change of tests alone fires (a new test needs no other change), and never a glob whose
+    commits mostly add a file afresh: a note per change (a changeset, a news fragment) is the author's call,
+    which history cannot make; a file kept in step is not."""
     # A folder's glob only where it holds two files or more: else the file says it better.
     seen: dict[str, int] = {}
     for path in paths:
@@ -551,13 +553,19 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
     tracked = {item for path in paths for item in _cochange_items(path, groups)}
     per_commit = []
     counts: dict[str, int] = {}
+    added: dict[str, int] = {}  # commits that only added files of the glob
     for commit in history.commits:
-        items = {
-            i for path in commit.changed for i in _cochange_items(path, groups) if i in tracked
-        }
+        items, kept = set(), set()
+        for path in commit.changed:
+            found = [i for i in _cochange_items(path, groups) if i in tracked]
+            items.update(found)
+            if path not in commit.added:
+                kept.update(found)
         per_commit.append(items)
         for item in items:
             counts[item] = counts.get(item, 0) + 1
+            if item not in kept:
+                added[item] = added.get(item, 0) + 1
     both: dict[tuple[str, str], int] = {}
     for items in per_commit:
         frequent = sorted(i for i in items if counts[i] >= _COCHANGE_MIN)
@@ -575,6 +583,8 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
                 fired >= _COCHANGE_MIN
                 and 20 * met >= 19 * fired
                 and not in_test_folder(_folder_of(trigger).lstrip("/"))
+                and 2 * added.get(companion, 0) <= counts[companion]
+                and 2 * added.get(trigger, 0) <= fired
             ):
                 # More commits first, then the surer (fewer commits fired it in vain).
                 candidates.append((-met, fired, trigger, companion))

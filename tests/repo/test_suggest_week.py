@@ -93,12 +93,14 @@ class TestCoChange:
         """Django's CHANGELOG.txt with its docs/releases/*.md, mined from real commits; the
         pair is nobody's fixed list."""
         write(repo, "CHANGELOG.txt", "0\n")
-        write(repo, "docs/releases/0.md", "0\n")
+        for release in range(3):
+            write(repo, f"docs/releases/{release}.md", "0\n")
         write(repo, "src/app.py", "0\n")
         commit(repo, "start")
         for index in range(1, 10):
             write(repo, "CHANGELOG.txt", f"{index}\n")
-            write(repo, f"docs/releases/{index}.md", f"{index}\n")
+            write(repo, f"docs/releases/{index % 3}.md", f"{index}\n")  # the release's notes
+            write(repo, f".changeset/change-{index}.md", "patch\n")  # a note added afresh
             commit(repo, f"release {index}")
             write(repo, "src/app.py", f"{index}\n")
             commit(repo, f"work {index}")
@@ -109,6 +111,8 @@ class TestCoChange:
             " (of the last 18 first-parent commits)"
         ) in out
         rules = init(repo, capsys)
+        # .changeset/*.md came with every CHANGELOG.txt edit too, but each commit added its own:
+        # whether a change needs a note is the author's call, not a habit history can show.
         (rule,) = [r for r in rules.values() if r["id"].startswith("co-change")]
         assert rule["paths"] == ["/CHANGELOG.txt"]
         assert rule["require"] == ["/docs/releases/*.md"]
