@@ -540,10 +540,10 @@ def _folder_of(item: str) -> str:
 def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
     """`requires` rules for the pairs of globs where at least eight recent commits changed the
     first and nearly all of them (19 in 20) changed the second too: a habit four in five
-    commits keep is a chore the fifth rightly skips (sveltekit's changesets). Never one a
-    change of tests alone fires (a new test needs no other change), and never a glob whose
-    commits mostly add a file afresh: a note per change (a changeset, a news fragment) is the author's call,
-    which history cannot make; a file kept in step is not."""
+    commits keep is a chore the fifth rightly skips. Never one a change of tests alone fires
+    (a new test needs no other change), and never a glob whose commits mostly add a file
+    afresh: a note per change (a changeset, a news fragment) is the author's call, which
+    history cannot make; a file kept in step is not."""
     # A folder's glob only where it holds two files or more: else the file says it better.
     seen: dict[str, int] = {}
     for path in paths:
@@ -557,10 +557,10 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
     for commit in history.commits:
         items, kept = set(), set()
         for path in commit.changed:
-            found = [i for i in _cochange_items(path, groups) if i in tracked]
-            items.update(found)
+            globs = [i for i in _cochange_items(path, groups) if i in tracked]
+            items.update(globs)
             if path not in commit.added:
-                kept.update(found)
+                kept.update(globs)
         per_commit.append(items)
         for item in items:
             counts[item] = counts.get(item, 0) + 1
