@@ -13,6 +13,7 @@ import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import attrs
 import cattrs
 from cattrs.errors import ForbiddenExtraKeysError, IterableValidationError, IterableValidationNote
 
@@ -247,8 +248,56 @@ def structure_config(
         for message in messages:
             text, _, path = message.rpartition(" @ ")
             issues.append(ConfigIssue(source, _where(path, data), text))
-        return None, issues
+        found = [*issues, *_problems_of_rules_that_structure(data, source)]
+        return None, sorted(found, key=_rule_order)
     return config, validate(config, source)
+
+
+_RULE_CLASSES: tuple[tuple[str, Any], ...] = (
+    ("changes", Rule),
+    ("code", CodeRule),
+    ("layout", LayoutRule),
+    ("guards", GuardRule),
+)
+
+
+def _problems_of_rules_that_structure(data: Mapping[str, Any], source: str) -> list[ConfigIssue]:
+    """When the whole source does not structure (a key or a type is wrong somewhere), what is
+    wrong with each rule that does on its own (globs, templates, examples), so that one run
+    names every problem instead of two rounds."""
+    issues: list[ConfigIssue] = []
+    for section, kind in _RULE_CLASSES:
+        table = data.get(section)
+        rules = table.get("rules") if isinstance(table, Mapping) else None
+        for index, item in enumerate(rules if isinstance(rules, list) else ()):
+            rule = _known_keys_structured(item, kind)
+            if rule is None:
+                continue  # reported with the structural problems
+            where = f"{section}.rules[{index}] (id {rule.id!r})"
+            problems = _rule_problems(rule) if section == "changes" else _other_problems(rule)
+            issues.extend(ConfigIssue(source, f"{where}.{key}", text) for key, text in problems)
+    return issues
+
+
+def _known_keys_structured(item: object, kind: Any) -> Any:
+    """A rule from its table without the keys its kind does not know (already reported), or
+    None when it still does not structure."""
+    if not isinstance(item, dict):
+        return None
+    cls = RULE_KINDS.get(str(item.get("kind"))) if kind is Rule else kind
+    if cls is None:
+        return None
+    known = {a.name for a in attrs.fields(cls)}
+    try:
+        return CONVERTER.structure({k: v for k, v in item.items() if k in known}, kind)
+    except (cattrs.BaseValidationError, TypeError, ValueError):
+        return None
+
+
+def _rule_order(issue: ConfigIssue) -> tuple[str, int]:
+    """Issues of one rule together, rules in their order (the rest first, as found)."""
+    found = re.match(r"(changes|code|layout|guards)\.rules\[(\d+)\]", issue.where)
+    return (found.group(1), int(found.group(2))) if found else ("", -1)
 
 
 def validate(config: Config, source: str) -> list[ConfigIssue]:

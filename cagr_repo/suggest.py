@@ -11,7 +11,7 @@ file of a language is named in one convention that its names show (suggest_names
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import tomlkit
@@ -20,6 +20,7 @@ from .suggest_history import History
 from .suggest_history import suggest_from_history as _from_history
 from .suggest_layouts import suggest_from_layout as _from_layout
 from .suggest_names import suggest_names as _names
+from .suggest_template import find_template, suggest_from_template
 from .suggest_tests import suggest_tests as _tests
 from .suggestion import Suggestion
 
@@ -28,11 +29,28 @@ SCHEMA_LINE = "#:schema ./cagr.schema.json"  # relative to .cagr/changes.toml
 __all__ = ["SCHEMA_LINE", "History", "Suggestion", "render", "suggest"]
 
 
-def suggest(paths: Iterable[str], history: History | None = None) -> list[Suggestion]:
-    """What the tracked `paths` (and, when given, recent `history`) support, in a stable order."""
+def suggest(
+    paths: Iterable[str],
+    history: History | None = None,
+    read: Callable[[str], str | None] | None = None,
+) -> list[Suggestion]:
+    """What the tracked `paths` (and, when given, recent `history`, and the project's PR
+    template as `read(path)` gives it) support, in a stable order."""
     ordered = sorted(paths)
+    template = find_template(ordered)
+    text = read(template) if read is not None and template is not None else None
+    body: list[Suggestion] = []
+    section = None
+    if template is not None and text is not None:
+        body, answer = suggest_from_template(template, text)
+        section = (
+            (answer, f"{answer} is the first section {template} leaves for an answer")
+            if answer is not None
+            else ("Risk", f"{template} has no section left for an answer: add `## Risk` to it")
+        )
     return [
-        *_from_layout(ordered),
+        *_from_layout(ordered, section),
+        *body,
         *_from_history(ordered, history or History()),
         *_tests(ordered),
         *_names(ordered),
@@ -53,10 +71,27 @@ def _toml_value(value: Any) -> Any:
     return value
 
 
+# The order a reader reads a rule in: what it is, what it watches (`ignores` beside `paths`),
+# what it asks for, why, and last the examples that test it.
+_KEY_ORDER = (
+    "id", "kind", "severity", "paths", "ignores", "when", "format", "require", "target",
+    "name", "forbid", "section", "contains", "placeholders", "reason", "note", "examples",
+)  # fmt: skip
+_SEVERITY_NOTE = 'make it "error" once `cagr replay --last 30` shows its findings are ones you want'
+
+
 def _rule_text(rule: dict[str, Any], kind: str) -> str:
     table = tomlkit.table()
-    for key, value in rule.items():
-        if key == "examples":
+    # Every suggestion starts as a warning; one that says its own severity stays one.
+    ordered = {"severity": "warn", **rule}
+    for key in sorted(ordered, key=lambda k: _KEY_ORDER.index(k) if k in _KEY_ORDER else 99):
+        value = ordered[key]
+        if key == "severity":
+            item = tomlkit.item(value)
+            item.comment(_SEVERITY_NOTE if "severity" not in rule else "keep it a warning")
+            item.trivia.comment_ws = "  "
+            table.add(key, item)
+        elif key == "examples":
             for label in ("invalid", "valid"):
                 table.add(tomlkit.key(["examples", label]), _toml_value(value[label]))
         else:

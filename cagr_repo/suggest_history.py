@@ -23,17 +23,18 @@ from typing import Any
 
 from cagr_config.globs import compile_matcher
 from cagr_core.dependencies import Format, format_of
-from cagr_core.values import field, value
+from cagr_core.values import field, replace, value
 from cagr_git.log import first_parent_log
 from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
 from cagr_git.repository import Repository
 from cagr_git.trees import TREE_MODE, TreeEntry, read_tree
 from cagr_manifests import ManifestError, added_dependencies
 
-from .suggestion import Suggestion, example, examples, manifest_change, slug
+from .suggestion import Suggestion, example, examples, in_test_folder, manifest_change, slug
 
 HISTORY_LIMIT = 300  # recent first-parent commits read: enough to show a habit, fast on big repos
 _MIN_COMMITS = 3
+_STRONG_COMMITS = 5
 _MAX_MANIFEST_BYTES = 1 << 20
 _MAX_LOCK_BYTES = 64 << 20
 _LOCKS: dict[Format, tuple[tuple[str, str], ...]] = {  # lockfile, the command that writes it
@@ -471,7 +472,8 @@ def _migrations(paths: Sequence[str], history: History) -> list[Suggestion]:
         prefix = f"{app}/" if app else ""
         models = _changes([f"/{prefix}models.py", f"/{prefix}models/**"])
         fired, met = _count(history, models, _adds([f"/{prefix}migrations/*.py"]))
-        if _enough(fired, met):
+        # Strong evidence only: many model edits change no field (saleor: 3 of 6 did).
+        if fired >= _STRONG_COMMITS and 5 * met >= 4 * fired:
             found.append(_migration_suggestion(app, prefix, fired, met, len(history.commits)))
     return found
 
@@ -488,14 +490,154 @@ def _migration_suggestion(app: str, prefix: str, fired: int, met: int, read: int
             "require": [{"path": f"/{prefix}migrations/*.py", "status": "added"}],
             "reason": "Run `python manage.py makemigrations` and include the new migration in"
             " this change.",
-            "note": "A model edit that changes no field needs no migration: the rule warns and"
-            " never fails.",
+            "note": "A model edit that changes no field needs no migration, so the rule stays a"
+            " warning.",
             "severity": "warn",
             "examples": examples(
                 example({"path": model, "status": "M"}),
                 example(
                     {"path": model, "status": "M"},
                     {"path": f"{prefix}migrations/9999_example.py", "status": "A"},
+                ),
+            ),
+        },
+    )
+
+
+# Co-change: any two globs (a file, or a folder's files of one extension) that recent commits
+# changed together.
+
+
+_COCHANGE_MIN = 8  # commits that changed the trigger
+_COCHANGE_MAX_ITEMS = 40  # a commit changing more globs is a sweep, not evidence of a pair
+_COCHANGE_RULES = 5
+_LOCK_NAMES = frozenset(name for locks in _LOCKS.values() for name, _ in locks)
+
+
+def _cochange_items(path: str, groups: frozenset[str] | None = None) -> tuple[str, ...]:
+    """The globs a changed path counts for: itself, and its folder's files of its extension
+    where `groups` (None: any) holds that glob; none for what other suggestions cover
+    (manifests, lockfiles, build outputs, migrations)."""
+    folder, _, name = path.rpartition("/")
+    if (
+        format_of(path) is not None
+        or name in _LOCK_NAMES
+        or _output_folder(path) is not None
+        or "migrations/" in path
+    ):
+        return ()
+    extension = posixpath.splitext(name)[1]
+    group = (f"/{folder}/*{extension}" if folder else f"/*{extension}") if extension else None
+    if group is None or (groups is not None and group not in groups):
+        return (f"/{path}",)
+    return (f"/{path}", group)
+
+
+def _folder_of(item: str) -> str:
+    return posixpath.dirname(item)
+
+
+def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
+    """`requires` rules for the pairs of globs where at least eight recent commits changed the
+    first and nearly all of them (19 in 20) changed the second too: a habit four in five
+    commits keep is a chore the fifth rightly skips. Never one a change of tests alone fires
+    (a new test needs no other change), and never a glob whose commits mostly add a file
+    afresh: a note per change (a changeset, a news fragment) is the author's call, which
+    history cannot make; a file kept in step is not."""
+    # A folder's glob only where it holds two files or more: else the file says it better.
+    seen: dict[str, int] = {}
+    for path in paths:
+        for item in _cochange_items(path)[1:]:
+            seen[item] = seen.get(item, 0) + 1
+    groups = frozenset(item for item, files in seen.items() if files > 1)
+    tracked = {item for path in paths for item in _cochange_items(path, groups)}
+    per_commit = []
+    counts: dict[str, int] = {}
+    added: dict[str, int] = {}  # commits that only added files of the glob
+    for commit in history.commits:
+        items, kept = set(), set()
+        for path in commit.changed:
+            globs = [i for i in _cochange_items(path, groups) if i in tracked]
+            items.update(globs)
+            if path not in commit.added:
+                kept.update(globs)
+        per_commit.append(items)
+        for item in items:
+            counts[item] = counts.get(item, 0) + 1
+            if item not in kept:
+                added[item] = added.get(item, 0) + 1
+    both: dict[tuple[str, str], int] = {}
+    for items in per_commit:
+        frequent = sorted(i for i in items if counts[i] >= _COCHANGE_MIN)
+        if len(frequent) > _COCHANGE_MAX_ITEMS:
+            continue
+        for index, first in enumerate(frequent):
+            for second in frequent[index + 1 :]:
+                if _folder_of(first) != _folder_of(second):  # not two files of one folder
+                    both[first, second] = both.get((first, second), 0) + 1
+    candidates = []
+    for (first, second), met in both.items():
+        for trigger, companion in ((first, second), (second, first)):
+            fired = counts[trigger]
+            if (
+                fired >= _COCHANGE_MIN
+                and 20 * met >= 19 * fired
+                and not in_test_folder(_folder_of(trigger).lstrip("/"))
+                and 2 * added.get(companion, 0) <= counts[companion]
+                and 2 * added.get(trigger, 0) <= fired
+            ):
+                # More commits first, then the surer (fewer commits fired it in vain).
+                candidates.append((-met, fired, trigger, companion))
+    chosen: list[tuple[str, str, int, int]] = []
+    for minus_met, _, trigger, companion in sorted(candidates):
+        if any(_covers(t, trigger) and _covers(c, companion) for t, c, _, _ in chosen) or any(
+            {t, c} == {trigger, companion} for t, c, _, _ in chosen
+        ):
+            continue
+        chosen.append((trigger, companion, -minus_met, counts[trigger]))
+        if len(chosen) == _COCHANGE_RULES:
+            break
+    found = [_cochange_suggestion(*pair, len(history.commits)) for pair in chosen]
+    return [
+        replace(s, rule={**s.rule, "id": f"{s.rule['id']}-{index + 1}"})
+        if any(o.rule["id"] == s.rule["id"] for o in found[:index])
+        else s
+        for index, s in enumerate(found)
+    ]
+
+
+def _covers(chosen: str, item: str) -> bool:
+    """Whether a chosen glob already stands for `item` (itself, or the folder glob of a file)."""
+    if chosen == item:
+        return True
+    folder, _, pattern = chosen.rpartition("/")
+    return pattern.startswith("*") and _folder_of(item) == folder and item.endswith(pattern[1:])
+
+
+def _sample(item: str) -> str:
+    """A path the glob matches, for the examples."""
+    path = item.lstrip("/")
+    return path.replace("*", "example") if "*" in path else path
+
+
+def _cochange_suggestion(
+    trigger: str, companion: str, met: int, fired: int, read: int
+) -> Suggestion:
+    shown = companion.lstrip("/")
+    return Suggestion(
+        f"{shown} changed in {met} of the {fired} recent commits that changed"
+        f" {trigger.lstrip('/')} (of the last {read} first-parent commits)",
+        {
+            "id": f"co-change-{slug(trigger.replace('*', 'all'))}",
+            "kind": "requires",
+            "paths": [trigger],
+            "require": [companion],
+            "reason": f"Change {shown} with {trigger.lstrip('/')}, as this project does.",
+            "examples": examples(
+                example({"path": _sample(trigger), "status": "M"}),
+                example(
+                    {"path": _sample(trigger), "status": "M"},
+                    {"path": _sample(companion), "status": "M"},
                 ),
             ),
         },
@@ -510,4 +652,5 @@ def suggest_from_history(paths: Sequence[str], history: History) -> list[Suggest
         *_lockfiles(paths, history),
         *_build_outputs(paths, history),
         *_migrations(paths, history),
+        *_cochanges(paths, history),
     ]

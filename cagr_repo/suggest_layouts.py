@@ -5,11 +5,15 @@ beside its migrations, and an OpenAPI spec beside one generated folder (`require
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
+from typing import Any
 
+from cagr_config.globs import compile_matcher
 from cagr_core.dependencies import format_of
+from cagr_core.sections import heading_marks, heading_text
 
-from .suggestion import Suggestion, example, manifest_change
+from .suggestion import Suggestion, example, manifest_change, test_root
 
 _MIGRATION_FOLDERS = ("db/migrate", "alembic/versions", "migrations")
 
@@ -33,35 +37,81 @@ def _migration_folders(paths: Sequence[str]) -> dict[str, list[str]]:
     return found
 
 
+def _common_folder(folders: Sequence[str]) -> str:
+    """The deepest folder that holds all of `folders` ("" for the root)."""
+    common = posixpath.commonpath(folders) if folders else ""
+    return common if all(f == common or f.startswith(common + "/") for f in folders) else ""
+
+
 def _migrations(paths: Sequence[str]) -> list[Suggestion]:
-    folders = _migration_folders(paths)
+    found = _migration_folders(paths)
+    # Test apps', fixtures' and examples' migrations are edited in place by the project's team.
+    tests = sorted({root for f in found if (root := _outside_folder(f)) is not None})
+    folders = {f: files for f, files in found.items() if _outside_folder(f) is None}
     if not folders:
         return []
     names = sorted(folders)
-    globs = [f"/{folder}/**" for folder in names] if len(names) <= 3 else ["**/migrations/**"]
+    # Django's migrations are the folder's own modules; its subfolders hold other code
+    # (saleor's migrations/tasks/), edited like any other.
+    django = all(
+        f.endswith("migrations") and all(p.endswith(".py") for p in files)
+        for f, files in folders.items()
+    )
+    inside = "*.py" if django else "**"
+    if len(names) <= 3:
+        globs, ignores = [f"/{folder}/{inside}" for folder in names], []
+    else:
+        common = _common_folder(names)
+        globs = [f"/{common}/**/migrations/{inside}" if common else f"**/migrations/{inside}"]
+        below = f"{common}/" if common else ""
+        ignores = [f"/{t}/**" for t in tests if t.startswith(below)]
     folder = names[0]
     files = sorted(folders[folder])
     existing = next((p for p in files if not p.endswith("__init__.py")), files[0])
     extension = posixpath.splitext(existing)[1]
     counted = sum(len(files) for files in folders.values())
-    return [
-        Suggestion(
-            f"{counted} tracked file(s) in migration folder(s): {', '.join(names[:5])}",
-            {
-                "id": "immutable-migrations",
-                "kind": "add_only",
-                "paths": globs,
-                "reason": "A migration already on the target branch may have run somewhere:"
-                " restore it and add a new migration instead.",
-                "examples": {
-                    "invalid": [example({"path": existing, "status": "M"})],
-                    "valid": [
-                        example({"path": f"{folder}/9999_example{extension}", "status": "A"})
-                    ],
-                },
-            },
+    why = f"{counted} tracked file(s) in migration folder(s): {', '.join(names[:5])}"
+    if tests:
+        left = sum(len(files) for f, files in found.items() if f not in folders)
+        why += (
+            f"; the {left} in test, fixture or example folders ({', '.join(tests[:5])}) are"
+            " left out"
         )
-    ]
+    rule: dict[str, Any] = {
+        "id": "immutable-migrations",
+        "kind": "add_only",
+        "paths": globs,
+        "reason": "A migration already on the target branch may have run somewhere:"
+        " restore it and add a new migration instead.",
+        "examples": {
+            "invalid": [example({"path": existing, "status": "M"})],
+            "valid": [example({"path": f"{folder}/9999_example{extension}", "status": "A"})],
+        },
+    }
+    if ignores:
+        rule["ignores"] = ignores
+    return [Suggestion(why, rule)]
+
+
+# Folders whose manifests belong to no workspace: examples, templates a project ships for its
+# users, playgrounds, documentation builds (and test fixtures, suggestion.test_root).
+_NOT_WORKSPACE = frozenset(
+    (
+        "examples", "example", "templates", "template", "playground", "playgrounds",
+        "sandbox", "demo", "demos", "docs", "doc", "benchmarks",
+    )
+)  # fmt: skip
+_LISTED = 6  # up to this many manifests are named one by one
+
+
+def _outside_folder(folder: str) -> str | None:
+    """The outermost folder on a folder's path that keeps what it holds out of the project's
+    workspace (an example, a template, a test fixture), if any."""
+    parts = folder.split("/")
+    for index, part in enumerate(parts):
+        if _NOT_WORKSPACE.intersection(re.split(r"[-_.]", part.lower())):  # project_template
+            return "/".join(parts[: index + 1])
+    return test_root(folder)
 
 
 def _manifest_globs(manifests: Sequence[str]) -> list[str]:
@@ -76,35 +126,55 @@ def _manifest_globs(manifests: Sequence[str]) -> list[str]:
     return globs
 
 
-def _dependencies(paths: Sequence[str]) -> list[Suggestion]:
-    manifests = [p for p in paths if format_of(p) is not None]
+def _dependencies(paths: Sequence[str], section: tuple[str, str] | None) -> list[Suggestion]:
+    """`section`: (the heading, where it comes from) the PR template names, if any."""
+    found = [p for p in paths if format_of(p) is not None]
+    outside = {
+        p: folder for p in found if (folder := _outside_folder(posixpath.dirname(p))) is not None
+    }
+    manifests = [p for p in found if p not in outside]
     if not manifests:
         return []
+    if len(manifests) <= _LISTED:
+        globs, ignores = [f"/{m}" for m in manifests], []
+    else:
+        globs = _manifest_globs(manifests)
+        matcher = compile_matcher(globs)
+        ignores = sorted({f"/{folder}/**" for p, folder in outside.items() if matcher.matches(p)})
     sample = min(manifests, key=lambda path: (path.count("/"), path))  # the root's, if any
-    return [
-        Suggestion(
-            f"{len(manifests)} dependency manifest(s), e.g. {sample}",
-            {
-                "id": "dependency-reason",
-                "kind": "pr_body",
-                "paths": _manifest_globs(manifests),
-                "when": "dependency_added",
-                "section": "Risk",
-                "contains": "Dependency reason:",
-                "reason": "In the PR description's Risk section, write `Dependency reason:` and"
-                " why the new dependency is needed.",
-                "examples": {
-                    "invalid": [example(manifest_change(sample), pr_body="## Risk\nNone")],
-                    "valid": [
-                        example(
-                            manifest_change(sample),
-                            pr_body="## Risk\nDependency reason: it pads the wire format.",
-                        )
-                    ],
-                },
-            },
+    heading, where = section or ("Risk", "")
+    shown, name = heading_marks(heading), heading_text(heading)
+    why = f"{len(manifests)} dependency manifest(s) of the project, e.g. {sample}"
+    if outside:
+        folders = sorted(set(outside.values()))
+        why += (
+            f"; {len(outside)} in examples, templates, docs or test fixtures are left out"
+            f" ({', '.join(folders[:5])}{' ...' if len(folders) > 5 else ''})"
         )
-    ]
+    if where:
+        why += f"; {where}"
+    rule: dict[str, Any] = {
+        "id": "dependency-reason",
+        "kind": "pr_body",
+        "paths": globs,
+        "when": "dependency_added",
+        "section": heading,
+        "contains": "Dependency reason:",
+        "reason": f"In the PR description's {name} section, write `Dependency reason:` and"
+        " why the new dependency is needed.",
+        "examples": {
+            "invalid": [example(manifest_change(sample), pr_body=f"{shown}\nNone")],
+            "valid": [
+                example(
+                    manifest_change(sample),
+                    pr_body=f"{shown}\nDependency reason: it pads the wire format.",
+                )
+            ],
+        },
+    }
+    if ignores:
+        rule["ignores"] = ignores
+    return [Suggestion(why, rule)]
 
 
 def _rails_schema(paths: Sequence[str]) -> list[Suggestion]:
@@ -203,11 +273,14 @@ def _openapi(paths: Sequence[str]) -> list[Suggestion]:
     ]
 
 
-def suggest_from_layout(paths: Sequence[str]) -> list[Suggestion]:
-    """What the sorted tracked `paths` support on their own, in a stable order."""
+def suggest_from_layout(
+    paths: Sequence[str], section: tuple[str, str] | None = None
+) -> list[Suggestion]:
+    """What the sorted tracked `paths` support on their own, in a stable order; `section`: the
+    heading a dependency's reason goes under, and why (None: `## Risk`)."""
     return [
         *_migrations(paths),
-        *_dependencies(paths),
+        *_dependencies(paths, section),
         *_rails_schema(paths),
         *_prisma(paths),
         *_openapi(paths),

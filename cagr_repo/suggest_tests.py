@@ -6,7 +6,7 @@ mirroring the source folder there (`src/pkg/sub` -> `tests/sub`, `cagr_core` -> 
 or that tests folder itself: `app/tests/` for `app/management/commands/`, never another app's.
 Scripts: `x.ts` with `x.test.ts` (or `.spec`) beside it or in `__tests__/`.
 
-A folder is suggested only where at least two of its modules, and at least half of them, already
+A folder is suggested only where at least five of its modules, and three in four of them, already
 have their test there: a rule asks every new module for a test, so the layout must be the rule
 of the folder, not a coincidence of names (`views.py` beside another app's `test_views.py`).
 """
@@ -18,14 +18,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from cagr_config.globs import compile_matcher
+from cagr_core.values import replace
 
-from .suggestion import Suggestion, example, examples, slug
+from .suggestion import Suggestion, example, examples, in_test_folder, slug
 
-_MIN_PAIRS = 2
+# A rule asks every new module of a folder for a test: only where most modules already have one.
+_MIN_PAIRS = 5
+_STRONG = "a folder is suggested only where at least 5 modules, and three in four, have one"
 _TEST_ROOTS = ("tests", "test")
-_NOT_SOURCE = frozenset(
-    ("tests", "test", "testing", "__tests__", "__mocks__", "__fixtures__", "fixtures", "e2e")
-)
 _SOURCE_ROOTS = ("src", "lib")  # dropped when mirroring: `src/pkg/x.py` -> `tests/pkg/...`
 _TEST_KINDS = ("unit", "unittests")  # `tests/unit/<mirror>` mirrors as `tests/<mirror>` does
 _SCRIPT_EXTENSIONS = ("ts", "tsx", "js", "jsx", "mjs", "cjs")
@@ -36,12 +36,8 @@ _SCRIPT_IGNORES = (
 _PY_IGNORES = ("_*.py", "conftest.py")
 
 
-def _in_test_folder(folder: str) -> bool:
-    return any(part in _NOT_SOURCE or part.startswith("test_") for part in folder.split("/"))
-
-
 def _enough(found: int, modules: int) -> bool:
-    return found >= _MIN_PAIRS and 2 * found >= modules
+    return found >= _MIN_PAIRS and 4 * found >= 3 * modules
 
 
 # Python
@@ -60,7 +56,7 @@ def _python_layout(paths: Sequence[str]) -> tuple[dict[str, set[str]], dict[str,
             continue
         name = base[: -len(".py")]
         if folder not in in_tests:
-            in_tests[folder] = _in_test_folder(folder)
+            in_tests[folder] = in_test_folder(folder)
         if in_tests[folder]:
             if name.startswith("test_") and name != "test_":
                 tests.setdefault(folder, set()).add(name[len("test_") :])
@@ -113,7 +109,7 @@ def _python_suggestion(
     folder: str, test_dir: str, found: int, files: list[str], modules: int
 ) -> Suggestion:
     source = f"{folder}/new_module.py"
-    why = f"{found} of {modules} module(s) in {folder}/ have {test_dir}/test_NAME.py"
+    why = f"{found} of {modules} module(s) in {folder}/ have {test_dir}/test_NAME.py; {_STRONG}"
     return Suggestion(
         why,
         {
@@ -160,11 +156,13 @@ def _python(paths: Sequence[str]) -> list[Suggestion]:
 
 
 def _scripts(paths: Sequence[str]) -> list[Suggestion]:
-    """One rule for the folders whose script modules mostly have a test beside them (or in
-    `__tests__/`), with a target per layout those folders use."""
+    """Rules for the folders whose script modules mostly have a test beside them (or in
+    `__tests__/`): one per set of forms the folders' tests take, with the extension the tests
+    have (`.test.js` for `.ts` sources where that is what exists) and a target list where a
+    folder uses more than one form."""
     ignored = compile_matcher(_SCRIPT_IGNORES)
     modules: dict[str, dict[str, str]] = {}  # folder -> module name -> extension
-    tests: list[tuple[str, str, str, str]] = []  # (source folder, name, marker, layout)
+    tests: list[tuple[str, str, str, str, str]] = []  # (source folder, name, marker, layout, ext)
     for path in paths:
         if path.rpartition(".")[2] not in _SCRIPT_EXTENSIONS:
             continue  # most paths, at once
@@ -175,55 +173,77 @@ def _scripts(paths: Sequence[str]) -> list[Suggestion]:
         name, _, marker = stem.rpartition(".")
         if marker in ("test", "spec") and name:
             if posixpath.basename(folder) == "__tests__":
-                tests.append((posixpath.dirname(folder), name, marker, "__tests__"))
-            elif not _in_test_folder(folder):
-                tests.append((folder, name, marker, "beside"))
-        elif not _in_test_folder(folder) and not ignored.matches(path):
+                tests.append((posixpath.dirname(folder), name, marker, "__tests__", ext))
+            elif not in_test_folder(folder):
+                tests.append((folder, name, marker, "beside", ext))
+        elif not in_test_folder(folder) and not ignored.matches(path):
             modules.setdefault(folder, {})[stem] = ext
     tested: dict[str, set[str]] = {}
-    layouts: dict[str, Counter[tuple[str, str]]] = {}
-    for folder, name, marker, layout in tests:
-        if name in modules.get(folder, {}):
-            tested.setdefault(folder, set()).add(name)
-            layouts.setdefault(folder, Counter())[(marker, layout)] += 1
+    forms: dict[str, Counter[str]] = {}  # folder -> target template -> tests in that form
+    for folder, name, marker, layout, ext in tests:
+        source = modules.get(folder, {}).get(name)
+        if source is None:
+            continue
+        tested.setdefault(folder, set()).add(name)
+        inside = "__tests__/" if layout == "__tests__" else ""
+        form = f"{{dir}}/{inside}{{name}}.{marker}.{'{ext}' if ext == source else ext}"
+        forms.setdefault(folder, Counter())[form] += 1
     chosen = sorted(f for f, names in tested.items() if _enough(len(names), len(modules[f])))
-    if not chosen:
-        return []
-    seen: Counter[tuple[str, str]] = sum((layouts[f] for f in chosen), Counter())
-    targets = [
-        f"{{dir}}/{'__tests__/' if layout == '__tests__' else ''}{{name}}.{marker}.{{ext}}"
-        for (marker, layout), _ in seen.most_common()
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for folder in chosen:
+        groups.setdefault(tuple(sorted(forms[folder])), []).append(folder)
+    ordered = sorted(groups.items(), key=lambda group: (-len(group[1]), group[1]))
+    found = [
+        _script_suggestion(
+            folders,
+            [t for t, _ in sum((forms[f] for f in folders), Counter()).most_common()],
+            {f: len(tested[f]) for f in folders},
+            modules,
+            paths,
+        )
+        for _, folders in ordered
     ]
+    return [
+        replace(s, rule={**s.rule, "id": f"{s.rule['id']}-{index + 1}"}) if index else s
+        for index, s in enumerate(found)
+    ]
+
+
+def _script_suggestion(
+    chosen: list[str],
+    targets: list[str],
+    tested: dict[str, int],
+    modules: dict[str, dict[str, str]],
+    paths: Sequence[str],
+) -> Suggestion:
     globs = []
     for folder in chosen:
         exts = sorted(set(modules[folder].values()))
         pattern = exts[0] if len(exts) == 1 else "{" + ",".join(exts) + "}"
         globs.append(f"/{folder}/*.{pattern}" if folder else f"/*.{pattern}")
-    found = sum(len(tested[f]) for f in chosen)
+    found = sum(tested.values())
     counted = sum(len(modules[f]) for f in chosen)
     where = ", ".join(f"{f or '.'}/" for f in chosen[:3]) + (" ..." if len(chosen) > 3 else "")
     folder = chosen[0]
     ext = min(modules[folder].values())
     source = f"{folder}/new-module.{ext}" if folder else f"new-module.{ext}"
     companion = targets[0].format(dir=folder, name="new-module", ext=ext).lstrip("/")
-    return [
-        Suggestion(
-            f"{found} of {counted} script module(s) in {where} have a test"
-            f" ({' or '.join(t.replace('{dir}/', '') for t in targets)})",
-            {
-                "id": "new-modules-have-tests",
-                "kind": "sibling",
-                "paths": globs,
-                **_ignores(_SCRIPT_IGNORES, [p for p in paths if posixpath.dirname(p) in chosen]),
-                "target": targets[0] if len(targets) == 1 else targets,
-                "reason": "Add the new module's test in this change.",
-                "examples": examples(
-                    example({"path": source, "status": "A"}),
-                    example({"path": source, "status": "A"}, {"path": companion, "status": "A"}),
-                ),
-            },
-        )
-    ]
+    return Suggestion(
+        f"{found} of {counted} script module(s) in {where} have a test"
+        f" ({' or '.join(t.replace('{dir}/', '') for t in targets)}); {_STRONG}",
+        {
+            "id": "new-modules-have-tests",
+            "kind": "sibling",
+            "paths": globs,
+            **_ignores(_SCRIPT_IGNORES, [p for p in paths if posixpath.dirname(p) in chosen]),
+            "target": targets[0] if len(targets) == 1 else targets,
+            "reason": "Add the new module's test in this change.",
+            "examples": examples(
+                example({"path": source, "status": "A"}),
+                example({"path": source, "status": "A"}, {"path": companion, "status": "A"}),
+            ),
+        },
+    )
 
 
 def suggest_tests(paths: Sequence[str]) -> list[Suggestion]:

@@ -20,6 +20,26 @@ _ADDED_DEPENDENCY = {
     Format.GO_MOD: ("module m\n", "module m\n\nrequire example.com/left-pad v1.3.0\n"),
 }
 
+# Folders of tests and their fixtures: what a project's own code is not (test apps' migrations,
+# fixture manifests, modules that are tests themselves).
+_TEST_FOLDERS = frozenset(
+    ("tests", "test", "testing", "__tests__", "__mocks__", "__fixtures__", "fixtures", "e2e")
+)
+
+
+def test_root(folder: str) -> str | None:
+    """The outermost test folder on a folder's path (`tests` for `tests/_site/apps`), if any."""
+    parts = folder.split("/")
+    for index, part in enumerate(parts):
+        if part in _TEST_FOLDERS or part.startswith("test_"):
+            return "/".join(parts[: index + 1])
+    return None
+
+
+def in_test_folder(folder: str) -> bool:
+    """Whether a folder is, or is inside, a folder of tests or test fixtures."""
+    return test_root(folder) is not None
+
 
 @value
 class Suggestion:

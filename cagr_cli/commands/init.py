@@ -9,7 +9,9 @@ Nothing existing is overwritten without `--force` or lost.
 from __future__ import annotations
 
 import argparse
+import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from cagr_ci.requirement import NoRequirement
@@ -61,7 +63,7 @@ def _rules(root: Path, checkout: Checkout, force: bool) -> int:
             file=sys.stderr,
         )
         return EXIT_INVALID
-    suggestions = suggest(tracked, _history(checkout, tracked))
+    suggestions = suggest(tracked, _history(checkout, tracked), _reader(root))
     write_atomically(str(path), render(suggestions).encode("utf-8"))
     print(f"{RULES_FILE}: {len(suggestions)} suggested rule(s), commented out:")
     for suggestion in suggestions:
@@ -76,6 +78,28 @@ def _rules(root: Path, checkout: Checkout, force: bool) -> int:
             " rewrites it)"
         )
     return EXIT_OK
+
+
+_MAX_TEMPLATE_BYTES = 1 << 16
+
+
+def _reader(root: Path) -> Callable[[str], str | None]:
+    """Reads a tracked regular file of the working tree (never through a symlink); None when
+    it is not one, or too large to be a PR template."""
+
+    def read(path: str) -> str | None:
+        try:
+            where = root / path
+            if not stat.S_ISREG(where.lstat().st_mode) or any(
+                p.is_symlink() for p in where.parents if root in p.parents
+            ):
+                return None
+            data = where.read_bytes()
+        except OSError:
+            return None
+        return data.decode("utf-8", "replace") if len(data) <= _MAX_TEMPLATE_BYTES else None
+
+    return read
 
 
 def _history(checkout: Checkout, tracked: list[str]) -> History:

@@ -133,6 +133,33 @@ class TestErrors:
             " 'sibling', 'pr_body', got None"
         )
 
+    def test_key_and_type_errors_come_with_glob_and_template_errors(self, repo: Path) -> None:
+        """One round: a rule with an unknown key, another with a wrong type, beside rules whose
+        glob, template and example are wrong, in one file."""
+        text = "\n".join(
+            (
+                rule("keyed").replace('kind = "requires"', 'kind = "requires"\nbogus = 1'),
+                rule("typed").replace('reason = "Regenerate schema.json."', "reason = 5"),
+                rule("globbed").replace('paths = ["src/schema.py"]', 'paths = ["src/**["]'),
+                rule("templated").replace('require = ["schema.json"]', 'require = ["{nope}.json"]'),
+                rule("keyed-too").replace(
+                    'kind = "requires"', 'kind = "requires"\nbogus = 1\nignores = ["a/**b"]'
+                ),
+            )
+        )
+        write(repo, "cagr.toml", text)
+        found = errors(repo)
+        ids = [f.split("(id ")[1].split(")")[0] for f in found]
+        assert ids == sorted(
+            ids, key=["'keyed'", "'typed'", "'globbed'", "'templated'", "'keyed-too'"].index
+        )
+        said = "\n".join(found)
+        assert "(id 'keyed'): unknown key bogus" in said
+        assert "(id 'typed').reason: expected a string" in said
+        assert "(id 'globbed').paths[0]: pattern 'src/**['" in said
+        assert "(id 'templated').require[0]:" in said
+        assert "(id 'keyed-too').ignores[0]: pattern 'a/**b'" in said  # beside its key error
+
     @pytest.mark.parametrize(
         ("edit", "said"),
         [

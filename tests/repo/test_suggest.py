@@ -28,24 +28,36 @@ LAYOUTS = {
     "rust": ["Cargo.toml", "Cargo.lock", "crates/a/Cargo.toml", "crates/a/src/lib.rs"],
     "go": ["go.mod", "go.sum", "main.go"],
     "openapi": ["api/openapi.yaml", "web/src/generated/client.ts", "web/src/generated/types.ts"],
-    "ts-tests": ["src/a.ts", "src/a.test.ts", "src/b.tsx", "src/b.test.tsx", "src/d.ts", "src/d.config.ts", "src/index.ts", "web/x.ts", "web/x.test.ts", "web/y.ts", "web/z.ts"],
-    "ts-tests-dir": ["lib/a.js", "lib/__tests__/a.test.js", "lib/b.js", "lib/__tests__/b.test.js"],
-    "py-tests": ["pkg/one.py", "pkg/two.py", "pkg/__init__.py", "tests/test_one.py", "tests/test_two.py"],
+    "ts-tests": [*(f"src/{m}.ts" for m in "acef"), *(f"src/{m}.test.ts" for m in "acef"), "src/b.tsx", "src/b.test.tsx", "src/d.ts", "src/d.config.ts", "src/index.ts", "web/x.ts", "web/x.test.ts", "web/y.ts", "web/z.ts"],
+    "ts-tests-dir": [*(f"lib/{m}.js" for m in "abcde"), *(f"lib/__tests__/{m}.test.js" for m in "abcde")],
+    "ts-tested-by-js": [*(f"src/{m}.ts" for m in "abcde"), *(f"src/{m}.test.js" for m in "abcde")],
+    "two-forms": [*(f"src/{m}.ts" for m in "abcdef"), *(f"src/{m}.test.ts" for m in "abc"), *(f"src/{m}.spec.ts" for m in "def"), *(f"lib/{m}.js" for m in "abcde"), *(f"lib/{m}.spec.js" for m in "abcde")],
+    "py-tests": [*(f"pkg/{m}.py" for m in ("one", "two", "three", "four", "five")), "pkg/__init__.py", *(f"tests/test_{m}.py" for m in ("one", "two", "three", "four", "five"))],
+    "weak-py-tests": ["pkg/one.py", "pkg/two.py", "pkg/three.py", "pkg/four.py", "tests/test_one.py", "tests/test_two.py"],
+    "django-migration-tasks": ["shop/migrations/0001_initial.py", "shop/migrations/tasks/saleor3_20.py"],  # tasks are code
+    "django-test-apps": [*(f"app{i}/migrations/0001_initial.py" for i in range(5)), "tests/testapp/migrations/0001_initial.py", "pkg/test/fixture/migrations/0001_x.py"],
+    "js-fixtures": ["package.json", "packages/a/package.json", "packages/a/test/apps/basic/package.json", "playgrounds/demo/package.json", "templates/starter/requirements.txt"],
 }  # fmt: skip
 EXPECTED = {
     "rails": {"immutable-migrations": ["/db/migrate/**"], "migrations-update-schema": ["/db/migrate/**"]},
-    "django": {"immutable-migrations": ["**/migrations/**"]},
-    "django-new-app": {"immutable-migrations": ["/shop/migrations/**"]},
+    "django": {"immutable-migrations": ["**/migrations/*.py"]},
+    "django-new-app": {"immutable-migrations": ["/shop/migrations/*.py"]},
     "alembic": {"immutable-migrations": ["/alembic/versions/**"]},
     "prisma": {"immutable-migrations": ["/prisma/migrations/**"], "prisma-migration": ["/prisma/schema.prisma"]},
-    "node": {"dependency-reason": ["package.json"]},  # a lockfile needs history: see below
-    "python": {"dependency-reason": ["pyproject.toml", "requirements-docs.txt", "/requirements/*.txt", "/requirements/*.in"]},
-    "rust": {"dependency-reason": ["Cargo.toml"]},
-    "go": {"dependency-reason": ["go.mod"]},
+    "node": {"dependency-reason": ["/package.json", "/packages/ui/package.json"]},  # a lockfile needs history: see below
+    "python": {"dependency-reason": ["/pyproject.toml", "/requirements-docs.txt", "/requirements/base.txt", "/requirements/dev.in"]},
+    "rust": {"dependency-reason": ["/Cargo.toml", "/crates/a/Cargo.toml"]},
+    "go": {"dependency-reason": ["/go.mod"]},
     "openapi": {"openapi-generated": ["/api/openapi.yaml"]},
     "ts-tests": {"new-modules-have-tests": ["/src/*.{ts,tsx}"]},  # web/: 1 of 3 modules
     "ts-tests-dir": {"new-modules-have-tests": ["/lib/*.js"]},
-    "py-tests": {"tests-for-pkg": ["/pkg/*.py"]},
+    "ts-tested-by-js": {"new-modules-have-tests": ["/src/*.ts"]},
+    "two-forms": {"new-modules-have-tests": ["/lib/*.js"], "new-modules-have-tests-2": ["/src/*.ts"]},
+    "py-tests": {"tests-for-pkg": ["/pkg/*.py"], "python-module-names": ["**/*.py"]},  # 10 modules, 5 of two words
+    "weak-py-tests": {},  # 2 of 4 modules: no rule
+    "django-test-apps": {"immutable-migrations": ["**/migrations/*.py"]},
+    "django-migration-tasks": {"immutable-migrations": ["/shop/migrations/*.py"]},
+    "js-fixtures": {"dependency-reason": ["/package.json", "/packages/a/package.json"]},
 }  # fmt: skip
 
 
@@ -93,13 +105,11 @@ def test_init_hooks_alone_writes_no_rules(repo: Path) -> None:
 
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="cagr's own history is not here")
 def test_on_cagrs_own_repository() -> None:
-    """cagr_core's modules mostly have tests/core/test_<name>.py; no package maps to another
-    package's tests."""
+    """No package maps to another package's tests."""
     tracked = subprocess.run(
         ["git", "-C", str(ROOT), "ls-files"], capture_output=True, text=True, check=True
     ).stdout.split()
     found = {s.rule["id"]: s.rule["target"] for s in suggest(tracked) if "target" in s.rule}
-    assert found["tests-for-cagr_core"] == "tests/core/test_{name}.py"
     for rule_id, target in found.items():
         package = rule_id.removeprefix("tests-for-cagr_")
         assert target == f"tests/{package}/test_{{name}}.py"

@@ -1,0 +1,259 @@
+"""Suggestions that survive a project's first week: warnings with the way to make them errors,
+in reading order; co-change mined from real history for any pair of globs; `pr_body` rules
+from the project's own PR or MR template; nothing on test apps, fixtures or templates."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from cagr_cli.main import main
+from cagr_repo.suggest import render, suggest
+from cagr_repo.suggest_template import find_template, suggest_from_template, template_sections
+from tests.support.configs import uncomment
+from tests.support.git import commit, git, write
+
+Capture = pytest.CaptureFixture[str]
+
+
+def init(repo: Path, capsys: Capture) -> dict[str, dict]:
+    """Run `cagr init`, uncomment its suggestions as written, and check they pass their own
+    examples; the rules by id."""
+    assert main(["--repo", str(repo), "init", "--force"]) == 0
+    capsys.readouterr()
+    path = repo / ".cagr" / "changes.toml"
+    path.write_text(uncomment(path.read_text()))
+    assert main(["--repo", str(repo), "rules", "test"]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    return {r["id"]: r for r in tomllib.loads(path.read_text())["changes"]["rules"]}
+
+
+class TestRendering:
+    def test_every_rule_is_a_warning_with_when_to_make_it_an_error(self) -> None:
+        text = render(suggest(["app/migrations/0001_initial.py", "package.json"]))
+        severities = [line for line in text.splitlines() if "severity" in line]
+        assert len(severities) == 2
+        for line in severities:
+            assert line.startswith('# severity = "warn"  # make it "error" once `cagr replay')
+        rules = tomllib.loads(uncomment(text))["changes"]["rules"]
+        assert {r["severity"] for r in rules} == {"warn"}
+
+    def test_keys_are_in_reading_order_with_ignores_beside_paths(self) -> None:
+        paths = [f"app{i}/migrations/0001_initial.py" for i in range(5)]
+        paths.append("tests/testapp/migrations/0001_initial.py")
+        (suggestion,) = suggest(paths)
+        keys = [
+            line[2:].split(" = ")[0]
+            for line in render([suggestion]).splitlines()
+            if " = " in line and not line.startswith("#:")
+        ]
+        assert keys == [
+            "id", "kind", "severity", "paths", "ignores", "reason",
+            "examples.invalid", "examples.valid",
+        ]  # fmt: skip
+        assert suggestion.rule["ignores"] == ["/tests/**"]
+        assert "the 1 in test, fixture or example folders (tests) are left out" in suggestion.why
+
+
+class TestManifests:
+    def test_only_the_workspaces_manifests_with_the_others_named(self) -> None:
+        paths = [
+            "package.json",
+            *(f"packages/p{i}/package.json" for i in range(7)),
+            *(f"packages/p{i}/test/apps/basic/package.json" for i in range(3)),
+            "playgrounds/basic/package.json",
+            "project_template/requirements.txt",
+            "templates/starter/requirements.txt",
+        ]
+        (suggestion,) = suggest(paths)
+        assert suggestion.rule["paths"] == ["package.json"]
+        assert suggestion.rule["ignores"] == [
+            *(f"/packages/p{i}/test/**" for i in range(3)),
+            "/playgrounds/**",
+        ]
+        assert suggestion.why.startswith(
+            "8 dependency manifest(s) of the project, e.g. package.json; 6 in examples,"
+            " templates, docs or test fixtures are left out (packages/p0/test,"
+        )
+        assert "project_template/requirements.txt" not in str(suggestion.rule)
+
+    def test_a_few_manifests_are_named_one_by_one(self, repo: Path, capsys: Capture) -> None:
+        write(repo, "pyproject.toml", "")
+        write(repo, "docs/requirements.txt", "")
+        write(repo, "tests/fixtures/app/package.json", "{}")
+        commit(repo)
+        rules = init(repo, capsys)
+        assert rules["dependency-reason"]["paths"] == ["/pyproject.toml"]
+
+
+class TestCoChange:
+    def test_any_pair_of_globs_with_its_count(self, repo: Path, capsys: Capture) -> None:
+        """Django's CHANGELOG.txt with its docs/releases/*.md, mined from real commits; the
+        pair is nobody's fixed list."""
+        write(repo, "CHANGELOG.txt", "0\n")
+        for release in range(3):
+            write(repo, f"docs/releases/{release}.md", "0\n")
+        write(repo, "src/app.py", "0\n")
+        commit(repo, "start")
+        for index in range(1, 10):
+            write(repo, "CHANGELOG.txt", f"{index}\n")
+            write(repo, f"docs/releases/{index % 3}.md", f"{index}\n")  # the release's notes
+            write(repo, f".changeset/change-{index}.md", "patch\n")  # a note added afresh
+            commit(repo, f"release {index}")
+            write(repo, "src/app.py", f"{index}\n")
+            commit(repo, f"work {index}")
+        assert main(["--repo", str(repo), "init"]) == 0
+        out = capsys.readouterr().out
+        assert (
+            "docs/releases/*.md changed in 9 of the 9 recent commits that changed CHANGELOG.txt"
+            " (of the last 18 first-parent commits)"
+        ) in out
+        rules = init(repo, capsys)
+        # .changeset/*.md came with every CHANGELOG.txt edit too, but each commit added its own:
+        # whether a change needs a note is the author's call, not a habit history can show.
+        (rule,) = [r for r in rules.values() if r["id"].startswith("co-change")]
+        assert rule["paths"] == ["/CHANGELOG.txt"]
+        assert rule["require"] == ["/docs/releases/*.md"]
+        commit(repo, "rules")
+        git(repo, "checkout", "-q", "-b", "work")
+        write(repo, "CHANGELOG.txt", "new\n")
+        commit(repo, "changelog alone")
+        assert main(["--repo", str(repo), "rules", "check", "--committed", "--base", "main"]) == 0
+        assert f"{rule['id']}" in capsys.readouterr().out  # reported as a warning
+
+    def test_a_habit_of_fewer_commits_or_a_test_only_trigger_is_none(
+        self, repo: Path, capsys: Capture
+    ) -> None:
+        write(repo, "src/a.py", "0\n")
+        write(repo, "tests/test_a.py", "0\n")
+        write(repo, "NEWS.md", "0\n")
+        commit(repo)
+        for index in range(1, 10):  # tests always with the source: no rule for tests alone
+            write(repo, "tests/test_a.py", f"{index}\n")
+            write(repo, "src/a.py", f"{index}\n")
+            if index % 2:
+                write(repo, "NEWS.md", f"{index}\n")  # 5 of 9: not the project's habit
+            commit(repo, f"work {index}")
+        assert main(["--repo", str(repo), "init"]) == 0
+        out = capsys.readouterr().out
+        assert "co-change-tests" not in out
+        assert "NEWS.md changed" not in out
+        assert "tests/test_a.py changed in 9 of the 9 recent commits that changed src/a.py" in out
+
+
+SVELTE = """closes #<!-- Add the related issue number here -->
+
+<!-- Explain the goal of the PR -->
+
+---
+
+### Please don't delete this checklist!
+- [ ] It's really useful if your PR references an issue.
+
+### Tests
+- [ ] Run the tests with `pnpm test`
+
+```md
+## Not a heading
+```
+"""
+
+DJANGO = """#### Trac ticket number
+<!-- Replace XXXXX with the ticket number. -->
+
+ticket-XXXXX
+
+### Description
+<!-- Describe the change. -->
+
+### AI usage
+<!-- Did you use AI tools? Write None if you did not. -->
+
+## Checklist
+- [ ] This PR targets the `main` branch.
+"""
+
+
+class TestPullRequestTemplate:
+    @pytest.mark.parametrize(
+        "path",
+        [
+            ".github/PULL_REQUEST_TEMPLATE.md",
+            ".github/pull_request_template.md",
+            "PULL_REQUEST_TEMPLATE.md",
+            "docs/pull_request_template.md",
+            ".github/PULL_REQUEST_TEMPLATE/feature.md",
+            "docs/PULL_REQUEST_TEMPLATE/a.md",
+            ".gitlab/merge_request_templates/Default.md",
+        ],
+    )
+    def test_every_place_a_forge_reads(self, path: str) -> None:
+        assert find_template(["README.md", path, "src/a.py"]) == path
+
+    def test_none_elsewhere(self) -> None:
+        assert find_template(["templates/pull_request_template.md", "README.md"]) is None
+
+    def test_headings_keep_their_levels_and_fences_hide_none(self) -> None:
+        assert [h for h, _ in template_sections(SVELTE)] == [
+            "### Please don't delete this checklist!",
+            "### Tests",
+        ]
+
+    def test_sections_levels_and_the_answers_it_asks_for(self) -> None:
+        rules, answer = suggest_from_template(".github/pull_request_template.md", DJANGO)
+        found = {s.rule["section"]: s.rule for s in rules}
+        assert list(found) == [
+            "#### Trac ticket number", "### Description", "### AI usage", "## Checklist",
+        ]  # fmt: skip
+        assert answer == "### Description"
+        assert "placeholders" not in found["### Description"]
+        # The template offers None as an answer: None is no placeholder there.
+        assert "NONE" not in found["### AI usage"]["placeholders"]
+        assert "TODO" in found["### AI usage"]["placeholders"]
+        assert found["## Checklist"]["reason"] == (
+            "Keep the PR template's `## Checklist` checklist in the description."
+        )
+
+    def test_init_uses_the_template_and_its_rules_judge_bodies(
+        self, repo: Path, capsys: Capture
+    ) -> None:
+        write(repo, ".github/pull_request_template.md", DJANGO)
+        write(repo, "pyproject.toml", '[project]\nname = "x"\ndependencies = []\n')
+        commit(repo)
+        rules = init(repo, capsys)
+        assert rules["dependency-reason"]["section"] == "### Description"
+        assert rules["pr-template-ai-usage"]["section"] == "### AI usage"
+        commit(repo, "rules")
+        git(repo, "checkout", "-q", "-b", "work")
+        write(repo, "README.md", "x\n")
+        commit(repo, "work")
+        body = repo.parent / "body.md"
+        for text, wanted in (
+            (DJANGO, False),  # the template as it comes: nothing answered
+            (DJANGO.replace("<!-- Describe the change. -->", "Fixes a bug.")
+             .replace("ticket-XXXXX", "ticket-1").replace("<!-- Did you use", "None <!--"), True),
+        ):  # fmt: skip
+            body.write_text(text)
+            argv = ["--repo", str(repo), "rules", "check", "--committed", "--base", "main"]
+            main([*argv, "--body-file", str(body), "--format", "json"])
+            out = capsys.readouterr().out
+            fired = {
+                f'"rule": "{i}"' in out for i in ("pr-template-description", "pr-template-ai-usage")
+            }
+            assert fired == {not wanted}, out
+
+    def test_a_template_without_a_section_to_answer_is_told_so(self) -> None:
+        paths = ["pyproject.toml", ".github/PULL_REQUEST_TEMPLATE.md"]
+        templates = {".github/PULL_REQUEST_TEMPLATE.md": SVELTE}
+        dependency, *body = suggest(paths, None, templates.get)
+        assert dependency.rule["section"] == "Risk"
+        assert dependency.why.endswith(
+            ".github/PULL_REQUEST_TEMPLATE.md has no section left for an answer: add `## Risk`"
+            " to it"
+        )
+        assert [s.rule["section"] for s in body] == [
+            "### Please don't delete this checklist!",
+            "### Tests",
+        ]
