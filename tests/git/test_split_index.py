@@ -130,7 +130,9 @@ def test_any_split_index_reads_as_git_reads_it(
                 write(root, name, f"staged {number}\n")
                 git(root, "add", name)
             elif operation == "remove":
-                git(root, "rm", "-q", "--cached", "--ignore-unmatch", name)
+                git(
+                    root, "rm", "-q", "-f", "--cached", "--ignore-unmatch", name
+                )  # -f: staged and edited too
             elif operation == "add-new":
                 write(root, f"{name}.new", f"new {number}\n")
                 git(root, "add", f"{name}.new")
