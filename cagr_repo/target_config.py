@@ -244,6 +244,33 @@ def judging_rules(
     return _both(branch, theirs, commit, judge)
 
 
+@value
+class DefaultBranchSetting:
+    """`[git] protected_branch` as the default branch's configuration has it (`value`: None when
+    it sets none), read at `commit`, the tip the default branch's name resolved to."""
+
+    branch: str
+    commit: str
+    value: str | None
+
+
+def protected_branch_at(repo: Repository, branch: str, root: str) -> DefaultBranchSetting | None:
+    """What the configuration at `branch` (the remote's default branch) says
+    `[git] protected_branch` is; None when that branch or its configuration cannot be read.
+
+    `cagr ci` without a target from its event or `--base` takes its target from `[git]
+    protected_branch`, which the branch being judged could otherwise set to itself (`HEAD`, its
+    own name, a branch it pushed): its change would then be judged against its own commits. The
+    default branch's configuration is one the branch cannot edit."""
+    try:
+        commit = resolve_target(repo, branch).sha
+        files = config_files_at(repo, commit)
+        compiled = _compiled(root, files, None)
+    except (RangeProblem, KeyError, DamagedObject, ConfigErrors):
+        return None
+    return DefaultBranchSetting(branch, commit, compiled.settings.protected_branch)
+
+
 def _compiled(root: str, files: ConfigFiles, gitdir: str | None) -> Compiled:
     """The target's files compiled (kept between local checks, keyed by their bytes)."""
     if gitdir is not None:
