@@ -327,3 +327,60 @@ def test_the_fast_path_trusts_a_guard_file_only_for_its_own_checkout_and_files(
     assert quick_look(str(worktree)) is None  # its own git directory: nothing learned there
     known_guards(str(worktree))
     assert quick_look(str(worktree)) == (("terraform", "terraform"), frozenset())
+
+
+@pytest.mark.parametrize(
+    ("command", "guard"),
+    [
+        ("git pull --no-verify", "guard.no-verify"),
+        ("git pull --no-veri origin main", "guard.no-verify"),
+        ("git push origin +refs/heads/*:refs/heads/*", "guard.force-push-target"),
+        ("git push -f origin 'refs/heads/ma*:refs/heads/ma*'", "guard.force-push-target"),
+        ("rm -rf .g*", "guard.cagr-state"),
+        ("rm -rf .*", "guard.cagr-state"),
+        ("rm -rf ./.g?t", "guard.cagr-state"),
+        ("rm -rf .[g]it", "guard.cagr-state"),
+    ],
+)
+def test_forms_git_and_bash_take_that_the_text_does_not_spell(
+    command: str, guard: str, checkout: Path
+) -> None:
+    """`git pull` takes `--no-verify` for its merge (git's own usage says so); a glob in a
+    dotted name is `.git` once bash expands it; a wildcard refspec updates the target too."""
+    assert (
+        "--verify"
+        in subprocess.run(
+            ["git", "pull", "-h"], cwd=checkout, capture_output=True, text=True, check=False
+        ).stdout
+    )
+    assert (
+        ".git"
+        in subprocess.run(
+            ["bash", "-c", "echo .g* .* ./.g?t .[g]it"],
+            cwd=checkout,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    )
+    git(checkout, "checkout", "-q", "-b", "work")
+    assert might_trip(command, (), frozenset())
+    kind, text = _judge(command, checkout)
+    assert kind == "deny", text  # before: none
+    assert f"guard {guard} denies" in text
+
+
+def test_a_state_path_the_shell_computes_gets_a_notice(checkout: Path) -> None:
+    kind, text = _judge('rm -rf "$(git rev-parse --git-dir)/cagr"', checkout)
+    assert kind == "notice", text  # before: none
+    assert "names cagr's state folder through a path the shell computes" in text
+    assert _judge('cat "$(git rev-parse --git-dir)/cagr/gate.json"', checkout) == ("none", "")
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["git push -f origin 'refs/heads/feat*:refs/heads/feat*'", "rm -rf *.pyc", "ls .*"],
+)
+def test_near_misses_of_those_forms_pass(command: str, checkout: Path) -> None:
+    git(checkout, "checkout", "-q", "-b", "work")
+    assert _judge(command, checkout) == ("none", "")
