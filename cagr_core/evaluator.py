@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import chain
 
-from .changes import Change, ChangeSet, Stage, Status, Unchecked
+from .changes import Change, ChangeSet, Kind, Stage, Status, Unchecked
 from .code import CodeMatch, CodeProblem, new_matches
 from .dependencies import (
     FORMATS,
@@ -687,8 +687,19 @@ def _check_code(compiled: CompiledRule, ctx: _Context) -> None:
     for change in ctx.selected(compiled):
         ctx.clock.tick()
         new = change.new
+        if new is not None and new.kind is Kind.SYMLINK:
+            # What it points to is what a program reads (Python imports `b.py -> real.txt`),
+            # and cagr follows no link: the rule cannot tell what it adds.
+            ctx.fired.add(compiled.id)
+            message = (
+                f"{change.path} is a symbolic link, which cagr does not follow, so the code it"
+                " points to was not searched. Point the rule's paths at the file it links to,"
+                " or add the link to the rule's ignores."
+            )
+            ctx.unchecked.append(Unchecked(compiled.id, Stage.CODE, message, change.path))
+            continue
         if new is None or not new.kind.is_file:
-            continue  # deleted files never fire, and a symlink holds no code
+            continue  # deleted files never fire, and a submodule holds no code of this tree
         ctx.fired.add(compiled.id)
         after = _searched(compiled, change, "result's", new.code_read(compiled.id), ctx)
         if not after:

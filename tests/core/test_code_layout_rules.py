@@ -54,10 +54,19 @@ class TestCodeRules:
         report = _judge(PRINT, deleted("src/old.py", text), added("src/new.py", text))
         assert _lines(report) == [("src/new.py", 1, 1), ("src/new.py", 2, 1)]
 
-    def test_deleted_files_never_fire_and_symlinks_hold_no_code(self) -> None:
-        report = _judge(PRINT, deleted("src/a.py", "print(1)\n"), added("src/l.py", "x", SYMLINK))
+    def test_deleted_files_never_fire(self) -> None:
+        report = _judge(PRINT, deleted("src/a.py", "print(1)\n"))
+        assert (report.findings, report.unchecked, report.status) == ((), (), "pass")
+
+    def test_a_symlink_is_unchecked_for_the_code_it_points_to_is_not_searched(self) -> None:
+        """`src/l.py -> real.txt` is imported with real.txt's code, which no rule selects;
+        before, the link was passed as holding no code."""
+        report = _judge(PRINT, added("src/l.py", "../real.txt", SYMLINK))
         assert report.findings == ()
-        assert report.unchecked == ()
+        (item,) = report.unchecked
+        assert (item.rule, item.stage, item.path) == ("no-print", Stage.CODE, "src/l.py")
+        assert "is a symbolic link, which cagr does not follow" in item.message
+        assert report.status == "unchecked"
 
     def test_paths_the_rule_does_not_select_are_not_searched(self) -> None:
         assert _judge(PRINT, added("docs/a.py", "print(1)\n")).findings == ()
