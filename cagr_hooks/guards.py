@@ -27,6 +27,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import shlex
 
 from cagr_core.guards import BUILT_IN, Guard
 
@@ -156,6 +157,7 @@ class _Judge:
     def _git(self, ran: Ran) -> None:
         texts = ran.texts
         configs: list[str] = []
+        aliases: dict[str, str] = {}  # `git -c alias.c='commit --no-verify' c`
         here = ran.here
         index = 1
         while index < len(texts):
@@ -167,6 +169,10 @@ class _Judge:
                 here = None if target is None or here is None else os.path.join(here, target)
             if word in ("-c", "--config-env") and index + 1 < len(texts):
                 configs.append(texts[index + 1] or "")
+                if word == "-c":
+                    key, _, alias = (texts[index + 1] or "").partition("=")
+                    if key.lower().startswith("alias."):
+                        aliases[key[len("alias.") :].lower()] = alias
             elif word.startswith("--config-env="):
                 configs.append(word.partition("=")[2])
             if word in _GIT_VALUE_OPTIONS:
@@ -178,6 +184,19 @@ class _Judge:
         if index >= len(texts):
             return
         subcommand, rest = texts[index], texts[index + 1 :]
+        alias = aliases.get((subcommand or "").lower())
+        if alias is not None:  # git runs what the alias says, with the words after it
+            try:
+                expanded = shlex.split(alias)
+            except ValueError:
+                expanded = []
+            if alias.startswith("!") or not expanded:
+                self.notices.append(
+                    f"`{' '.join(t or '…' for t in texts)}` runs an alias the line defines"
+                    f" ({subcommand} = {alias}), which cagr does not read as a command"
+                )
+                return
+            subcommand, rest = expanded[0], [*expanded[1:], *rest]
         if NO_VERIFY in self.active:
             self._no_verify(texts, subcommand, rest, configs, ran.env)
         if FORCE_PUSH in self.active and subcommand == "push":

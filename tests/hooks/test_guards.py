@@ -384,3 +384,26 @@ def test_a_state_path_the_shell_computes_gets_a_notice(checkout: Path) -> None:
 def test_near_misses_of_those_forms_pass(command: str, checkout: Path) -> None:
     git(checkout, "checkout", "-q", "-b", "work")
     assert _judge(command, checkout) == ("none", "")
+
+
+@pytest.mark.parametrize(
+    ("command", "kind"),
+    [
+        ("git -c alias.c='commit --no-verify' c -qm x", "deny"),
+        ("git -c alias.C='commit -n' c -qm x", "deny"),
+        ("git -c alias.c='!git commit --no-verify' c -qm x", "notice"),
+    ],
+)
+def test_an_alias_the_line_defines_is_judged_as_what_git_runs(
+    command: str, kind: str, checkout: Path
+) -> None:
+    """git itself is the oracle: with a pre-commit hook that fails, each line commits."""
+    hook_file = checkout / ".git" / "hooks" / "pre-commit"
+    hook_file.write_text("#!/bin/sh\nexit 1\n")
+    hook_file.chmod(0o755)
+    write(checkout, "new.txt", "x\n")
+    git(checkout, "add", "new.txt")
+    assert subprocess.run(["git", "commit", "-qm", "x"], cwd=checkout, check=False).returncode
+    assert subprocess.run(["bash", "-c", command], cwd=checkout, check=False).returncode == 0
+    decided, text = _judge(command, checkout)
+    assert decided == kind, text  # before: none
