@@ -162,7 +162,9 @@ class _Trigger:
             labels = tuple(addition.label for addition in self.added)
             if any(addition.change != "added" for addition in self.added):
                 return f"{self.change.path} changes its dependencies: {_first_few(labels)}"
-            return f"Added {_first_few(labels)} in {self.change.path}"
+            # `dependency_changed` labels say `added x`: the sentence says it once
+            added = tuple(label.removeprefix("added ") for label in labels)
+            return f"Added {_first_few(added)} in {self.change.path}"
         path, old, new = self.change.path, self.change.old, self.change.new
         if old is None:
             return f"{path} was added"
