@@ -50,6 +50,7 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+CODE_FINDINGS_LISTED = 1_000  # a code rule's matches listed one by one; the rest are counted
 _EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # many files share it: no rename hint
 
 _CHECK_EVERY = 128  # loop steps between two calls of the caller's `expired`
@@ -685,7 +686,10 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
 
 def _check_code(compiled: CompiledRule, ctx: _Context) -> None:
     """Each added or modified file the rule selects: its matches that the baseline's version
-    of the path does not hold (scope `new`), or all of them (scope `file`)."""
+    of the path does not hold (scope `new`), or all of them (scope `file`). The first
+    CODE_FINDINGS_LISTED are findings of their own; the rest, one finding per file that says
+    how many (a file of a million matches would otherwise take minutes to report)."""
+    listed = 0
     for change in ctx.selected(compiled):
         ctx.clock.tick()
         new = change.new
@@ -713,7 +717,9 @@ def _check_code(compiled: CompiledRule, ctx: _Context) -> None:
             if before is None:
                 continue  # what is new cannot be told from a baseline that was not searched
             baseline = before
-        for match in new_matches(baseline, after):
+        found = new_matches(baseline, after)
+        shown = found[: max(0, CODE_FINDINGS_LISTED - listed)]
+        for match in shown:
             ctx.clock.tick()
             ctx.find(
                 compiled,
@@ -721,6 +727,18 @@ def _check_code(compiled: CompiledRule, ctx: _Context) -> None:
                 [change.path],
                 line=match.line,
                 column=match.column,
+            )
+        listed += len(shown)
+        if len(found) > len(shown):
+            first = found[len(shown)]
+            ctx.find(
+                compiled,
+                f"{change.path}:{first.line}:{first.column}: {len(found) - len(shown)} more"
+                f" match(es) of this rule from here on, not listed one by one (a rule lists"
+                f" {CODE_FINDINGS_LISTED} of its own).",
+                [change.path],
+                line=first.line,
+                column=first.column,
             )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import cagr_code
 from cagr_core.changes import Change, ChangeSet, Range, Stage
-from cagr_core.evaluator import evaluate
+from cagr_core.evaluator import CODE_FINDINGS_LISTED, evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.report import Report
 from cagr_core.ruleset import CompiledRule, RuleSet
@@ -67,6 +67,20 @@ class TestCodeRules:
         assert (item.rule, item.stage, item.path) == ("no-print", Stage.CODE, "src/l.py")
         assert "is a symbolic link, which cagr does not follow" in item.message
         assert report.status == "unchecked"
+
+    def test_a_rule_lists_its_first_thousand_matches_and_counts_the_rest(self) -> None:
+        """A 1 MiB file of matches made half a million findings and ~110 s of `cagr ci`."""
+        report = _judge(
+            PRINT, added("src/a.py", "print(1)\n" * 600), added("src/b.py", "print(2)\n" * 600)
+        )
+        assert report.status == "fail"
+        assert len(report.findings) == CODE_FINDINGS_LISTED + 1
+        last = report.findings[-1]
+        assert (last.paths, last.line, last.column) == (("src/b.py",), 401, 1)
+        assert last.message == (
+            "src/b.py:401:1: 200 more match(es) of this rule from here on, not listed one by"
+            " one (a rule lists 1000 of its own)."
+        )
 
     def test_paths_the_rule_does_not_select_are_not_searched(self) -> None:
         assert _judge(PRINT, added("docs/a.py", "print(1)\n")).findings == ()
