@@ -66,6 +66,7 @@ class JudgingRules:
     only_target: frozenset[str] = frozenset()
     changed: frozenset[str] = frozenset()
     unusable: str | None = None
+    repairable: bool = True  # False: git cannot give the target's files, which no edit repairs
 
     def _named(self, evaluated: str) -> tuple[str, str]:
         """(the id to report, its config_source)."""
@@ -114,23 +115,27 @@ class JudgingRules:
         report = replace(report, config_sources=self.sources, target_config=self.note)
         if self.unusable is None or self.note is None or changes.range is None:
             return report
-        if any(is_config_source(change.path) for change in changes.changes):
+        target = f"{changes.range.target_ref} at {self.note.commit[:12]}"
+        where = f"the configuration at the target ({target})"
+        if not self.repairable:  # a partial clone (`--filter=blob:none`) lacks its files
+            message = (
+                f"{where} cannot be read from this clone ({self.unusable}), so the rules the"
+                " target requires are unknown here, whatever this change edits. Fetch the"
+                " target's files (a clone without a blob filter: actions/checkout's `filter`"
+                " left out, or `git fetch origin` in a full clone), then run this check again."
+            )
+        elif any(is_config_source(change.path) for change in changes.changes):
             return report  # its own rules judged it: it may be the repair
+        else:
+            message = (
+                f"{where} cannot judge ({self.unusable}), so the rules the target requires are"
+                " unknown here, and this change does not edit cagr's configuration, which"
+                " could repair it. Repair the target's configuration first (a pull request"
+                " that edits it is judged by its own rules), then run this check again."
+            )
         return replace(
             report,
-            unchecked=(
-                Unchecked(
-                    None,
-                    Stage.CONFIG,
-                    f"the configuration at the target ({changes.range.target_ref} at"
-                    f" {self.note.commit[:12]}) cannot judge ({self.unusable}), so the rules the"
-                    " target requires are unknown here, and this change does not edit cagr's"
-                    " configuration, which could repair it. Repair the target's configuration"
-                    " first (a pull request that edits it is judged by its own rules), then run"
-                    " this check again.",
-                ),
-                *report.unchecked,
-            ),
+            unchecked=(Unchecked(None, Stage.CONFIG, message), *report.unchecked),
         )
 
 
@@ -231,7 +236,8 @@ def judging_rules(
     try:
         files = config_files_at(repo, commit)
     except (KeyError, DamagedObject) as error:
-        return _unusable(branch, commit, f"its files cannot be read from git: {error}", judge)
+        why = f"its files cannot be read from git: {error}"
+        return _unusable(branch, commit, why, judge, repairable=False)
     if files.digest() == branch.raw_digest:
         return JudgingRules(branch, (TARGET, HEAD) if judge else (HEAD,))
     try:
@@ -283,9 +289,12 @@ def _compiled(root: str, files: ConfigFiles, gitdir: str | None) -> Compiled:
     return compiled
 
 
-def _unusable(branch: RepoConfig, commit: str, why: str, judge: bool) -> JudgingRules:
+def _unusable(
+    branch: RepoConfig, commit: str, why: str, judge: bool, *, repairable: bool = True
+) -> JudgingRules:
     note = TargetRules(commit, judged=False, invalid=why)
-    return JudgingRules(branch, (HEAD,), note, unusable=why if judge else None)
+    unusable = why if judge else None
+    return JudgingRules(branch, (HEAD,), note, unusable=unusable, repairable=repairable)
 
 
 def _both(branch: RepoConfig, theirs: Compiled, commit: str, judge: bool) -> JudgingRules:

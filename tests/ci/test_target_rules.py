@@ -290,3 +290,27 @@ class TestTheBranchCannotChooseItsOwnTarget:
             result = cagr_ci(project.clone(head), None)
             assert result.returncode == 2, (name, result.stdout)  # before: 0
             assert "is this checkout's own HEAD" in result.stdout + result.stderr
+
+
+def test_a_target_whose_files_the_clone_lacks_is_no_repair_to_pass(
+    project: Project, tmp_path: Path
+) -> None:
+    """A blob-less partial clone (actions/checkout's `filter: blob:none`) has the head's files
+    but not the target's cagr.toml. That is no invalid configuration a branch could repair:
+    before, a branch that narrowed the rule and broke it passed, judged by its own rules."""
+    narrowed = RULES.replace('paths = ["src/schema.py"]', 'paths = ["nothing/**"]')
+    assert narrowed != RULES
+    head = project.work({**EDIT_SCHEMA, "cagr.toml": narrowed})
+    git(project.origin, "config", "uploadpack.allowFilter", "true")
+    clone = tmp_path / "partial"
+    git(tmp_path, "clone", "-q", "--filter=blob:none", "--no-checkout",
+        f"file://{project.origin}", str(clone))  # fmt: skip
+    git(clone, "checkout", "-q", "--detach", head)
+    target_config = git(clone, "rev-parse", "origin/main:cagr.toml").decode().strip()
+    missing = git(clone, "rev-list", "--objects", "--missing=print", "origin/main").decode()
+    assert f"?{target_config}" in missing.split()  # git's own word: the clone lacks it
+    result = cagr_ci(clone, None, "--base", "main", "--format", "json")
+    assert result.returncode == 3, result.stdout  # before: 0
+    (item,) = data(result)["unchecked"]
+    assert "cannot be read from this clone" in item["message"]
+    assert "whatever this change edits" in item["message"]
