@@ -145,10 +145,16 @@ class _Judge:
         texts = ran.texts
         program = os.path.basename(texts[0] or "")
         words = tuple(t for t in texts if t is not None)
-        if len(words) == len(texts):
-            for guard in self.known.configured:
-                if guard.matches(words):
-                    self.deny(guard.id, texts)
+        for guard in self.known.configured:
+            if not guard.matches(tuple(texts)):
+                continue
+            if len(words) == len(texts):
+                self.deny(guard.id, texts)
+            else:  # only with the words the shell computes: `terraform $(echo destroy)`
+                self.notices.append(
+                    f"`{' '.join(t or '…' for t in texts)}` may run what guard {guard.id}"
+                    " denies, with words the shell computes"
+                )
         if program == "git":
             self._git(ran)
         if CAGR_STATE in self.active and self.state is not None:

@@ -407,3 +407,29 @@ def test_an_alias_the_line_defines_is_judged_as_what_git_runs(
     assert subprocess.run(["bash", "-c", command], cwd=checkout, check=False).returncode == 0
     decided, text = _judge(command, checkout)
     assert decided == kind, text  # before: none
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["terraform $(echo destroy)", "V=$(cat verb); terraform $V", "terraform `echo destroy`"],
+)
+def test_a_configured_guard_with_a_word_the_shell_computes_gets_a_notice(
+    command: str, guarded: Path, tmp_path: Path
+) -> None:
+    """bash runs `terraform destroy` for each line (a fake terraform records it); before, the
+    guard said nothing, as a line whose guarded word is computed was never matched."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "ran.txt"
+    (bin_dir / "terraform").write_text(f'#!/bin/sh\necho "$@" >> "{log}"\n')
+    (bin_dir / "terraform").chmod(0o755)
+    (guarded / "verb").write_text("destroy\n")
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    subprocess.run(["bash", "-c", command], cwd=guarded, env=env, check=True)
+    assert log.read_text().split() == ["destroy"]
+    known, _ = known_guards(str(guarded))
+    kind, text = _judge(command, guarded, known)
+    assert kind == "notice", text
+    assert "may run what guard no-destroy denies, with words the shell computes" in text
+    assert _judge("terraform $(echo plan) -out x", guarded, known)[0] == "notice"
+    assert _judge("terraform plan", guarded, known) == ("none", "")
