@@ -176,9 +176,9 @@ class _Judge:
             if word in ("-c", "--config-env") and index + 1 < len(texts):
                 configs.append(texts[index + 1] or "")
                 if word == "-c":
-                    key, _, alias = (texts[index + 1] or "").partition("=")
+                    key, _, meaning = (texts[index + 1] or "").partition("=")
                     if key.lower().startswith("alias."):
-                        aliases[key[len("alias.") :].lower()] = alias
+                        aliases[key[len("alias.") :].lower()] = meaning
             elif word.startswith("--config-env="):
                 configs.append(word.partition("=")[2])
             if word in _GIT_VALUE_OPTIONS:
