@@ -31,7 +31,7 @@ class _Builder:
         if origin is dict:
             return {"type": "object"}
         if origin is typing.Literal:
-            return {"const": args[0]}
+            return {"const": args[0]} if len(args) == 1 else {"enum": list(args)}
         if isinstance(kind, type) and issubclass(kind, enum.Enum):
             return {"enum": [member.value for member in kind]}
         if origin is tuple:
