@@ -20,12 +20,14 @@ from cagr_core.report import Report, Verdict, waive
 from cagr_core.values import replace, value
 from cagr_git.discover import Checkout
 from cagr_git.index import UnreadableIndex, tracked_paths
+from cagr_git.repository import open_repo
 from cagr_repo.check import CheckRequest, check
 from cagr_repo.config import ConfigErrors, RepoConfig
 from cagr_repo.declarations import declaration
 from cagr_repo.judging_config import WorkingConfig, committed_config, unread_config
 from cagr_repo.stack import StackOutcome
-from cagr_repo.target import TargetChoice, choose_target
+from cagr_repo.target import BY_PROTECTED_BRANCH, TargetChoice, choose_target
+from cagr_repo.target_config import protected_branch_at
 
 from .event import CiEvent
 from .integrity import (
@@ -118,7 +120,7 @@ def run_ci(
     if judged.config is None:
         raise ConfigErrors(list(judged.head_issues))
     config = judged.config
-    target = _target(event, config, checkout)
+    target, target_note = _target(event, config, checkout)
     name, source = target.name, target.chosen_by
     before = local_changes(checkout, head)
     request = CheckRequest(
@@ -173,7 +175,8 @@ def run_ci(
         config,
         tuple(stack),
         tuple(problems),
-        _notes(event, report, is_shallow(checkout), queue_note)
+        ((target_note,) if target_note else ())
+        + _notes(event, report, is_shallow(checkout), queue_note)
         + (() if config.rules.rules else _unread(checkout)),
         _declarations(config, report, deleted),
         _config_file(config),
@@ -212,18 +215,49 @@ def _declarations(
     return tuple((rule, *where) for rule, where in found if where is not None)
 
 
-def _target(event: CiEvent, config: RepoConfig, checkout: Checkout) -> TargetChoice:
+def _target(
+    event: CiEvent, config: RepoConfig, checkout: Checkout
+) -> tuple[TargetChoice, str | None]:
     """--base, then the event's target, then `[git] protected_branch`, then the remote's default
-    branch (the event's, else origin/HEAD's), then main."""
+    branch (the event's, else origin/HEAD's), then main; and a note when the branch's own
+    `[git] protected_branch` did not choose it.
+
+    The head's `[git] protected_branch` chooses the target only where the default branch's
+    configuration says the same: a branch that sets it to itself (`HEAD`, its own name, a
+    branch it pushed) would otherwise be judged against its own commits, and pass. Where they
+    differ, the default branch's setting stands (its own name, when it sets none), as the
+    target's form of a rule does. Where nothing can say (no default branch, or it is this
+    commit), a setting that names the branch being checked is refused as a guess would be."""
     if event.target:
-        return TargetChoice(event.target, event.target_source)
+        return TargetChoice(event.target, event.target_source), None
     payload_default = (
         TargetChoice(event.default_branch, event.default_branch_source, guessed=True)
         if event.default_branch
         else None
     )
-    return choose_target(
-        checkout, None, config.settings.protected_branch, remote_default=payload_default
+    default = choose_target(checkout, None, None, remote_default=payload_default)
+    protected = config.settings.protected_branch
+    if not protected:
+        return default, None
+    assert checkout.root is not None
+    with open_repo(checkout) as repo:
+        theirs = None if repo.problem else protected_branch_at(repo, default.name, checkout.root)
+    if theirs is None or theirs.commit == head_of(checkout):
+        # Nothing the branch cannot edit says otherwise (the default branch is unknown, or is
+        # this very commit): its own copy is still no target, as a guess that names it is not.
+        return TargetChoice(protected, BY_PROTECTED_BRANCH, guessed=True), None
+    if theirs.value == protected:
+        return TargetChoice(protected, BY_PROTECTED_BRANCH), None
+    if theirs.value is None:
+        chosen = default
+    else:
+        chosen = TargetChoice(theirs.value, f"{BY_PROTECTED_BRANCH} at {default.name}")
+    said = f"sets {theirs.value}" if theirs.value else "sets none"
+    return chosen, (
+        f"This branch's [git] protected_branch is {protected}, but the configuration of the"
+        f" default branch {default.name} (at {theirs.commit[:12]}) {said}: a branch cannot"
+        f" choose the target that judges it, so the target is {chosen.name}. To judge the"
+        " change against another branch, pass --base."
     )
 
 

@@ -126,10 +126,13 @@ def checkout_and_config(
     return checkout, read_working_config(checkout.root, checkout.gitdir if kept else None)
 
 
-def open_checkout(args: argparse.Namespace) -> tuple[Checkout, RepoConfig] | int:
+def open_checkout(
+    args: argparse.Namespace, *, kept: bool = True
+) -> tuple[Checkout, RepoConfig] | int:
     """The repository at `--repo` with its configuration, or the exit code after saying why not
-    (for commands the working tree's rules judge: an invalid configuration stops them)."""
-    opened = checkout_and_config(args)
+    (for commands the working tree's rules judge: an invalid configuration stops them).
+    `kept`: as for checkout_and_config (a command that writes nothing keeps nothing)."""
+    opened = checkout_and_config(args, kept=kept)
     if isinstance(opened, int):
         return opened
     checkout, config = opened

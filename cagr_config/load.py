@@ -9,6 +9,7 @@ reads. Every problem is reported at once, with its file and key path.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from typing import Any
 
@@ -23,6 +24,7 @@ from .sources import PYPROJECT
 from .validate import rules_digest, structure_config
 
 _BOM = b"\xef\xbb\xbf"
+_HEAD_ITSELF = re.compile(r"(?:HEAD|@)(?:~\d*|\^\d*|\^\{[^}]*\})*")  # HEAD, @, HEAD~1, @^
 
 
 def _parse(name: str, data: bytes) -> tuple[dict[str, Any] | None, ConfigIssue | None]:
@@ -65,6 +67,15 @@ def _target_problems(name: str, config: Config) -> list[ConfigIssue]:
     """`[git] protected_branch` must be a name git can resolve as one commit, as `--base`."""
     branch = config.git.protected_branch
     problem = syntax_problem(branch) if branch is not None and branch.strip() else None
+    if problem is None and branch is not None and _HEAD_ITSELF.fullmatch(branch):
+        return [
+            ConfigIssue(
+                name,
+                "git.protected_branch",
+                f"{branch!r} is this checkout's own HEAD, so every change would be compared"
+                " with itself and pass. Name the branch changes merge into, e.g. main.",
+            )
+        ]
     if problem is None:
         return []
     return [ConfigIssue(name, "git.protected_branch", f"{problem[0]} Name the branch.")]

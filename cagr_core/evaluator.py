@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import chain
 
-from .changes import Change, ChangeSet, Stage, Status, Unchecked
+from .changes import Change, ChangeSet, Kind, Stage, Status, Unchecked
 from .code import CodeMatch, CodeProblem, new_matches
 from .dependencies import (
     FORMATS,
@@ -50,6 +50,7 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+CODE_FINDINGS_LISTED = 1_000  # a code rule's matches listed one by one; the rest are counted
 _EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # many files share it: no rename hint
 
 _CHECK_EVERY = 128  # loop steps between two calls of the caller's `expired`
@@ -162,7 +163,9 @@ class _Trigger:
             labels = tuple(addition.label for addition in self.added)
             if any(addition.change != "added" for addition in self.added):
                 return f"{self.change.path} changes its dependencies: {_first_few(labels)}"
-            return f"Added {_first_few(labels)} in {self.change.path}"
+            # `dependency_changed` labels say `added x`: the sentence says it once
+            added = tuple(label.removeprefix("added ") for label in labels)
+            return f"Added {_first_few(added)} in {self.change.path}"
         path, old, new = self.change.path, self.change.old, self.change.new
         if old is None:
             return f"{path} was added"
@@ -683,12 +686,26 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
 
 def _check_code(compiled: CompiledRule, ctx: _Context) -> None:
     """Each added or modified file the rule selects: its matches that the baseline's version
-    of the path does not hold (scope `new`), or all of them (scope `file`)."""
+    of the path does not hold (scope `new`), or all of them (scope `file`). The first
+    CODE_FINDINGS_LISTED are findings of their own; the rest, one finding per file that says
+    how many (a file of a million matches would otherwise take minutes to report)."""
+    listed = 0
     for change in ctx.selected(compiled):
         ctx.clock.tick()
         new = change.new
+        if new is not None and new.kind is Kind.SYMLINK:
+            # What it points to is what a program reads (Python imports `b.py -> real.txt`),
+            # and cagr follows no link: the rule cannot tell what it adds.
+            ctx.fired.add(compiled.id)
+            message = (
+                f"{change.path} is a symbolic link, which cagr does not follow, so the code it"
+                " points to was not searched. Point the rule's paths at the file it links to,"
+                " or add the link to the rule's ignores."
+            )
+            ctx.unchecked.append(Unchecked(compiled.id, Stage.CODE, message, change.path))
+            continue
         if new is None or not new.kind.is_file:
-            continue  # deleted files never fire, and a symlink holds no code
+            continue  # deleted files never fire, and a submodule holds no code of this tree
         ctx.fired.add(compiled.id)
         after = _searched(compiled, change, "result's", new.code_read(compiled.id), ctx)
         if not after:
@@ -700,7 +717,9 @@ def _check_code(compiled: CompiledRule, ctx: _Context) -> None:
             if before is None:
                 continue  # what is new cannot be told from a baseline that was not searched
             baseline = before
-        for match in new_matches(baseline, after):
+        found = new_matches(baseline, after)
+        shown = found[: max(0, CODE_FINDINGS_LISTED - listed)]
+        for match in shown:
             ctx.clock.tick()
             ctx.find(
                 compiled,
@@ -708,6 +727,18 @@ def _check_code(compiled: CompiledRule, ctx: _Context) -> None:
                 [change.path],
                 line=match.line,
                 column=match.column,
+            )
+        listed += len(shown)
+        if len(found) > len(shown):
+            first = found[len(shown)]
+            ctx.find(
+                compiled,
+                f"{change.path}:{first.line}:{first.column}: {len(found) - len(shown)} more"
+                f" match(es) of this rule from here on, not listed one by one (a rule lists"
+                f" {CODE_FINDINGS_LISTED} of its own).",
+                [change.path],
+                line=first.line,
+                column=first.column,
             )
 
 

@@ -40,17 +40,19 @@ class GuardPattern:
     source: str
     regexes: tuple[str, ...]
 
-    def matches(self, words: tuple[str, ...]) -> bool:
+    def matches(self, words: tuple[str | None, ...]) -> bool:
         """Whether a simple command's words (program first) match: the program as written or
-        by its base name, then each later pattern word at a later word, in order."""
-        if not words or not self.regexes:
+        by its base name, then each later pattern word at a later word, in order. A None word
+        is one the shell computes, which may be anything: it matches any later pattern word
+        (so `terraform $(echo destroy)` may match `terraform destroy`)."""
+        if not words or not self.regexes or words[0] is None:
             return False
         program = self.regexes[0]
         if not _full(program, words[0]) and not _full(program, posixpath.basename(words[0])):
             return False
         at = 1
         for regex in self.regexes[1:]:
-            while at < len(words) and not _full(regex, words[at]):
+            while at < len(words) and not _may_be(regex, words[at]):
                 at += 1
             if at == len(words):
                 return False
@@ -72,13 +74,17 @@ class Guard:
     patterns: tuple[GuardPattern, ...]
     note: str | None = None
 
-    def matches(self, words: tuple[str, ...]) -> bool:
+    def matches(self, words: tuple[str | None, ...]) -> bool:
         return any(pattern.matches(words) for pattern in self.patterns)
 
 
 def compile_pattern(pattern: str) -> GuardPattern:
     """A `commands` entry as its word expressions."""
     return GuardPattern(pattern, tuple(word_regex(word) for word in pattern_words(pattern)))
+
+
+def _may_be(regex: str, word: str | None) -> bool:
+    return word is None or _full(regex, word)
 
 
 def _full(regex: str, word: str) -> bool:

@@ -114,9 +114,19 @@ def might_trip(command: str, programs: tuple[str, ...], disabled: frozenset[str]
         return True
     if FORCE_PUSH not in disabled and "push" in plain:
         return True
-    if CAGR_STATE not in disabled and ("cagr" in plain or ".git" in plain):
+    if CAGR_STATE not in disabled and ("cagr" in plain or ".git" in plain or dot_glob(plain)):
         return True
     return any(program_word(program) in plain for program in programs)
+
+
+def dot_glob(text: str) -> bool:
+    """Whether a word of `text` has a glob in a name that starts with a dot (`.g*`, `.*`,
+    `x/.[g]it`): bash expands such a word to `.git` too, which the text never spells."""
+    for word in text.replace(">", " ").replace("<", " ").replace("=", " ").split():
+        for name in word.split("/"):
+            if name.startswith(".") and any(mark in name for mark in "*?["):
+                return True
+    return False
 
 
 def program_word(pattern: str) -> str:

@@ -27,10 +27,11 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import shlex
 
 from cagr_core.guards import BUILT_IN, Guard
 
-from .guard_state import program_word
+from .guard_state import dot_glob, program_word
 from .protocols import NONE, Decision
 from .shell_command import Ran, read_line
 
@@ -77,7 +78,7 @@ WHAT = {
 _NOT_FOLLOWED = ("{", "$@", "$*", "trap", "<<<", "strace", "ltrace")
 _LOOSE = str.maketrans({"{": " ", "}": " ", ",": " ", ";": " ", "&": " ", "|": " "})
 _UNQUOTE = str.maketrans("", "", "'\"\\")
-_SKIPS_HOOKS = frozenset({"commit", "merge", "push", "rebase", "am"})
+_SKIPS_HOOKS = frozenset({"commit", "merge", "pull", "push", "rebase", "am"})  # pull: its merge
 _COMMIT_VALUE_SHORTS = frozenset("mFCct")  # `-m MSG`: the rest of the cluster is the value
 _COMMIT_OPTIONAL_SHORTS = frozenset("Su")  # `-S[KEY]`, `-u[MODE]`: a value only attached
 _GIT_VALUE_OPTIONS = frozenset(
@@ -104,6 +105,7 @@ class _Judge:
         self.known = known
         self.active = [g for g in BUILT_IN if g not in known.disabled]
         self.denied: dict[str, list[str]] = {}
+        self.line = ""  # the whole command line, for what its parts cannot say
         self.notices: list[str] = []
         self.state = os.path.realpath(os.path.join(gitdir, "cagr")) if gitdir else None
         self.gitdirs = tuple(
@@ -115,7 +117,7 @@ class _Judge:
         plain = text.translate(_UNQUOTE)
         if (NO_VERIFY in self.active or FORCE_PUSH in self.active) and "git" in plain:
             return True
-        if CAGR_STATE in self.active and "cagr" in plain:
+        if CAGR_STATE in self.active and ("cagr" in plain or dot_glob(plain)):
             return True
         return any(
             re.search(rf"(?:^|[\s/;&|(]){re.escape(program_word(p.source))}", plain)
@@ -127,7 +129,7 @@ class _Judge:
         """Whether the words after a program name the shell computes read like a guarded
         command (`$GIT push --force`)."""
         words = {t for t in texts if t is not None}
-        if words & {"push", "commit", "merge", "rebase", "am", "config"}:
+        if words & {*_SKIPS_HOOKS, "config"}:
             return bool(self.active)
         later = {
             p.source.split()[1] for g in self.known.configured for p in g.patterns
@@ -143,10 +145,16 @@ class _Judge:
         texts = ran.texts
         program = os.path.basename(texts[0] or "")
         words = tuple(t for t in texts if t is not None)
-        if len(words) == len(texts):
-            for guard in self.known.configured:
-                if guard.matches(words):
-                    self.deny(guard.id, texts)
+        for guard in self.known.configured:
+            if not guard.matches(tuple(texts)):
+                continue
+            if len(words) == len(texts):
+                self.deny(guard.id, texts)
+            else:  # only with the words the shell computes: `terraform $(echo destroy)`
+                self.notices.append(
+                    f"`{' '.join(t or '…' for t in texts)}` may run what guard {guard.id}"
+                    " denies, with words the shell computes"
+                )
         if program == "git":
             self._git(ran)
         if CAGR_STATE in self.active and self.state is not None:
@@ -155,6 +163,7 @@ class _Judge:
     def _git(self, ran: Ran) -> None:
         texts = ran.texts
         configs: list[str] = []
+        aliases: dict[str, str] = {}  # `git -c alias.c='commit --no-verify' c`
         here = ran.here
         index = 1
         while index < len(texts):
@@ -166,6 +175,10 @@ class _Judge:
                 here = None if target is None or here is None else os.path.join(here, target)
             if word in ("-c", "--config-env") and index + 1 < len(texts):
                 configs.append(texts[index + 1] or "")
+                if word == "-c":
+                    key, _, meaning = (texts[index + 1] or "").partition("=")
+                    if key.lower().startswith("alias."):
+                        aliases[key[len("alias.") :].lower()] = meaning
             elif word.startswith("--config-env="):
                 configs.append(word.partition("=")[2])
             if word in _GIT_VALUE_OPTIONS:
@@ -177,6 +190,19 @@ class _Judge:
         if index >= len(texts):
             return
         subcommand, rest = texts[index], texts[index + 1 :]
+        alias = aliases.get((subcommand or "").lower())
+        if alias is not None:  # git runs what the alias says, with the words after it
+            try:
+                expanded = shlex.split(alias)
+            except ValueError:
+                expanded = []
+            if alias.startswith("!") or not expanded:
+                self.notices.append(
+                    f"`{' '.join(t or '…' for t in texts)}` runs an alias the line defines"
+                    f" ({subcommand} = {alias}), which cagr does not read as a command"
+                )
+                return
+            subcommand, rest = expanded[0], [*expanded[1:], *rest]
         if NO_VERIFY in self.active:
             self._no_verify(texts, subcommand, rest, configs, ran.env)
         if FORCE_PUSH in self.active and subcommand == "push":
@@ -272,7 +298,10 @@ class _Judge:
             return
         specs = refspecs if forced else plus
         destinations = [_destination(spec, current) for spec in specs] or [current, upstream]
-        if target in destinations:
+        if any(  # a wildcard refspec (`+refs/heads/*:refs/heads/*`) updates every branch it matches
+            d == target or (d is not None and "*" in d and fnmatch.fnmatchcase(target, d))
+            for d in destinations
+        ):
             self.deny(FORCE_PUSH, texts, f" (it force-pushes {target})")
         elif not refspecs and current is None:
             self.notices.append(
@@ -298,6 +327,12 @@ class _Judge:
         elif program == "sed" and not any(t is not None and t.startswith("-i") for t in texts):
             return
         for operand in operands:
+            if operand is None and "cagr" in self.line and program not in _READERS:
+                self.notices.append(  # `rm -rf "$(git rev-parse --git-dir)/cagr"`
+                    f"`{' '.join(t or '…' for t in texts)}` names cagr's state folder through a"
+                    " path the shell computes, and cagr cannot tell whether it is there"
+                )
+                return
             if operand is None or ran.here is None:
                 continue
             hit = self.touches_state(
@@ -451,6 +486,7 @@ def judge_command(
     """The guards' decision on one command line run in `cwd`: a deny naming each guard that
     matches, a notice when a guarded command may run out of cagr's sight, else none."""
     judge = _Judge(known, gitdir, commondir)
+    judge.line = command
     reader = read_line(command, cwd, judge.mentions, "a guarded command", judge.computed)
     for ran in reader.ran:
         judge.judge(ran)

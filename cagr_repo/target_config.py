@@ -66,6 +66,7 @@ class JudgingRules:
     only_target: frozenset[str] = frozenset()
     changed: frozenset[str] = frozenset()
     unusable: str | None = None
+    repairable: bool = True  # False: git cannot give the target's files, which no edit repairs
 
     def _named(self, evaluated: str) -> tuple[str, str]:
         """(the id to report, its config_source)."""
@@ -114,23 +115,27 @@ class JudgingRules:
         report = replace(report, config_sources=self.sources, target_config=self.note)
         if self.unusable is None or self.note is None or changes.range is None:
             return report
-        if any(is_config_source(change.path) for change in changes.changes):
+        target = f"{changes.range.target_ref} at {self.note.commit[:12]}"
+        where = f"the configuration at the target ({target})"
+        if not self.repairable:  # a partial clone (`--filter=blob:none`) lacks its files
+            message = (
+                f"{where} cannot be read from this clone ({self.unusable}), so the rules the"
+                " target requires are unknown here, whatever this change edits. Fetch the"
+                " target's files (a clone without a blob filter: actions/checkout's `filter`"
+                " left out, or `git fetch origin` in a full clone), then run this check again."
+            )
+        elif any(is_config_source(change.path) for change in changes.changes):
             return report  # its own rules judged it: it may be the repair
+        else:
+            message = (
+                f"{where} cannot judge ({self.unusable}), so the rules the target requires are"
+                " unknown here, and this change does not edit cagr's configuration, which"
+                " could repair it. Repair the target's configuration first (a pull request"
+                " that edits it is judged by its own rules), then run this check again."
+            )
         return replace(
             report,
-            unchecked=(
-                Unchecked(
-                    None,
-                    Stage.CONFIG,
-                    f"the configuration at the target ({changes.range.target_ref} at"
-                    f" {self.note.commit[:12]}) cannot judge ({self.unusable}), so the rules the"
-                    " target requires are unknown here, and this change does not edit cagr's"
-                    " configuration, which could repair it. Repair the target's configuration"
-                    " first (a pull request that edits it is judged by its own rules), then run"
-                    " this check again.",
-                ),
-                *report.unchecked,
-            ),
+            unchecked=(Unchecked(None, Stage.CONFIG, message), *report.unchecked),
         )
 
 
@@ -231,7 +236,8 @@ def judging_rules(
     try:
         files = config_files_at(repo, commit)
     except (KeyError, DamagedObject) as error:
-        return _unusable(branch, commit, f"its files cannot be read from git: {error}", judge)
+        why = f"its files cannot be read from git: {error}"
+        return _unusable(branch, commit, why, judge, repairable=False)
     if files.digest() == branch.raw_digest:
         return JudgingRules(branch, (TARGET, HEAD) if judge else (HEAD,))
     try:
@@ -242,6 +248,33 @@ def judging_rules(
         listed += f"; and {more} more" if more > 0 else ""
         return _unusable(branch, commit, listed, judge)
     return _both(branch, theirs, commit, judge)
+
+
+@value
+class DefaultBranchSetting:
+    """`[git] protected_branch` as the default branch's configuration has it (`value`: None when
+    it sets none), read at `commit`, the tip the default branch's name resolved to."""
+
+    branch: str
+    commit: str
+    value: str | None
+
+
+def protected_branch_at(repo: Repository, branch: str, root: str) -> DefaultBranchSetting | None:
+    """What the configuration at `branch` (the remote's default branch) says
+    `[git] protected_branch` is; None when that branch or its configuration cannot be read.
+
+    `cagr ci` without a target from its event or `--base` takes its target from `[git]
+    protected_branch`, which the branch being judged could otherwise set to itself (`HEAD`, its
+    own name, a branch it pushed): its change would then be judged against its own commits. The
+    default branch's configuration is one the branch cannot edit."""
+    try:
+        commit = resolve_target(repo, branch).sha
+        files = config_files_at(repo, commit)
+        compiled = _compiled(root, files, None)
+    except (RangeProblem, KeyError, DamagedObject, ConfigErrors):
+        return None
+    return DefaultBranchSetting(branch, commit, compiled.settings.protected_branch)
 
 
 def _compiled(root: str, files: ConfigFiles, gitdir: str | None) -> Compiled:
@@ -256,9 +289,12 @@ def _compiled(root: str, files: ConfigFiles, gitdir: str | None) -> Compiled:
     return compiled
 
 
-def _unusable(branch: RepoConfig, commit: str, why: str, judge: bool) -> JudgingRules:
+def _unusable(
+    branch: RepoConfig, commit: str, why: str, judge: bool, *, repairable: bool = True
+) -> JudgingRules:
     note = TargetRules(commit, judged=False, invalid=why)
-    return JudgingRules(branch, (HEAD,), note, unusable=why if judge else None)
+    unusable = why if judge else None
+    return JudgingRules(branch, (HEAD,), note, unusable=unusable, repairable=repairable)
 
 
 def _both(branch: RepoConfig, theirs: Compiled, commit: str, judge: bool) -> JudgingRules:

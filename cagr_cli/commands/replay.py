@@ -21,7 +21,7 @@ from ..output import EXIT_OK, print_json
 def run(args: argparse.Namespace) -> int:
     if args.last < 1:
         return fail(args, "--last takes a whole number of commits, 1 or more")
-    opened = open_checkout(args)
+    opened = open_checkout(args, kept=False)  # writes nothing: not even a kept configuration
     if isinstance(opened, int):
         return opened
     checkout, config = opened

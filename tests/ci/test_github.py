@@ -316,8 +316,11 @@ class TestTarget:
         assert data["range"]["target_ref"] == "refs/remotes/origin/main"
 
     def test_protected_branch_comes_before_main(self, project: Project) -> None:
+        # The default branch's configuration sets it: one the branch set alone would not
+        # choose the target (test_target_rules.py).
+        project.baseline({"cagr.toml": RULES + '\n[git]\nprotected_branch = "trunk"\n'})
         git(project.origin, "branch", "trunk", project.base)
-        head = project.work({"cagr.toml": RULES + '\n[git]\nprotected_branch = "trunk"\n'})
+        head = project.work({"a.txt": "a"})
         new_branch = push(head, "0" * 40, ref="refs/heads/work")
         data = report(
             cagr_ci(

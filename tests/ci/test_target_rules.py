@@ -226,3 +226,91 @@ class TestLocalChecksKeepTheBranchsRules:
         assert "`cagr ci` judges by both" in text
         working = local(repo, "--base", "main", "--format", "json")
         assert data(working)["target_config"]["rules_only_at_target"] == ["schema-companion"]
+
+
+class TestTheBranchCannotChooseItsOwnTarget:
+    """Without a target from the event or --base (any CI, a schedule, a dispatch), `cagr ci`
+    takes the target from `[git] protected_branch`, which the branch being judged could set to
+    itself and so compare its change with its own commits."""
+
+    def test_a_branch_that_names_itself_is_judged_against_the_default_branch(
+        self, project: Project
+    ) -> None:
+        config = '[git]\nprotected_branch = "work"\n' + RULES
+        head = project.work({**EDIT_SCHEMA, "cagr.toml": config})
+        result = cagr_ci(project.clone(head), None, "--format", "json")
+        assert result.returncode == 1, result.stdout  # before: 0, an empty change passed
+        report = data(result)
+        (finding,) = report["findings"]
+        assert finding["rule"] == "schema-companion"
+        assert report["range"]["target_ref"] == "refs/remotes/origin/main"
+        assert any("cannot choose the target that judges it" in n for n in report["notes"])
+
+    def test_the_default_branchs_own_setting_stands(self, project: Project) -> None:
+        project.baseline({"cagr.toml": '[git]\nprotected_branch = "main"\n' + RULES})
+        config = '[git]\nprotected_branch = "work"\n' + RULES
+        head = project.work({**EDIT_SCHEMA, "cagr.toml": config})
+        result = cagr_ci(project.clone(head), None, "--format", "json")
+        assert result.returncode == 1, result.stdout
+        report = data(result)
+        assert report["range"]["chosen_by"] == "[git] protected_branch at main"
+
+    def test_a_setting_the_default_branch_shares_chooses_the_target(self, project: Project) -> None:
+        git(project.origin, "branch", "release", "main")
+        project.baseline({"cagr.toml": '[git]\nprotected_branch = "release"\n' + RULES})
+        git(project.origin, "branch", "-f", "release", "main")
+        head = project.work(EDIT_SCHEMA)
+        result = cagr_ci(project.clone(head), None, "--format", "json")
+        assert result.returncode == 1, result.stdout
+        report = data(result)
+        assert report["range"]["target_ref"] == "refs/remotes/origin/release"
+        assert report["range"]["chosen_by"] == "[git] protected_branch"
+        assert not any("cannot choose" in n for n in report["notes"])
+
+    def test_its_own_name_is_no_target_where_the_default_branch_is_itself(
+        self, project: Project, tmp_path: Path
+    ) -> None:
+        """A clone made while its source was on the branch: origin/HEAD names it too."""
+        config = '[git]\nprotected_branch = "work"\n' + RULES
+        head = project.work({**EDIT_SCHEMA, "cagr.toml": config})
+        git(project.origin, "checkout", "-q", "work")
+        clone = tmp_path / "sandbox"
+        git(tmp_path, "clone", "-q", str(project.origin), str(clone))
+        assert git(clone, "rev-parse", "HEAD").decode().strip() == head
+        result = cagr_ci(clone, None, "--format", "json")
+        assert result.returncode == 3, result.stdout  # before: 0
+        (item,) = data(result)["unchecked"]
+        assert "the branch being checked itself" in item["message"]
+
+    def test_head_itself_is_a_config_error(self, project: Project) -> None:
+        for name in ("HEAD", "@", "HEAD~0", "HEAD^"):
+            head = project.work(
+                {**EDIT_SCHEMA, "cagr.toml": f'[git]\nprotected_branch = "{name}"\n' + RULES}
+            )
+            result = cagr_ci(project.clone(head), None)
+            assert result.returncode == 2, (name, result.stdout)  # before: 0
+            assert "is this checkout's own HEAD" in result.stdout + result.stderr
+
+
+def test_a_target_whose_files_the_clone_lacks_is_no_repair_to_pass(
+    project: Project, tmp_path: Path
+) -> None:
+    """A blob-less partial clone (actions/checkout's `filter: blob:none`) has the head's files
+    but not the target's cagr.toml. That is no invalid configuration a branch could repair:
+    before, a branch that narrowed the rule and broke it passed, judged by its own rules."""
+    narrowed = RULES.replace('paths = ["src/schema.py"]', 'paths = ["nothing/**"]')
+    assert narrowed != RULES
+    head = project.work({**EDIT_SCHEMA, "cagr.toml": narrowed})
+    git(project.origin, "config", "uploadpack.allowFilter", "true")
+    clone = tmp_path / "partial"
+    git(tmp_path, "clone", "-q", "--filter=blob:none", "--no-checkout",
+        f"file://{project.origin}", str(clone))  # fmt: skip
+    git(clone, "checkout", "-q", "--detach", head)
+    target_config = git(clone, "rev-parse", "origin/main:cagr.toml").decode().strip()
+    missing = git(clone, "rev-list", "--objects", "--missing=print", "origin/main").decode()
+    assert f"?{target_config}" in missing.split()  # git's own word: the clone lacks it
+    result = cagr_ci(clone, None, "--base", "main", "--format", "json")
+    assert result.returncode == 3, result.stdout  # before: 0
+    (item,) = data(result)["unchecked"]
+    assert "cannot be read from this clone" in item["message"]
+    assert "whatever this change edits" in item["message"]

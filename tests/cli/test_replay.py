@@ -100,7 +100,9 @@ def test_it_writes_nothing_and_prints_a_table(
     ]
     assert rows[history["alone"][:10]][:3] == [history["alone"][:10], "fail", "schema-companion"]
     assert git(repo, "status", "--porcelain=v2", "--untracked-files=all") == before
-    assert not (repo / ".git" / "cagr" / "gate.json").exists()
+    # Nothing of cagr's own either: not a gate record, nor a kept configuration (before: one
+    # config/<key>.json).
+    assert not (repo / ".git" / "cagr").exists()
 
 
 def test_usage_and_configuration_errors_exit_2(

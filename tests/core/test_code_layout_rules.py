@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import cagr_code
 from cagr_core.changes import Change, ChangeSet, Range, Stage
-from cagr_core.evaluator import evaluate
+from cagr_core.evaluator import CODE_FINDINGS_LISTED, evaluate
 from cagr_core.pull_request import Phase, PrBody
 from cagr_core.render import render_text
 from cagr_core.report import Report, Waived
@@ -56,10 +56,33 @@ class TestCodeRules:
         report = _judge(PRINT, deleted("src/old.py", text), added("src/new.py", text))
         assert _lines(report) == [("src/new.py", 1, 1), ("src/new.py", 2, 1)]
 
-    def test_deleted_files_never_fire_and_symlinks_hold_no_code(self) -> None:
-        report = _judge(PRINT, deleted("src/a.py", "print(1)\n"), added("src/l.py", "x", SYMLINK))
+    def test_deleted_files_never_fire(self) -> None:
+        report = _judge(PRINT, deleted("src/a.py", "print(1)\n"))
+        assert (report.findings, report.unchecked, report.status) == ((), (), "pass")
+
+    def test_a_symlink_is_unchecked_for_the_code_it_points_to_is_not_searched(self) -> None:
+        """`src/l.py -> real.txt` is imported with real.txt's code, which no rule selects;
+        before, the link was passed as holding no code."""
+        report = _judge(PRINT, added("src/l.py", "../real.txt", SYMLINK))
         assert report.findings == ()
-        assert report.unchecked == ()
+        (item,) = report.unchecked
+        assert (item.rule, item.stage, item.path) == ("no-print", Stage.CODE, "src/l.py")
+        assert "is a symbolic link, which cagr does not follow" in item.message
+        assert report.status == "unchecked"
+
+    def test_a_rule_lists_its_first_thousand_matches_and_counts_the_rest(self) -> None:
+        """A 1 MiB file of matches made half a million findings and ~110 s of `cagr ci`."""
+        report = _judge(
+            PRINT, added("src/a.py", "print(1)\n" * 600), added("src/b.py", "print(2)\n" * 600)
+        )
+        assert report.status == "fail"
+        assert len(report.findings) == CODE_FINDINGS_LISTED + 1
+        last = report.findings[-1]
+        assert (last.paths, last.line, last.column) == (("src/b.py",), 401, 1)
+        assert last.message == (
+            "src/b.py:401:1: 200 more match(es) of this rule from here on, not listed one by"
+            " one (a rule lists 1000 of its own)."
+        )
 
     def test_paths_the_rule_does_not_select_are_not_searched(self) -> None:
         assert _judge(PRINT, added("docs/a.py", "print(1)\n")).findings == ()

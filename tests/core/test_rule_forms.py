@@ -48,6 +48,13 @@ LOCK = RequiresRule(
 
 
 class TestDependencyChanged:
+    def test_an_addition_alone_is_said_once(self) -> None:
+        before, after = '{"dependencies": {}}', '{"dependencies": {"x": "1"}}'
+        (finding,) = check(LOCK, modified("package.json", before, after)).findings
+        assert finding.message.startswith(
+            "Added dependencies.x in package.json;"
+        )  # not "Added added"
+
     @pytest.mark.parametrize(
         ("path", "before", "after"),
         [

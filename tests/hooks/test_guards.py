@@ -327,3 +327,109 @@ def test_the_fast_path_trusts_a_guard_file_only_for_its_own_checkout_and_files(
     assert quick_look(str(worktree)) is None  # its own git directory: nothing learned there
     known_guards(str(worktree))
     assert quick_look(str(worktree)) == (("terraform", "terraform"), frozenset())
+
+
+@pytest.mark.parametrize(
+    ("command", "guard"),
+    [
+        ("git pull --no-verify", "guard.no-verify"),
+        ("git pull --no-veri origin main", "guard.no-verify"),
+        ("git push origin +refs/heads/*:refs/heads/*", "guard.force-push-target"),
+        ("git push -f origin 'refs/heads/ma*:refs/heads/ma*'", "guard.force-push-target"),
+        ("rm -rf .g*", "guard.cagr-state"),
+        ("rm -rf .*", "guard.cagr-state"),
+        ("rm -rf ./.g?t", "guard.cagr-state"),
+        ("rm -rf .[g]it", "guard.cagr-state"),
+    ],
+)
+def test_forms_git_and_bash_take_that_the_text_does_not_spell(
+    command: str, guard: str, checkout: Path
+) -> None:
+    """`git pull` takes `--no-verify` for its merge (git's own usage says so); a glob in a
+    dotted name is `.git` once bash expands it; a wildcard refspec updates the target too."""
+    assert (
+        "--verify"
+        in subprocess.run(
+            ["git", "pull", "-h"], cwd=checkout, capture_output=True, text=True, check=False
+        ).stdout
+    )
+    assert (
+        ".git"
+        in subprocess.run(
+            ["bash", "-c", "echo .g* .* ./.g?t .[g]it"],
+            cwd=checkout,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    )
+    git(checkout, "checkout", "-q", "-b", "work")
+    assert might_trip(command, (), frozenset())
+    kind, text = _judge(command, checkout)
+    assert kind == "deny", text  # before: none
+    assert f"guard {guard} denies" in text
+
+
+def test_a_state_path_the_shell_computes_gets_a_notice(checkout: Path) -> None:
+    kind, text = _judge('rm -rf "$(git rev-parse --git-dir)/cagr"', checkout)
+    assert kind == "notice", text  # before: none
+    assert "names cagr's state folder through a path the shell computes" in text
+    assert _judge('cat "$(git rev-parse --git-dir)/cagr/gate.json"', checkout) == ("none", "")
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["git push -f origin 'refs/heads/feat*:refs/heads/feat*'", "rm -rf *.pyc", "ls .*"],
+)
+def test_near_misses_of_those_forms_pass(command: str, checkout: Path) -> None:
+    git(checkout, "checkout", "-q", "-b", "work")
+    assert _judge(command, checkout) == ("none", "")
+
+
+@pytest.mark.parametrize(
+    ("command", "kind"),
+    [
+        ("git -c alias.c='commit --no-verify' c -qm x", "deny"),
+        ("git -c alias.C='commit -n' c -qm x", "deny"),
+        ("git -c alias.c='!git commit --no-verify' c -qm x", "notice"),
+    ],
+)
+def test_an_alias_the_line_defines_is_judged_as_what_git_runs(
+    command: str, kind: str, checkout: Path
+) -> None:
+    """git itself is the oracle: with a pre-commit hook that fails, each line commits."""
+    hook_file = checkout / ".git" / "hooks" / "pre-commit"
+    hook_file.write_text("#!/bin/sh\nexit 1\n")
+    hook_file.chmod(0o755)
+    write(checkout, "new.txt", "x\n")
+    git(checkout, "add", "new.txt")
+    assert subprocess.run(["git", "commit", "-qm", "x"], cwd=checkout, check=False).returncode
+    assert subprocess.run(["bash", "-c", command], cwd=checkout, check=False).returncode == 0
+    decided, text = _judge(command, checkout)
+    assert decided == kind, text  # before: none
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["terraform $(echo destroy)", "V=$(cat verb); terraform $V", "terraform `echo destroy`"],
+)
+def test_a_configured_guard_with_a_word_the_shell_computes_gets_a_notice(
+    command: str, guarded: Path, tmp_path: Path
+) -> None:
+    """bash runs `terraform destroy` for each line (a fake terraform records it); before, the
+    guard said nothing, as a line whose guarded word is computed was never matched."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "ran.txt"
+    (bin_dir / "terraform").write_text(f'#!/bin/sh\necho "$@" >> "{log}"\n')
+    (bin_dir / "terraform").chmod(0o755)
+    (guarded / "verb").write_text("destroy\n")
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    subprocess.run(["bash", "-c", command], cwd=guarded, env=env, check=True)
+    assert log.read_text().split() == ["destroy"]
+    known, _ = known_guards(str(guarded))
+    kind, text = _judge(command, guarded, known)
+    assert kind == "notice", text
+    assert "may run what guard no-destroy denies, with words the shell computes" in text
+    assert _judge("terraform $(echo plan) -out x", guarded, known)[0] == "notice"
+    assert _judge("terraform plan", guarded, known) == ("none", "")
