@@ -1,0 +1,262 @@
+"""The Markdown most descriptions are written in, read with the standard library: the same
+Document as mistune gives (cagr_markdown.full), or None where the scanner is not sure.
+
+It reads, at the top level: ATX headings, setext headings of one line, paragraphs, blank lines,
+thematic breaks, fenced code (backticks or tildes, closed or running to the end), indented
+code, HTML comments as blocks, and lists (bullets and `1.`/`1)` items, nested by indentation,
+task boxes). Inline: plain text, code spans on one line, entities, `_` inside a word. Anything
+else answers None, so mistune reads the text: block quotes, other HTML, tables, links and
+images, emphasis, strikethrough, backslashes, tabs and the rarer line and space characters,
+headings, fences or breaks inside list items, a multi-line setext heading, an ordered item that
+may continue a paragraph. Saying None is always right; giving a Document mistune would not is
+a bug (tests/property/test_markdown_scan.py holds the two to the same Document).
+"""
+
+from __future__ import annotations
+
+import re
+
+from cagr_core.sections import Content, Document, Heading
+
+__all__ = ["scan"]
+
+# Characters whose meaning the scanner does not model: line separators other than `\n` (the
+# adapter splits lines at them too), tabs (columns), NUL, and Unicode spaces (which mistune's
+# patterns may read as spaces where CommonMark does not).
+_UNSURE_CHARACTERS = re.compile(r"[^\S \n]|\x00|[\x1c-\x1f\x85\u2028\u2029]")
+# Inline characters that start something but a code span, an entity or `_` inside a word.
+_INLINE_UNSURE = re.compile(r"[\\*\[\]<~|!]")
+_CLOSING_MARKS = re.compile(r" +#+\Z")
+_ATX_START = re.compile(r"#{1,6}(?: |\Z)")
+_BREAK = re.compile(r"(?:(?:\* *){3,}|(?:- *){3,}|(?:_ *){3,})\Z")
+_SETEXT_2 = re.compile(r"-+ *\Z")
+_SETEXT_1 = re.compile(r"=+ *\Z")
+_FENCE = re.compile(r"(`{3,}|~{3,})(.*)\Z")
+_ITEM = re.compile(r"(?:([-+*])|([0-9]{1,9})[.)])( +)(?=\S)")
+_EMPTY_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)]) *\Z")
+_TASK = re.compile(r"\[[ xX]\] +(?=\S)")
+_BACKTICKS = re.compile(r"`+")
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+# What may start a block inside a list item; the scanner reads items of paragraph text only.
+_ITEM_BLOCK = re.compile(r"[#>`~<=|\[]|[-+*_](?: |\Z)|[0-9]{1,9}[.)](?: |\Z)|(?:[-*_] *){3,}\Z")
+
+
+class _Unsure(Exception):
+    """The text is not one the scanner reads as mistune does."""
+
+
+def scan(text: str) -> Document | None:
+    """The Document of `text` (lines broken at `\\n` only), or None where not sure."""
+    if _UNSURE_CHARACTERS.search(text):
+        return None
+    try:
+        return _Scanner(text.split("\n")).blocks()
+    except _Unsure:
+        return None
+
+
+class _Scanner:
+    """One pass over the lines, keeping the open list items' content columns."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.at = 0
+        self.out: list[Heading | Content] = []
+        self.items: list[int] = []  # content column of each open list item, outermost first
+        self.kinds: list[str] = []  # and its list's marker: `-`, `+`, `*`, `.` or `)`
+        self.previous = "blank"  # the last line: blank, paragraph, code or other
+        self.paragraph: list[str] = []  # a top-level paragraph's source lines (setext)
+
+    def blocks(self) -> Document:
+        while self.at < len(self.lines):
+            line = self.lines[self.at]
+            self.at += 1
+            self._line(line)
+        return tuple(self.out)
+
+    def _content(self, line: str) -> None:
+        self.out.append(Content((line,)))
+
+    def _line(self, line: str) -> None:
+        rest = line.lstrip(" ")
+        if not rest:
+            self.previous = "blank" if self.previous != "code" else "code"
+            self.paragraph = []
+            return
+        indent = len(line) - len(rest)
+        depth = sum(1 for column in self.items if column <= indent)
+        base = self.items[depth - 1] if depth else 0
+        if indent - base >= 4:
+            if self.previous == "paragraph":  # a continuation line, lazy or not
+                self._text_line(rest, top=not self.items)
+            else:
+                self._close_items(depth)
+                self.previous = "code"
+                self.paragraph = []
+                self._content(rest)  # indented code: its text as written
+            return
+        if self.previous == "code" and indent - base < 4:
+            self.previous = "other"
+        self._block_start(rest, indent, depth)
+
+    def _block_start(self, rest: str, indent: int, depth: int) -> None:
+        nested = depth > 0
+        if _ATX_START.match(rest):
+            if nested:
+                raise _Unsure  # a heading inside a list item
+            self._close_list()
+            self._atx(rest)
+            return
+        if fence := _FENCE.match(rest):
+            if nested:
+                raise _Unsure
+            self._close_list()
+            self._fence(fence.group(1), fence.group(2))
+            return
+        if rest.startswith("<"):
+            if nested or not rest.startswith("<!--"):
+                raise _Unsure  # HTML other than a comment
+            self._close_list()
+            self._comment(rest)
+            return
+        if rest.startswith(">"):
+            raise _Unsure  # a block quote
+        if self.items and (_BREAK.match(rest) or _SETEXT_1.match(rest) or _SETEXT_2.match(rest)):
+            raise _Unsure  # a break or an underline among list items
+        if self.previous == "paragraph" and self.paragraph and _SETEXT_2.match(rest):
+            self._setext(2)
+            return
+        if self.previous == "paragraph" and self.paragraph and _SETEXT_1.match(rest):
+            self._setext(1)
+            return
+        if _BREAK.match(rest):
+            self.previous = "other"
+            self.paragraph = []
+            return
+        if item := _ITEM.match(rest):
+            self._item(rest, indent, depth, item)
+            return
+        if _EMPTY_ITEM.match(rest):
+            raise _Unsure  # an empty list item
+        if self.previous != "paragraph":
+            self._close_items(depth)
+            if not self.items:
+                self.paragraph = []
+        self._text_line(rest, top=not self.items)
+
+    def _close_list(self) -> None:
+        self._close_items(0)
+        self.paragraph = []
+
+    def _close_items(self, depth: int) -> None:
+        del self.items[depth:]
+        del self.kinds[depth:]
+
+    def _text_line(self, rest: str, *, top: bool) -> None:
+        """A line of paragraph text (new or continued)."""
+        self._content(_inline(rest))
+        self.previous = "paragraph"
+        self.paragraph = [*self.paragraph, rest] if top else []
+
+    def _atx(self, rest: str) -> None:
+        level = len(rest) - len(rest.lstrip("#"))
+        text = rest[level:].strip(" ")
+        text = "" if not text.strip("#") else _CLOSING_MARKS.sub("", text)
+        self.out.append(Heading(level, _inline(text), atx=True))
+        self.previous = "other"
+        self.paragraph = []
+
+    def _setext(self, level: int) -> None:
+        if len(self.paragraph) != 1:
+            raise _Unsure  # a heading of several lines
+        text = self.paragraph[0]
+        self.out.pop()  # the paragraph's line is the heading's text
+        self.out.append(Heading(level, _inline(text), atx=False))
+        self.previous = "other"
+        self.paragraph = []
+
+    def _fence(self, marks: str, info: str) -> None:
+        if marks[0] == "`" and "`" in info:
+            raise _Unsure  # not a fence: inline code
+        self.previous = "other"
+        self.paragraph = []
+        closing = re.compile(rf" {{0,3}}{marks[0]}{{{len(marks)},}} *\Z")
+        while self.at < len(self.lines):
+            line = self.lines[self.at]
+            self.at += 1
+            if closing.match(line):
+                return
+            self._content(line)  # code: its text as written (indentation is stripped later)
+
+    def _comment(self, rest: str) -> None:
+        if rest.startswith(("<!-->", "<!--->")):
+            raise _Unsure
+        block = [rest]
+        if "-->" not in rest[4:]:
+            while self.at < len(self.lines):
+                block.append(self.lines[self.at])
+                self.at += 1
+                if "-->" in block[-1]:
+                    break
+        raw = "\n".join(block)
+        left = _COMMENT.sub("", raw)
+        if "<" in left or "&" in left:
+            raise _Unsure  # more HTML, or an entity, after the comment
+        self.out.append(Content(tuple(left.splitlines())))
+        self.previous = "other"
+        self.paragraph = []
+
+    def _item(self, rest: str, indent: int, depth: int, item: re.Match[str]) -> None:
+        bullet, number, spaces = item.groups()
+        if len(spaces) > 4:
+            raise _Unsure  # indented code at the start of an item
+        kind = bullet or item.group()[len(number)]
+        sibling = len(self.kinds) > depth and self.kinds[depth] == kind
+        if self.previous == "paragraph" and bullet is None and int(number) != 1 and not sibling:
+            raise _Unsure  # it may continue the paragraph instead
+        self._close_items(depth)
+        self.items.append(indent + item.end())
+        self.kinds.append(kind)
+        content = rest[item.end() :]
+        if task := _TASK.match(content):
+            content = content[task.end() :]
+        if _ITEM_BLOCK.match(content):
+            raise _Unsure  # an item that starts with a block other than a paragraph
+        self._content(_inline(content))
+        self.previous = "paragraph"
+        self.paragraph = []
+
+
+def _inline(text: str) -> str:
+    """The visible text of one line of inline Markdown: code spans' content, entities decoded."""
+    out: list[str] = []
+    at = 0
+    while (run := _BACKTICKS.search(text, at)) is not None:
+        closing = re.compile(rf"(?<!`){run.group()}(?!`)")
+        end = closing.search(text, run.end())
+        if end is None:
+            raise _Unsure  # a code span that goes on past the line, or literal backticks
+        out.append(_text(text[at : run.start()]))
+        code = text[run.end() : end.start()]
+        if code.startswith(" ") and code.endswith(" ") and code.strip(" "):
+            code = code[1:-1]
+        out.append(code)
+        at = end.end()
+    out.append(_text(text[at:]))
+    return "".join(out)
+
+
+def _text(text: str) -> str:
+    """Text outside code spans: `_` only inside a word, entities decoded."""
+    if _INLINE_UNSURE.search(text):
+        raise _Unsure  # `[` may also start a link reference definition
+    for found in re.finditer("_", text):
+        where = found.start()
+        before, after = text[where - 1 : where], text[where + 1 : where + 2]
+        if not (before.isascii() and before.isalnum() and after.isascii() and after.isalnum()):
+            raise _Unsure  # emphasis, perhaps
+    if "&" not in text:
+        return text
+    import html  # noqa: PLC0415  # its entity table only for a text that has an entity
+
+    return html.unescape(text)
