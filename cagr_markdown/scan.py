@@ -20,10 +20,14 @@ from cagr_core.sections import Content, Document, Heading
 
 __all__ = ["scan"]
 
-# Characters whose meaning the scanner does not model: line separators other than `\n` (the
-# adapter splits lines at them too), tabs (columns), NUL, and Unicode spaces (which mistune's
-# patterns may read as spaces where CommonMark does not).
-_UNSURE_CHARACTERS = re.compile(r"[^\S \n]|\x00|[\x1c-\x1f\x85\u2028\u2029]")
+# Characters whose meaning the scanner does not model: every white space but ` ` and `\n` (line
+# separators the adapter splits lines at too, tabs with their columns, Unicode spaces mistune's
+# patterns may read as spaces where CommonMark does not), and NUL. A set, not a pattern: it is
+# cheaper to make at import.
+UNSURE_CHARACTERS = frozenset(
+    "\x00\t\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 # Inline characters that start something but a code span, an entity or `_` inside a word.
 _INLINE_UNSURE = re.compile(r"[\\*\[\]<~|!]")
 _CLOSING_MARKS = re.compile(r" +#+\Z")
@@ -31,6 +35,7 @@ _ATX_START = re.compile(r"#{1,6}(?: |\Z)")
 _BREAK = re.compile(r"(?:(?:\* *){3,}|(?:- *){3,}|(?:_ *){3,})\Z")
 _SETEXT_2 = re.compile(r"-+ *\Z")
 _SETEXT_1 = re.compile(r"=+ *\Z")
+_UNDERLINE = re.compile(r"[=-]+ *\Z")  # mistune reads `=-` as an underline too
 _FENCE = re.compile(r"(`{3,}|~{3,})(.*)\Z")
 _ITEM = re.compile(r"(?:([-+*])|([0-9]{1,9})[.)])( +)(?=\S)")
 _EMPTY_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)]) *\Z")
@@ -47,7 +52,7 @@ class _Unsure(Exception):
 
 def scan(text: str) -> Document | None:
     """The Document of `text` (lines broken at `\\n` only), or None where not sure."""
-    if _UNSURE_CHARACTERS.search(text):
+    if not UNSURE_CHARACTERS.isdisjoint(text):
         return None
     try:
         return _Scanner(text.split("\n")).blocks()
@@ -121,6 +126,8 @@ class _Scanner:
             return
         if rest.startswith(">"):
             raise _Unsure  # a block quote
+        if _UNDERLINE.match(rest) and not (_SETEXT_1.match(rest) or _SETEXT_2.match(rest)):
+            raise _Unsure  # `=` and `-` mixed: mistune's underline, not CommonMark's
         if self.items and (_BREAK.match(rest) or _SETEXT_1.match(rest) or _SETEXT_2.match(rest)):
             raise _Unsure  # a break or an underline among list items
         if self.previous == "paragraph" and self.paragraph and _SETEXT_2.match(rest):

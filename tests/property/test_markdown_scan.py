@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from cagr_markdown import normal, parse
 from cagr_markdown.full import parse as parse_with_mistune
-from cagr_markdown.scan import scan
+from cagr_markdown.scan import UNSURE_CHARACTERS, scan
 from tests.property.strategies import markdown_text
 
 # Cases found by hand and by earlier runs: each reads one construct at an edge.
@@ -55,6 +55,8 @@ TRICKY = (
     "\t## Risk\n",
     "## Risk\u00a0\n",
     "a\u2028b",
+    "1\n=-",
+    "a\n-=",
 )
 
 
@@ -100,3 +102,8 @@ def test_ordinary_descriptions_are_read_without_mistune() -> None:
         scanned = scan(text)
         assert scanned is not None, text
         assert normal(scanned) == normal(parse_with_mistune(text))
+
+
+def test_the_scanner_leaves_every_space_but_space_and_line_feed_to_mistune() -> None:
+    spaces = {chr(c) for c in range(0x110000) if chr(c).isspace()} - {" ", "\n"}
+    assert spaces | {"\x00"} == UNSURE_CHARACTERS
