@@ -14,7 +14,7 @@ from cagr_core.pull_request import MAX_BODY_BYTES, PrBody
 from cagr_core.sections import Content, Document, Heading
 from cagr_core.values import replace
 
-from .scan import scan
+from .scanner import scan
 
 __all__ = ["normal", "parse", "parsed"]
 

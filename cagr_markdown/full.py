@@ -1,5 +1,5 @@
 """A pull request's description parsed by mistune into the core's Document: the reference
-semantics, and the fallback wherever cagr_markdown.scan is not sure.
+semantics, and the fallback wherever cagr_markdown.scanner is not sure.
 
 mistune (CommonMark, with GitHub's tables, strikethrough and task lists) parses the text; each
 top-level block becomes a Heading (its level and visible text) or Content (its visible lines:

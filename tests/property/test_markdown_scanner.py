@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from cagr_markdown import normal, parse
 from cagr_markdown.full import parse as parse_with_mistune
-from cagr_markdown.scan import UNSURE_CHARACTERS, scan
+from cagr_markdown.scanner import UNSURE_CHARACTERS, scan
 from tests.property.strategies import markdown_text
 
 # Cases found by hand and by earlier runs: each reads one construct at an edge.

@@ -9,7 +9,7 @@ else answers None, so mistune reads the text: block quotes, other HTML, tables, 
 images, emphasis, strikethrough, backslashes, tabs and the rarer line and space characters,
 headings, fences or breaks inside list items, a multi-line setext heading, an ordered item that
 may continue a paragraph. Saying None is always right; giving a Document mistune would not is
-a bug (tests/property/test_markdown_scan.py holds the two to the same Document).
+a bug (tests/property/test_markdown_scanner.py holds the two to the same Document).
 """
 
 from __future__ import annotations
