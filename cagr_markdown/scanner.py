@@ -4,9 +4,10 @@ Document as mistune gives (cagr_markdown.full), or None where the scanner is not
 It reads, at the top level: ATX headings, setext headings of one line, paragraphs, blank lines,
 thematic breaks, fenced code (backticks or tildes, closed or running to the end), indented
 code, HTML comments as blocks, and lists (bullets and `1.`/`1)` items, nested by indentation,
-task boxes). Inline: plain text, code spans on one line, entities, `_` inside a word. Anything
-else answers None, so mistune reads the text: block quotes, other HTML, tables, links and
-images, emphasis, strikethrough, backslashes, tabs and the rarer line and space characters,
+task boxes). Inline: plain text, code spans on one line, emphasis (`*` and `_`, by CommonMark's
+delimiter rules, within one line), entities. Anything else answers None, so mistune reads the
+text: block quotes, other HTML, tables, links and images, strikethrough, backslashes, emphasis
+beside text beyond ASCII or open at a line's end, tabs and the rarer line and space characters,
 headings, fences or breaks inside list items, a multi-line setext heading, an ordered item that
 may continue a paragraph. Saying None is always right; giving a Document mistune would not is
 a bug (tests/property/test_markdown_scanner.py holds the two to the same Document).
@@ -28,8 +29,8 @@ UNSURE_CHARACTERS = frozenset(
     "\x00\t\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
-# Inline characters that start something but a code span, an entity or `_` inside a word.
-_INLINE_UNSURE = re.compile(r"[\\*\[\]<~|!]")
+# Inline characters that start something but a code span, emphasis or an entity.
+_INLINE_UNSURE = re.compile(r"[\\\[\]<~|!]")
 _CLOSING_MARKS = re.compile(r" +#+\Z")
 _ATX_START = re.compile(r"#{1,6}(?: |\Z)")
 _BREAK = re.compile(r"(?:(?:\* *){3,}|(?:- *){3,}|(?:_ *){3,})\Z")
@@ -67,6 +68,7 @@ class _Scanner:
         self.lines = lines
         self.at = 0
         self.out: list[Heading | Content] = []
+        self.pending: list[str] = []  # content lines since the last heading
         self.items: list[int] = []  # content column of each open list item, outermost first
         self.kinds: list[str] = []  # and its list's marker: `-`, `+`, `*`, `.` or `)`
         self.previous = "blank"  # the last line: blank, paragraph, code or other
@@ -77,10 +79,20 @@ class _Scanner:
             line = self.lines[self.at]
             self.at += 1
             self._line(line)
+        self._flush()
         return tuple(self.out)
 
     def _content(self, line: str) -> None:
-        self.out.append(Content((line,)))
+        self.pending.append(line)
+
+    def _heading(self, heading: Heading) -> None:
+        self._flush()
+        self.out.append(heading)
+
+    def _flush(self) -> None:
+        if self.pending:
+            self.out.append(Content(tuple(self.pending)))
+            self.pending = []
 
     def _line(self, line: str) -> None:
         rest = line.lstrip(" ")
@@ -105,6 +117,9 @@ class _Scanner:
         self._block_start(rest, indent, depth)
 
     def _block_start(self, rest: str, indent: int, depth: int) -> None:
+        if rest[0].isalpha():  # no block starts with a letter: paragraph text
+            self._paragraph_line(rest, depth)
+            return
         nested = depth > 0
         if _ATX_START.match(rest):
             if nested:
@@ -145,6 +160,10 @@ class _Scanner:
             return
         if _EMPTY_ITEM.match(rest):
             raise _Unsure  # an empty list item
+        self._paragraph_line(rest, depth)
+
+    def _paragraph_line(self, rest: str, depth: int) -> None:
+        """A line of text that starts or continues a paragraph."""
         if self.previous != "paragraph":
             self._close_items(depth)
             if not self.items:
@@ -163,13 +182,16 @@ class _Scanner:
         """A line of paragraph text (new or continued)."""
         self._content(_inline(rest))
         self.previous = "paragraph"
-        self.paragraph = [*self.paragraph, rest] if top else []
+        if top:
+            self.paragraph.append(rest)
+        else:
+            self.paragraph = []
 
     def _atx(self, rest: str) -> None:
         level = len(rest) - len(rest.lstrip("#"))
         text = rest[level:].strip(" ")
         text = "" if not text.strip("#") else _CLOSING_MARKS.sub("", text)
-        self.out.append(Heading(level, _inline(text), atx=True))
+        self._heading(Heading(level, _inline(text), atx=True))
         self.previous = "other"
         self.paragraph = []
 
@@ -177,8 +199,8 @@ class _Scanner:
         if len(self.paragraph) != 1:
             raise _Unsure  # a heading of several lines
         text = self.paragraph[0]
-        self.out.pop()  # the paragraph's line is the heading's text
-        self.out.append(Heading(level, _inline(text), atx=False))
+        self.pending.pop()  # the paragraph's line is the heading's text
+        self._heading(Heading(level, _inline(text), atx=False))
         self.previous = "other"
         self.paragraph = []
 
@@ -209,7 +231,7 @@ class _Scanner:
         left = _COMMENT.sub("", raw)
         if "<" in left or "&" in left:
             raise _Unsure  # more HTML, or an entity, after the comment
-        self.out.append(Content(tuple(left.splitlines())))
+        self.pending.extend(left.splitlines())
         self.previous = "other"
         self.paragraph = []
 
@@ -235,35 +257,142 @@ class _Scanner:
 
 
 def _inline(text: str) -> str:
-    """The visible text of one line of inline Markdown: code spans' content, entities decoded."""
+    """The visible text of one line of inline Markdown: code spans' content, emphasis marks
+    dropped, entities decoded."""
+    if not _INLINE_SPECIAL.search(text):
+        return text
+    if text.count("`") > _MARKS_A_LINE or text.count("*") + text.count("_") > _MARKS_A_LINE:
+        raise _Unsure  # matching them is quadratic here: leave such a line to mistune
+    spans = _code_spans(text)
+    pieces: list[tuple[int, int]] = []  # the text between code spans
+    last = 0
+    for start, end, _ in spans:
+        pieces.append((last, start))
+        last = end
+    pieces.append((last, len(text)))
+    runs: list[_Run] = []
+    for start, end in pieces:
+        if _INLINE_UNSURE.search(text, start, end):
+            raise _Unsure  # `[` may also start a link reference definition
+        runs.extend(
+            _Run(text, found.start(), found.end())
+            for found in _DELIMITERS.finditer(text, start, end)
+        )
+    _match_emphasis(runs)
     out: list[str] = []
-    at = 0
-    while (run := _BACKTICKS.search(text, at)) is not None:
-        closing = re.compile(rf"(?<!`){run.group()}(?!`)")
-        end = closing.search(text, run.end())
-        if end is None:
-            raise _Unsure  # a code span that goes on past the line, or literal backticks
-        out.append(_text(text[at : run.start()]))
-        code = text[run.end() : end.start()]
-        if code.startswith(" ") and code.endswith(" ") and code.strip(" "):
-            code = code[1:-1]
-        out.append(code)
-        at = end.end()
-    out.append(_text(text[at:]))
+    for index, (start, end) in enumerate(pieces):
+        out.append(_text(text, start, end, [run for run in runs if start <= run.start < end]))
+        if index < len(spans):
+            out.append(spans[index][2])
     return "".join(out)
 
 
-def _text(text: str) -> str:
-    """Text outside code spans: `_` only inside a word, entities decoded."""
-    if _INLINE_UNSURE.search(text):
-        raise _Unsure  # `[` may also start a link reference definition
-    for found in re.finditer("_", text):
-        where = found.start()
-        before, after = text[where - 1 : where], text[where + 1 : where + 2]
-        if not (before.isascii() and before.isalnum() and after.isascii() and after.isalnum()):
-            raise _Unsure  # emphasis, perhaps
-    if "&" not in text:
-        return text
+def _code_spans(text: str) -> list[tuple[int, int, str]]:
+    """Each code span of the line: where it starts and ends, and its text."""
+    spans: list[tuple[int, int, str]] = []
+    at = 0
+    while (run := _BACKTICKS.search(text, at)) is not None:
+        closing = re.compile(rf"(?<!`){run.group()}(?!`)")
+        closed = closing.search(text, run.end())
+        if closed is None:
+            raise _Unsure  # a code span that goes on past the line, or literal backticks
+        code = text[run.end() : closed.start()]
+        if code.startswith(" ") and code.endswith(" ") and code.strip(" "):
+            code = code[1:-1]
+        spans.append((run.start(), closed.end(), code))
+        at = closed.end()
+    return spans
+
+
+_DELIMITERS = re.compile(r"\*+|_+")
+_INLINE_SPECIAL = re.compile(r"[`*_&\\\[\]<~|!]")  # a line without these is its own text
+_MARKS_A_LINE = 200  # backticks, or emphasis marks, one line may have for the scanner
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+class _Run:
+    """A run of `*` or `_` in a line, as CommonMark's emphasis algorithm reads it."""
+
+    __slots__ = ("active", "can_close", "can_open", "char", "count", "length", "start")
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isascii() and after.isascii()):
+            raise _Unsure  # flanking beside a letter, space or mark beyond ASCII
+        left = after != " " and (
+            after not in _PUNCTUATION or before in _PUNCTUATION or before == " "
+        )
+        right = before != " " and (
+            before not in _PUNCTUATION or after in _PUNCTUATION or after == " "
+        )
+        self.char = text[start]
+        self.start = start
+        self.length = self.count = end - start
+        self.active = True
+        if self.char == "*":
+            self.can_open, self.can_close = left, right
+        else:  # `_` opens or closes inside a word only beside punctuation
+            self.can_open = left and (not right or before in _PUNCTUATION)
+            self.can_close = right and (not left or after in _PUNCTUATION)
+
+
+def _match_emphasis(runs: list[_Run]) -> None:
+    """Which marks of each run are emphasis (`count`: those left as text), by CommonMark's
+    "process emphasis" over one line; an opener left unmatched could pair with a later line's
+    closer, so the scanner is not sure of it."""
+    for at, closer in enumerate(runs):
+        if not closer.can_close:
+            continue
+        while closer.count:
+            opener = next(
+                (
+                    (where, run)
+                    for where, run in reversed(list(enumerate(runs[:at])))
+                    if run.active
+                    and run.can_open
+                    and run.count
+                    and run.char == closer.char
+                    and not _third(run, closer)
+                ),
+                None,
+            )
+            if opener is None:
+                break
+            where, run = opener
+            used = 2 if run.count >= 2 and closer.count >= 2 else 1
+            run.count -= used
+            closer.count -= used
+            for between in runs[where + 1 : at]:
+                between.active = False
+        if closer.count and not closer.can_open:
+            closer.active = False
+    if any(run.active and run.can_open and run.count for run in runs):
+        raise _Unsure
+
+
+def _third(opener: _Run, closer: _Run) -> bool:
+    """CommonMark's rule of 3: runs that can both open and close pair only when their lengths'
+    sum is not a multiple of 3, unless both lengths are."""
+    both = opener.can_close or closer.can_open
+    total = opener.length + closer.length
+    return both and total % 3 == 0 and not (opener.length % 3 == 0 and closer.length % 3 == 0)
+
+
+def _text(text: str, start: int, end: int, runs: list[_Run]) -> str:
+    """Text outside code spans: emphasis marks dropped, entities decoded."""
+    out: list[str] = []
+    at = start
+    for run in runs:
+        out.append(text[at : run.start])
+        out.append(run.char * run.count)
+        at = run.start + run.length
+    out.append(text[at:end])
+    visible = "".join(out)
+    if "&" not in visible:
+        return visible
+    if any(run.count != run.length for run in runs):
+        raise _Unsure  # an entity beside emphasis: mistune decodes each text piece apart
     import html  # noqa: PLC0415  # its entity table only for a text that has an entity
 
-    return html.unescape(text)
+    return html.unescape(visible)

@@ -147,7 +147,7 @@ def _third_party(loaded: set[str]) -> set[str]:
 
 # What most descriptions hold: headings, paragraphs, a comment, a list with task boxes, code.
 ORDINARY_BODY = (
-    "<!-- What changed, and why -->\n## Summary\nAdds `x` to the parser.\n\n"
+    "<!-- What changed, and why -->\n## Summary\nAdds `x` to the **parser**.\n\n"
     "## Risk\nLow: a comment.\n\n- [x] tests\n- [ ] docs\n"
 )
 # And one the scanner is not sure of (a block quote): mistune reads it.

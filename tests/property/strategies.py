@@ -316,3 +316,29 @@ _md_line = st.one_of(
                                "|---|---|", "&nbsp;", "<!-- x --> <b>y</b>"])),
 )  # fmt: skip
 markdown_text = st.lists(_md_line, max_size=14).map("\n".join)
+
+# Markdown of the constructs the scanner reads itself (so most examples test its reading, not
+# its doubt): words, code spans, emphasis, entities; headings, lists, fences, comments.
+_plain_word = st.sampled_from(
+    ["Risk", "Summary", "TODO", "low", "a_b", "x", "N/A", "&amp;", "&copy", "&#82;isk", "`code`",
+     "``a ` b``", "` x `", "#1", "2.", "-", "=", "+", "é", ":", "(a)", "a.", "1)", "*em*",
+     "**Risk**", "_e_", "__s__", "***x***", "*", "**", "_", "a*b", "a_b_c", "*a", "b*", "_a",
+     "b_", "**a:**", "(*x*)", "*`c`*", "x*", "*é*", "__init__.py"]
+)  # fmt: skip
+_plain_text = st.lists(_plain_word, min_size=1, max_size=4).map(" ".join)
+_plain_indent = st.sampled_from(["", "", "", " ", "  ", "   ", "    ", "     ", "        "])
+_plain_line = st.one_of(
+    st.just(""),
+    st.builds("{}{}".format, _plain_indent, _plain_text),
+    st.builds("{}{} {}{}".format, _plain_indent, st.sampled_from(["#", "##", "###"]),
+              _plain_text, st.sampled_from(["", " ##", "#"])),
+    st.builds("{}{}".format, _plain_indent, st.sampled_from(["---", "===", "***", "--"])),
+    st.builds("{}{}{}".format, _plain_indent, st.sampled_from(["```", "~~~", "````"]),
+              st.sampled_from(["", "sh"])),
+    st.builds("{}{} {}".format, _plain_indent,
+              st.sampled_from(["-", "*", "+", "1.", "2.", "1)", "- [ ]", "- [x]", "3. [X]"]),
+              _plain_text),
+    st.builds("{}{}".format, _plain_indent,
+              st.sampled_from(["<!-- a", "-->", "<!-- one --> after", "a -->"])),
+)  # fmt: skip
+scanner_markdown = st.lists(_plain_line, max_size=12).map("\n".join)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from cagr_markdown import normal, parse
 from cagr_markdown.full import parse as parse_with_mistune
 from cagr_markdown.scanner import UNSURE_CHARACTERS, scan
-from tests.property.strategies import markdown_text
+from tests.property.strategies import markdown_text, scanner_markdown
 
 # Cases found by hand and by earlier runs: each reads one construct at an edge.
 TRICKY = (
@@ -55,6 +55,11 @@ TRICKY = (
     "\t## Risk\n",
     "## Risk\u00a0\n",
     "a\u2028b",
+    "**Risk** low\n*a **b** c*\n***a***\nfoo*bar*\nx * y * z\n__init__.py\n",
+    "**a\nb**\n",
+    "*a `*` b*\n_a_b_\n**a:**b\n",
+    "a* " * 150,  # more marks on a line than the scanner matches: mistune reads it
+    "`` a ` " * 60,
     "1\n=-",
     "a\n-=",
 )
@@ -73,6 +78,10 @@ class TestScannerAgreesWithMistune:
     @given(markdown_text)
     @example("")
     def test_generated_markdown(self, text: str) -> None:
+        _agrees(text)
+
+    @given(scanner_markdown)
+    def test_generated_markdown_of_what_the_scanner_reads(self, text: str) -> None:
         _agrees(text)
 
     @given(st.text(alphabet=st.sampled_from("#-*_`~<>!&;[]()= \n\t1.)xRisk\\|"), max_size=40))
@@ -94,6 +103,7 @@ ORDINARY = (
     " `config_cache` module.\n\n## Risk\n\n- Low: the cache is keyed by the config's bytes.\n"
     "- [x] tests added\n- [ ] docs\n\n## Testing\n\n```sh\npytest -q tests/repo\n```\n",
     "## Summary\n1. first\n2. second\n   more of it\n\n## Risk\nNone &mdash; a typo.\n",
+    "## **Summary**\n**Note:** the `__init__` of *each* module.\n\n## Risk\n_Low_: a rename.\n",
 )
 
 
