@@ -113,6 +113,8 @@ class _Scanner:
                 self._content(rest)  # indented code: its text as written
             return
         if self.previous == "code" and indent - base < 4:
+            if depth < len(self.items):
+                raise _Unsure  # mistune keeps a list item open after its code: CommonMark not
             self.previous = "other"
         self._block_start(rest, indent, depth)
 

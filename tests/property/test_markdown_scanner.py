@@ -58,6 +58,7 @@ TRICKY = (
     "**Risk** low\n*a **b** c*\n***a***\nfoo*bar*\nx * y * z\n__init__.py\n",
     "**a\nb**\n",
     "*a `*` b*\n_a_b_\n**a:**b\n",
+    "- Risk\n\n        Risk\n-->\n  # Risk",  # mistune: the item goes on after its code
     "a* " * 150,  # more marks on a line than the scanner matches: mistune reads it
     "`` a ` " * 60,
     "1\n=-",
