@@ -47,12 +47,25 @@ RESERVED_PARTS = ("dir", "name", "ext")  # a sibling target's own placeholders
 Parts = str  # "none": no named parts; "bind": named parts that bind (paths); "fill": used (require)
 
 
+_VALID: set[tuple[str, Parts]] = set()  # patterns checked in this process that passed
+
+
 def check_pattern(pattern: str, parts: Parts = "none") -> None:
     """Raise PatternError, pointing at the bad part, for a pattern that would silently misbehave.
 
     `parts` says what a named part may be here: `none` (not at all), `bind` (a trigger path: it
     names what it matched, so it must be decided by the path) or `fill` (filled in from one).
     """
+    # Validating a configuration and compiling it check each pattern, a sibling rule's target
+    # once more: wcmatch's translation is most of a check, so a pattern that passed is not
+    # checked again.
+    if (pattern, parts) in _VALID:
+        return
+    _check_pattern(pattern, parts)
+    _VALID.add((pattern, parts))
+
+
+def _check_pattern(pattern: str, parts: Parts) -> None:
     if not pattern.strip():
         raise PatternError(
             pattern, 0, len(pattern), "a blank pattern; write [ ] for a name made of spaces"

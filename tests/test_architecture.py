@@ -50,6 +50,7 @@ GATE_PATH = (
     "cagr_repo.state",
     "cagr_repo.config_files",
     "cagr_core.version",
+    "cagr_markdown",  # a body's sections: the scanner, mistune only where it is not sure
 )
 HEAVY = (
     "dulwich", "attrs", "cattrs", "wcmatch", "bracex", "mistune", "tomlkit", "argparse",

@@ -1,6 +1,7 @@
 """What each warm path imports: a check whose configuration did not change reads the compiled form
 cagr kept, so neither the config model nor the pattern compiler may load again; nothing parses
-Markdown but a check that has a body; hooks never load argparse.
+Markdown but a check that has a body, and mistune only for a body the standard-library scanner
+is not sure of; hooks never load argparse.
 
 Each path runs once to warm (the kept configuration, the gate record), then again to be
 looked at, as a fresh process the console script's way (`from cagr_cli.main import main`).
@@ -23,7 +24,8 @@ COMPILING = (
     "cagr_config.example_runner", "cagr_config.globs", "cagr_config.schema", "cagr_config.load",
     "cagr_config.compile", "cagr_config.field_docs", "cagr_repo.suggest", "cagr_hooks.install",
 )  # fmt: skip
-MARKDOWN = ("mistune",)  # only a body to read needs it
+MARKDOWN = ("mistune",)  # only a body the scanner is not sure of needs it
+READING = ("cagr_markdown",)  # only a body to read needs the scanner
 HOOK_ONLY_NEVER = ("argparse", "subprocess", "importlib.metadata")
 TYPING = ("typing",)  # its import costs about 2.5 ms: annotations are never evaluated
 SUGGESTING = ("difflib",)  # "did you mean": only a name that was not found needs it
@@ -143,19 +145,31 @@ def _third_party(loaded: set[str]) -> set[str]:
     return {top for top in tops if top not in stdlib and top not in CAGR and top != "__main__"}
 
 
+# What most descriptions hold: headings, paragraphs, a comment, a list with task boxes, code.
+ORDINARY_BODY = (
+    "<!-- What changed, and why -->\n## Summary\nAdds `x` to the **parser**.\n\n"
+    "## Risk\nLow: a comment.\n\n- [x] tests\n- [ ] docs\n"
+)
+# And one the scanner is not sure of (a block quote): mistune reads it.
+UNUSUAL_BODY = "## Risk\n> Low: a comment.\n"
+
+
 # `cagr ci` has no warm path: it trusts no local state, so it compiles the configuration afresh
 # on every run (tests/adversarial/test_local_state.py).
 PATHS = {
     "turn end": (lambda root: _hook(root, "Stop", stop_hook_active=False),
-                 COMPILING + MARKDOWN + HOOK_ONLY_NEVER + SUGGESTING + TYPING),
+                 COMPILING + MARKDOWN + READING + HOOK_ONLY_NEVER + SUGGESTING + TYPING),
     "rules check": (lambda _: (["rules", "check"], ""),
-                    COMPILING + MARKDOWN + SUGGESTING + TYPING + ("subprocess",)),
+                    COMPILING + MARKDOWN + READING + SUGGESTING + TYPING + ("subprocess",)),
     "rules check --committed": (lambda _: (["rules", "check", "--committed"], ""),
-                                COMPILING + MARKDOWN + SUGGESTING + TYPING + ("subprocess",)),
-    "changes": (lambda _: (["changes"], ""), COMPILING + MARKDOWN + SUGGESTING + ("subprocess",)),
+                                COMPILING + MARKDOWN + READING + SUGGESTING + TYPING
+                                + ("subprocess",)),
+    "changes": (lambda _: (["changes"], ""),
+                COMPILING + MARKDOWN + READING + SUGGESTING + ("subprocess",)),
     "the PR gate reading a body": (
-        lambda root: _bash(root, 'gh pr create -t T -b "## Risk\nLow: a comment."'),
-        (*COMPILING, *HOOK_ONLY_NEVER, "dulwich", "cagr_repo.config", "cagr_repo.collect"),
+        lambda root: _bash(root, f"gh pr create -t T -b '{ORDINARY_BODY}'"),
+        (*COMPILING, *MARKDOWN, *HOOK_ONLY_NEVER, *TYPING, "dulwich", "cagr_repo.config",
+         "cagr_repo.collect", "html"),
     ),
 }  # fmt: skip
 
@@ -166,13 +180,19 @@ def test_a_warm_path_loads_none_of_what_it_does_not_use(checkout: Path, path: st
     argv, stdin = call(checkout)
     loaded = _loaded(checkout, argv, stdin)
     assert _within(loaded, never) == []
-    body = {"mistune"} if "body" in path else set()
-    assert _third_party(loaded) <= THIRD_PARTY | body
+    assert _third_party(loaded) <= THIRD_PARTY
 
 
-def test_reading_a_body_is_what_loads_markdown(checkout: Path) -> None:
-    loaded = _loaded(checkout, *_bash(checkout, 'gh pr create -t T -b "## Risk\nLow."'))
-    assert _within(loaded, ("mistune",)) != []  # so the sets above are not empty by accident
+def test_reading_a_body_is_what_loads_the_scanner(checkout: Path) -> None:
+    loaded = _loaded(checkout, *_bash(checkout, f"gh pr create -t T -b '{ORDINARY_BODY}'"))
+    assert _within(loaded, READING) != []  # so the sets above are not empty by accident
+    assert _within(loaded, MARKDOWN) == []
+
+
+def test_a_body_the_scanner_is_not_sure_of_loads_mistune(checkout: Path) -> None:
+    loaded = _loaded(checkout, *_bash(checkout, f"gh pr create -t T -b '{UNUSUAL_BODY}'"))
+    assert _within(loaded, MARKDOWN) != []
+    assert _third_party(loaded) == {"mistune"}
 
 
 CODE_RULE = """

@@ -282,3 +282,63 @@ guard_word = st.text(alphabet="ab-/.", min_size=1, max_size=4)
 guard_pattern_word = st.text(alphabet="ab-.*", min_size=1, max_size=4).filter(lambda w: w != "")
 # Name conventions: words of lowercase letters and digits, starting with a letter.
 name_word = st.from_regex(r"[a-z][a-z0-9]{0,5}", fullmatch=True)
+
+
+# Markdown descriptions built from the lines that decide sections, and their tricky neighbours:
+# headings of every form (ATX with closing marks, setext underlines, `<h2>`), fences of both
+# characters and several lengths (closed, unclosed, with info), indented code, HTML blocks and
+# comments, block quotes, lists (bullets, numbers, nesting, task boxes, lazy lines), tables,
+# entities, escapes, emphasis, links and link reference definitions.
+_md_word = st.sampled_from(
+    ["Risk", "risk", "Summary", "TODO", "low", "a_b", "x", "N/A", "&amp;", "&copy", "&#82;isk",
+     "`code`", "``a ` b``", "` x `", "`", "*em*", "**Risk**", "_e_", "__s__", "~~del~~",
+     "[link](http://x)", "[ref]", "![img](y)", "<b>", "</b>", "<!-- c -->", "\\#", "\\",
+     "http://a.b/c_d", "a|b", "#", "##", "2.", "-", "*", ">", "=", "<h2>Risk</h2>", "é"]
+)  # fmt: skip
+_md_text = st.lists(_md_word, min_size=1, max_size=5).map(" ".join)
+_md_indent = st.sampled_from(["", "", "", " ", "  ", "   ", "    ", "      ", "\t"])
+_md_line = st.one_of(
+    st.just(""),
+    _md_text,
+    st.builds("{}{} {}{}".format, _md_indent, st.sampled_from(["#", "##", "###", "#######"]),
+              _md_text, st.sampled_from(["", " ##", "#", "  "])),
+    st.builds("{}{}".format, _md_indent, st.sampled_from(["---", "===", "--", "***", "- - -", "___"])),
+    st.builds("{}{}{}".format, _md_indent, st.sampled_from(["```", "````", "~~~", "~~~~", "``"]),
+              st.sampled_from(["", "python", " x`y"])),
+    st.builds("{}{} {}".format, _md_indent,
+              st.sampled_from(["-", "*", "+", "1.", "2.", "1)", "10.", "- [ ]", "- [x]", "1. [X]",
+                               "- -", "-    ", ">", "> -"]), _md_text),
+    st.builds("{}{}".format, _md_indent, st.sampled_from(["-", "1.", ">", "- [ ]"])),
+    st.builds("{}{}".format, _md_indent,
+              st.sampled_from(["<!-- a", "-->", "<!-- one --> after", "<!-->", "<details>",
+                               "</details>", "<h2>Risk</h2>", "<h3 class=x>Risk", "<div>",
+                               "<script>", "</script>", "[ref]: http://x", "| a | b |",
+                               "|---|---|", "&nbsp;", "<!-- x --> <b>y</b>"])),
+)  # fmt: skip
+markdown_text = st.lists(_md_line, max_size=14).map("\n".join)
+
+# Markdown of the constructs the scanner reads itself (so most examples test its reading, not
+# its doubt): words, code spans, emphasis, entities; headings, lists, fences, comments.
+_plain_word = st.sampled_from(
+    ["Risk", "Summary", "TODO", "low", "a_b", "x", "N/A", "&amp;", "&copy", "&#82;isk", "`code`",
+     "``a ` b``", "` x `", "#1", "2.", "-", "=", "+", "é", ":", "(a)", "a.", "1)", "*em*",
+     "**Risk**", "_e_", "__s__", "***x***", "*", "**", "_", "a*b", "a_b_c", "*a", "b*", "_a",
+     "b_", "**a:**", "(*x*)", "*`c`*", "x*", "*é*", "__init__.py"]
+)  # fmt: skip
+_plain_text = st.lists(_plain_word, min_size=1, max_size=4).map(" ".join)
+_plain_indent = st.sampled_from(["", "", "", " ", "  ", "   ", "    ", "     ", "        "])
+_plain_line = st.one_of(
+    st.just(""),
+    st.builds("{}{}".format, _plain_indent, _plain_text),
+    st.builds("{}{} {}{}".format, _plain_indent, st.sampled_from(["#", "##", "###"]),
+              _plain_text, st.sampled_from(["", " ##", "#"])),
+    st.builds("{}{}".format, _plain_indent, st.sampled_from(["---", "===", "***", "--"])),
+    st.builds("{}{}{}".format, _plain_indent, st.sampled_from(["```", "~~~", "````"]),
+              st.sampled_from(["", "sh"])),
+    st.builds("{}{} {}".format, _plain_indent,
+              st.sampled_from(["-", "*", "+", "1.", "2.", "1)", "- [ ]", "- [x]", "3. [X]"]),
+              _plain_text),
+    st.builds("{}{}".format, _plain_indent,
+              st.sampled_from(["<!-- a", "-->", "<!-- one --> after", "a -->"])),
+)  # fmt: skip
+scanner_markdown = st.lists(_plain_line, max_size=12).map("\n".join)

@@ -146,3 +146,21 @@ class TestRegularExpressions:
         flags |= 0 if anchored else glob.MATCHBASE
         expected = glob.globmatch(path, pattern.removeprefix("/"), flags=flags, limit=0)
         assert compile_matcher([pattern]).matches(path) == expected
+
+
+class TestCheckedOnce:
+    """A pattern that passed its check is not checked again in the process; one that failed
+    fails every time, with the same message, whatever was checked before."""
+
+    @given(st.sampled_from(["src/**", "a/{b,c}/*.py", "**/x", "src/", "!a", "a//b", "{a,/b}",
+                            "src/{app}/x", "a/**.ts"]),
+           st.sampled_from(["none", "bind", "fill"]))  # fmt: skip
+    def test_a_second_check_says_what_the_first_said(self, pattern: str, parts: str) -> None:
+        outcomes = []
+        for _ in range(2):
+            try:
+                check_pattern(pattern, parts)
+                outcomes.append(None)
+            except PatternError as error:
+                outcomes.append(error.render())
+        assert outcomes[0] == outcomes[1]
