@@ -27,12 +27,13 @@ def _project(tmp_path: Path, agent: str) -> Project:
 
 def _session(project: Project, *args: str, env: dict[str, str] | None = None) -> tuple[Run, bool]:
     """Run SCRIPT; whether the hooks ran (cagr blocked the first stop)."""
+    before = len(project.hook_calls())
     with ModelServer(SCRIPT, project.root, project.base / "model.jsonl") as model:
         if env:
             project.env |= env
         run = agent_cli.run_agent(project, model.url, *args)
     blocked = "stop 1 of 2 that cagr blocks" in model.after(1)
-    assert blocked == bool(project.hook_calls()), "the hooks ran, or not, as a whole"
+    assert blocked == (len(project.hook_calls()) > before), "the hooks ran, or not, as a whole"
     return run, blocked
 
 
@@ -93,6 +94,32 @@ class TestCodex:
         _, ran = _session(project)
         assert not ran
 
+    def test_a_linked_worktree_runs_the_main_checkout_s_hooks(self, tmp_path: Path) -> None:
+        """Codex in a linked worktree trusts, reviews and runs the main checkout's
+        `.codex/hooks.json`: with that file gone, the worktree's own hooks do not run."""
+        project = _project(tmp_path, "codex")
+        main = project.root
+        project.git("worktree", "add", "-q", "-b", "other", str(tmp_path / "linked"))
+        project.root = tmp_path / "linked"  # Codex, doctor and the session run in the worktree
+        agent_cli.trust_codex_project(project)
+        config = (project.home / ".codex" / "config.toml").read_text()
+        assert f'[projects."{main}"]' in config  # Codex wrote the main checkout's trust
+        agent_cli.review_codex_hooks(project)
+        keys = {hook["key"] for hook in agent_cli.codex_hooks(project)}
+        assert f"{main}/.codex/hooks.json:stop:0:0" in keys
+        assert all(key.startswith(f"{main}/.codex/hooks.json:") for key in keys), keys
+        status = _doctor(project)
+        assert status["will_run"] is True, status
+        assert "not this worktree's" in str(status["why"])
+        _, ran = _session(project)
+        assert ran
+        (main / ".codex" / "hooks.json").unlink()  # the worktree keeps its own copy
+        status = _doctor(project)
+        assert status["will_run"] is False
+        assert "that file has no cagr hooks" in str(status["why"])
+        _, ran = _session(project)
+        assert not ran
+
 
 class TestGemini:
     """Gemini CLI loads project settings, hooks included, only in a trusted folder."""
@@ -119,6 +146,8 @@ class TestGemini:
         run, ran = _session(project, env={"GEMINI_CLI_TRUST_WORKSPACE": "true"})
         assert (run.code, ran) == (0, True)
         assert _doctor(project)["will_run"] is True  # doctor runs in that environment too
+        run, ran = _session(project, "--skip-trust")  # the variable set before it: still trusted
+        assert (run.code, ran) == (0, True)
 
     def test_a_folder_gemini_trusted_runs_the_hooks(self, tmp_path: Path) -> None:
         project = _project(tmp_path, "gemini")
@@ -128,6 +157,16 @@ class TestGemini:
         assert _doctor(project)["will_run"] is True
         _, ran = _session(project)
         assert ran
+
+    def test_skip_trust_in_a_trusted_folder_runs_the_hooks(self, tmp_path: Path) -> None:
+        """`--skip-trust` turns project hooks off only where the folder was not trusted."""
+        project = _project(tmp_path, "gemini")
+        agent_cli.trust_gemini_folder(project)
+        status = _doctor(project)
+        assert status["will_run"] is True
+        assert "a run with `--skip-trust` loads them too" in str(status["why"])
+        run, ran = _session(project, "--skip-trust")
+        assert (run.code, ran) == (0, True)
 
     def test_a_distrusted_parent_folder_wins_over_nothing(self, tmp_path: Path) -> None:
         project = _project(tmp_path, "gemini")
