@@ -335,7 +335,8 @@ def _gemini(
     )
     layers = [(user_path, _json(user_path)), (system_path, _json(system_path))]
     project_path = root / ".gemini" / "settings.json"
-    commands = {str(handler.get("command")) for *_, handler in _ours(hooks)}
+    # Gemini names a hook by its `name`, else its command (`hooksConfig.disabled` lists names).
+    names = {str(handler.get("name") or handler.get("command")) for *_, handler in _ours(hooks)}
     for path, settings in [*layers, (project_path, _json(project_path))]:
         shown = _shown(path, home)
         if _get(settings, "hooksConfig", "enabled") is False:
@@ -345,10 +346,10 @@ def _gemini(
                 f"set `hooksConfig.enabled` to true in {shown}, or remove it",
             )
         listed = _get(settings, "hooksConfig", "disabled")
-        if isinstance(listed, list) and commands & {str(item) for item in listed}:
+        if isinstance(listed, list) and names & {str(item) for item in listed}:
             return WillRun(
                 False,
-                f"{shown} lists cagr's hook command in `hooksConfig.disabled`",
+                f"{shown} lists cagr's hook in `hooksConfig.disabled`",
                 f"remove it from `hooksConfig.disabled` in {shown}",
             )
     if env.get("GEMINI_RESTRICTED_MODE") == "true" or env.get("GEMINI_CLI_TRUST_WORKSPACE") == (

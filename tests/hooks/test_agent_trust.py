@@ -185,6 +185,11 @@ class TestGemini:
         settings.write_text(json.dumps({"hooksConfig": {"disabled": [GEMINI_QUIET]}}))
         found = will_run(repo, "gemini", _hooks("gemini"), {"HOME": str(home)})
         assert "`hooksConfig.disabled`" in found.why
+        named = _hooks("gemini")  # a hook with a name is listed by it, not by its command
+        named["AfterAgent"][0]["hooks"][0]["name"] = "cagr-turn-end"  # type: ignore[index]
+        settings.write_text(json.dumps({"hooksConfig": {"disabled": ["cagr-turn-end"]}}))
+        found = will_run(repo, "gemini", named, {"HOME": str(home)})
+        assert (found.will_run, "`hooksConfig.disabled`" in found.why) == (False, True)
 
 
 class TestClaude:
