@@ -37,6 +37,15 @@ def _session(project: Project, *args: str, env: dict[str, str] | None = None) ->
     return run, blocked
 
 
+def _events(project: Project) -> set[str]:
+    """Run SCRIPT; the hook events the agent ran in it."""
+    before = len(project.hook_calls())
+    with ModelServer(SCRIPT, project.root, project.base / "model.jsonl") as model:
+        run = agent_cli.run_agent(project, model.url)
+    assert run.code == 0, run.stderr[-2000:]
+    return {call.event for call in project.hook_calls()[before:]}
+
+
 def _doctor(project: Project) -> dict[str, object]:
     status: dict[str, object] = project.doctor()["hooks"]["agents"][project.agent]
     return status
@@ -93,6 +102,33 @@ class TestCodex:
         assert "changed since they were reviewed" in str(status["why"])
         _, ran = _session(project)
         assert not ran
+
+    def test_a_hook_turned_off_in_codex_does_not_run(self, tmp_path: Path) -> None:
+        project = _project(tmp_path, "codex")
+        agent_cli.trust_codex_project(project)
+        agent_cli.review_codex_hooks(project)
+        agent_cli.disable_codex_hook(project, "stop")  # Codex writes `enabled = false`
+        assert [h["enabled"] for h in agent_cli.codex_hooks(project) if "stop" in h["key"]] == [
+            False
+        ]
+        status = _doctor(project)
+        assert status["will_run"] is False
+        assert "disables cagr's Stop hook(s)" in str(status["why"])
+        events = _events(project)
+        assert "Stop" not in events
+        assert "PreToolUse" in events  # the others still run
+
+    def test_hooks_turned_off_in_codex_s_features_run_none(self, tmp_path: Path) -> None:
+        """`[features] hooks = false`, which a person writes in config.toml."""
+        project = _project(tmp_path, "codex")
+        agent_cli.trust_codex_project(project)
+        agent_cli.review_codex_hooks(project)
+        config = project.home / ".codex" / "config.toml"
+        config.write_text("[features]\nhooks = false\n\n" + config.read_text())
+        status = _doctor(project)
+        assert status["will_run"] is False
+        assert "`[features] hooks = false`" in str(status["why"])
+        assert _events(project) == set()
 
     def test_a_linked_worktree_runs_the_main_checkout_s_hooks(self, tmp_path: Path) -> None:
         """Codex in a linked worktree trusts, reviews and runs the main checkout's
@@ -167,6 +203,25 @@ class TestGemini:
         assert "a run with `--skip-trust` loads them too" in str(status["why"])
         run, ran = _session(project, "--skip-trust")
         assert (run.code, ran) == (0, True)
+
+    @pytest.mark.parametrize("setting", ["enabled", "disabled"])
+    def test_hooks_turned_off_in_gemini_s_settings_do_not_run(
+        self, tmp_path: Path, setting: str
+    ) -> None:
+        """`hooksConfig.enabled = false`, or cagr's command in `hooksConfig.disabled` (the list
+        Gemini's `/hooks disable` writes: a hook's name, else its command), in user settings."""
+        project = _project(tmp_path, "gemini")
+        agent_cli.trust_gemini_folder(project)
+        hooks = json.loads((project.root / ".gemini" / "settings.json").read_text())["hooks"]
+        turn_end = hooks["AfterAgent"][0]["hooks"][0]["command"]
+        off = {"enabled": False} if setting == "enabled" else {"disabled": [turn_end]}
+        user = project.home / ".gemini" / "settings.json"
+        user.write_text(json.dumps({"hooksConfig": off}))
+        status = _doctor(project)
+        assert status["will_run"] is False
+        assert "hooksConfig" in str(status["why"])
+        # Every cagr hook but the session start's has that command: they are all off.
+        assert _events(project) == (set() if setting == "enabled" else {"SessionStart"})
 
     def test_a_distrusted_parent_folder_wins_over_nothing(self, tmp_path: Path) -> None:
         project = _project(tmp_path, "gemini")

@@ -368,6 +368,17 @@ def review_codex_hooks(project: Project) -> None:
         server.call("config/batchWrite", {"edits": edits})
 
 
+def disable_codex_hook(project: Project, event: str) -> None:
+    """Turn one of this checkout's hooks off as Codex's `/hooks` does: `config/batchWrite` of
+    `enabled = false` under its `hooks.state` key (`event` as Codex names it: `stop`)."""
+    with _AppServer(project) as server:
+        key = next(
+            h["key"] for h in server.hooks(project.root) if h["key"].endswith(f":{event}:0:0")
+        )
+        edit = {"keyPath": "hooks.state", "value": {key: {"enabled": False}}}
+        server.call("config/batchWrite", {"edits": [edit | {"mergeStrategy": "upsert"}]})
+
+
 def trust_gemini_folder(project: Project) -> None:
     """Trust the project folder with Gemini CLI's own code: `gemini extensions install` of a
     local folder asks whether to trust it and, on yes, writes ~/.gemini/trustedFolders.json
