@@ -245,13 +245,19 @@ class TestClaude:
         _, ran = _session(project)
         assert ran
 
-    @pytest.mark.parametrize("where", ["user", "local"])
+    @pytest.mark.parametrize("where", ["user", "project", "local"])
     def test_disable_all_hooks_turns_them_off(self, tmp_path: Path, where: str) -> None:
+        """In the user's settings, the project's own (the file cagr's hooks are in) or the
+        local ones."""
         project = _project(tmp_path, "claude")
-        folder = project.home / ".claude" if where == "user" else project.root / ".claude"
-        name = "settings.json" if where == "user" else "settings.local.json"
-        folder.mkdir(exist_ok=True)
-        (folder / name).write_text(json.dumps({"disableAllHooks": True}))
+        path = {
+            "user": project.home / ".claude" / "settings.json",
+            "project": project.root / ".claude" / "settings.json",
+            "local": project.root / ".claude" / "settings.local.json",
+        }[where]
+        path.parent.mkdir(exist_ok=True)
+        settings = json.loads(path.read_text()) if path.exists() else {}
+        path.write_text(json.dumps(settings | {"disableAllHooks": True}))
         status = _doctor(project)
         assert status["will_run"] is False
         assert "`disableAllHooks` is true" in str(status["why"])
