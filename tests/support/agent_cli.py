@@ -137,9 +137,7 @@ class Project:
         node = shutil.which("node")
         path = [str(self.tools), str(Path(real).parent)]
         path += [str(Path(node).parent)] if node else []
-        self.path = os.pathsep.join([*path, "/usr/local/bin", "/usr/bin", "/bin"])
-        for profile in (".bash_profile", ".profile"):
-            (self.home / profile).write_text(f'PATH="{self.path}"\nexport PATH\n')
+        self._set_path([*path, "/usr/local/bin", "/usr/bin", "/bin"])
         broken = os.environ.get("CAGR_AGENTS_BREAK", "")
         self._tool("cagr", _WRAPPER.format(real=real, log=self.calls, broken=broken))
         self._tool("gh", _GH.format(log=base / "gh.log"))
@@ -165,6 +163,21 @@ class Project:
         self.git("commit", "-qm", "base: rules and hooks")
         self.git("push", "-q", "origin", "main")
         self.git("checkout", "-qb", "work")
+
+    def _set_path(self, folders: list[str]) -> None:
+        self.path = os.pathsep.join(folders)
+        for profile in (".bash_profile", ".profile"):
+            (self.home / profile).write_text(f'PATH="{self.path}"\nexport PATH\n')
+        if hasattr(self, "env"):
+            self.env["PATH"] = self.path
+
+    def drop_cagr(self) -> None:
+        """Take cagr off the agent's PATH (and its login shell's): the hooks' own fallback runs."""
+        (self.tools / "cagr").unlink()
+        real = shutil.which("cagr", path=str(Path(sys.executable).parent))
+        venv = str(Path(str(real)).parent)
+        self._set_path([folder for folder in self.path.split(os.pathsep) if folder != venv])
+        assert shutil.which("cagr", path=self.path) is None, self.path
 
     def _tool(self, name: str, text: str) -> None:
         (self.tools / name).write_text(text)
