@@ -168,8 +168,6 @@ class Project:
         self.path = os.pathsep.join(folders)
         for profile in (".bash_profile", ".profile"):
             (self.home / profile).write_text(f'PATH="{self.path}"\nexport PATH\n')
-        if hasattr(self, "env"):
-            self.env["PATH"] = self.path
 
     def drop_cagr(self) -> None:
         """Take cagr off the agent's PATH (and its login shell's): the hooks' own fallback runs."""
@@ -177,6 +175,7 @@ class Project:
         real = shutil.which("cagr", path=str(Path(sys.executable).parent))
         venv = str(Path(str(real)).parent)
         self._set_path([folder for folder in self.path.split(os.pathsep) if folder != venv])
+        self.env["PATH"] = self.path
         assert shutil.which("cagr", path=self.path) is None, self.path
 
     def _tool(self, name: str, text: str) -> None:
