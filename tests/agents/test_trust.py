@@ -187,7 +187,7 @@ class TestGemini:
 
     def test_a_folder_gemini_trusted_runs_the_hooks(self, tmp_path: Path) -> None:
         project = _project(tmp_path, "gemini")
-        agent_cli.trust_gemini_folder(project)  # Gemini CLI writes trustedFolders.json
+        agent_cli.trust_gemini_folder(project, by_gemini=True)  # Gemini writes the file
         trusted = json.loads((project.home / ".gemini" / "trustedFolders.json").read_text())
         assert trusted == {str(project.root): "TRUST_FOLDER"}
         assert _doctor(project)["will_run"] is True

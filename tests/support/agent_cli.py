@@ -391,10 +391,22 @@ def disable_codex_hook(project: Project, event: str) -> None:
         server.call("config/batchWrite", {"edits": [edit | {"mergeStrategy": "upsert"}]})
 
 
-def trust_gemini_folder(project: Project) -> None:
+_GEMINI_TRUST: dict[str, str] = {}  # what Gemini wrote, the trusted folder as _ROOT
+_ROOT = "@@ROOT@@"
+
+
+def trust_gemini_folder(project: Project, *, by_gemini: bool = False) -> None:
     """Trust the project folder with Gemini CLI's own code: `gemini extensions install` of a
     local folder asks whether to trust it and, on yes, writes ~/.gemini/trustedFolders.json
-    (the install then fails: the folder is no extension), as the trust dialog writes it."""
+    (the install then fails: the folder is no extension), as the trust dialog writes it.
+    Gemini starts slowly, so once it has written the file in a test run, later calls write
+    what it wrote for their own folder; `by_gemini` has Gemini write it every time."""
+    path = project.home / ".gemini" / "trustedFolders.json"
+    root = json.dumps(str(project.root))[1:-1]  # as JSON holds the folder
+    if _GEMINI_TRUST and not by_gemini:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(_GEMINI_TRUST["written"].replace(_ROOT, root))
+        return
     env = configure(project, "http://127.0.0.1:9")
     subprocess.run(
         [str(program("gemini")), "extensions", "install", str(project.root)],
@@ -406,7 +418,9 @@ def trust_gemini_folder(project: Project) -> None:
         timeout=RUN_SECONDS,
         check=False,
     )
-    assert (project.home / ".gemini" / "trustedFolders.json").exists()
+    written = path.read_text()
+    assert root in written, written
+    _GEMINI_TRUST["written"] = written.replace(root, _ROOT)
 
 
 def run_agent(
