@@ -5,7 +5,8 @@ An installed hook that the agent will not run is worse than none: everything loo
 nothing is checked. Each agent keeps that decision in its own files:
 - Codex (codex-rs/hooks discovery, codex-rs/git-utils): project config, hooks included, is read
   only for a project trusted in `$CODEX_HOME/config.toml` (`[projects."<root>"] trust_level =
-  "trusted"`, the main checkout's root for a linked worktree), and each project hook runs only
+  "trusted"`; for a linked worktree both the trust and the hooks file are the main checkout's:
+  Codex runs `<main>/.codex/hooks.json`, not the worktree's), and each project hook runs only
   once reviewed: `[hooks.state."<abs path>/.codex/hooks.json:<event>:<group>:<handler>"]`
   `trusted_hash` equal to the hash of the hook as configured now. `codex exec` skips the others
   without a word; `[features] hooks = false` and managed `allow_managed_hooks_only` turn them off.
@@ -13,7 +14,8 @@ nothing is checked. Each agent keeps that decision in its own files:
   load only in a trusted folder: `~/.gemini/trustedFolders.json`, longest matching path wins
   (`TRUST_FOLDER`, `TRUST_PARENT`, `DO_NOT_TRUST`), or `GEMINI_CLI_TRUST_WORKSPACE=true` in the
   environment it starts with. `--skip-trust` sets that variable only after the settings were
-  read: the session runs with project hooks off. `hooksConfig.enabled = false` and a command
+  read: in a folder not trusted otherwise the session runs with project hooks off (in a trusted
+  one it changes nothing). `hooksConfig.enabled = false` and a command
   listed in `hooksConfig.disabled` turn them off.
 - Claude Code (its settings loader): `disableAllHooks` in the user, project or local settings
   (the last one set wins), or in managed settings, turns hooks off; managed
@@ -239,7 +241,37 @@ def _codex(
             "trust the project: open `codex` in this folder and accept, or run"
             " `codex exec --trust` once; then review the hooks",
         )
+    if trust_root != root:
+        return _codex_linked(trust_root, hooks, config, shown)
     return _codex_reviewed(root, hooks, config, shown)
+
+
+def _codex_linked(
+    main: Path, hooks: Mapping[str, Any], config: Mapping[str, Any], shown: str
+) -> WillRun:
+    """A linked worktree: Codex 0.171 reads the project's hooks, and keys their review, from
+    the main checkout's `.codex/hooks.json`, not the worktree's own (tests/agents/test_trust.py
+    has it run them so)."""
+    path = main / ".codex" / "hooks.json"
+    data = _json(path)
+    main_hooks = data.get("hooks") if isinstance(data, dict) else None
+    where = (
+        f"in a linked worktree Codex runs the hooks of the main checkout's {path}, not this"
+        " worktree's"
+    )
+    if not isinstance(main_hooks, dict) or not _ours(main_hooks):
+        return WillRun(
+            False,
+            f"{where}, and that file has no cagr hooks",
+            f"install them in the main checkout too (`cagr init --hooks codex` in {main})",
+        )
+    found = _codex_reviewed(main, main_hooks, config, shown)
+    if found.will_run and _ours(main_hooks) != _ours(hooks):
+        return WillRun(
+            True,
+            f"{where}, and those cagr hooks, reviewed as they are, differ from this worktree's",
+        )
+    return WillRun(found.will_run, f"{where}; {found.why}", found.fix)
 
 
 def _codex_reviewed(
@@ -303,7 +335,8 @@ def _gemini(
     )
     layers = [(user_path, _json(user_path)), (system_path, _json(system_path))]
     project_path = root / ".gemini" / "settings.json"
-    commands = {str(handler.get("command")) for *_, handler in _ours(hooks)}
+    # Gemini names a hook by its `name`, else its command (`hooksConfig.disabled` lists names).
+    names = {str(handler.get("name") or handler.get("command")) for *_, handler in _ours(hooks)}
     for path, settings in [*layers, (project_path, _json(project_path))]:
         shown = _shown(path, home)
         if _get(settings, "hooksConfig", "enabled") is False:
@@ -313,10 +346,10 @@ def _gemini(
                 f"set `hooksConfig.enabled` to true in {shown}, or remove it",
             )
         listed = _get(settings, "hooksConfig", "disabled")
-        if isinstance(listed, list) and commands & {str(item) for item in listed}:
+        if isinstance(listed, list) and names & {str(item) for item in listed}:
             return WillRun(
                 False,
-                f"{shown} lists cagr's hook command in `hooksConfig.disabled`",
+                f"{shown} lists cagr's hook in `hooksConfig.disabled`",
                 f"remove it from `hooksConfig.disabled` in {shown}",
             )
     if env.get("GEMINI_RESTRICTED_MODE") == "true" or env.get("GEMINI_CLI_TRUST_WORKSPACE") == (
@@ -332,7 +365,7 @@ def _gemini(
         return WillRun(
             True,
             "GEMINI_CLI_TRUST_WORKSPACE=true in this environment trusts the folder for a Gemini"
-            " CLI started from it (a run with `--skip-trust` still loads no project hooks)",
+            " CLI started from it, with or without `--skip-trust`",
         )
     enabled = [_get(settings, "security", "folderTrust", "enabled") for _, settings in layers]
     if next((v for v in reversed(enabled) if isinstance(v, bool)), True) is False:
@@ -376,8 +409,7 @@ def _gemini_folder(root: Path, env: Mapping[str, str], gemini_home: Path, home: 
         )
     return WillRun(
         True,
-        f"the folder is trusted in {shown} (a run with `--skip-trust` still loads no project"
-        " hooks)",
+        f"the folder is trusted in {shown}, so a run with `--skip-trust` loads them too",
     )
 
 

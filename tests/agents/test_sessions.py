@@ -91,6 +91,10 @@ def test_doctor_said_the_agent_would_run_the_hooks(session: Session) -> None:
 
 def test_the_session_brief_reached_the_model(session: Session) -> None:
     first = session.model.requests[0].new_text
+    brief = "cagr checks this branch's whole change"
+    wrapped = {"claude": f"SessionStart hook additional context: {brief}",
+               "codex": f"\n{brief}", "gemini": f"<hook_context>{brief}"}  # fmt: skip
+    assert wrapped[session.agent] in first  # docs/hooks.md, "Who sees what"
     assert "- schema-companion (requires): a change that changes src/schema.py" in first
     assert "Fix: Say in the PR description's Testing section" in first
 
@@ -103,6 +107,31 @@ def test_the_first_stop_was_blocked_and_its_findings_reached_the_model(session: 
     blocked = session.turn_ends()[0].answer
     assert blocked is not None
     assert blocked["decision"] == ("deny" if session.agent == "gemini" else "block")
+
+
+def test_the_block_and_the_deny_reached_whom_docs_hooks_md_says(session: Session) -> None:
+    """docs/hooks.md's "Who sees what": each agent's wrapping of a blocked stop's reason and a
+    deny's, as the model reads them, and what the headless run printed for the person."""
+    stop, deny = session.model.after(1), session.model.after(3)
+    block = "cagr: the change rules fail for this branch's change"
+    denied = "cagr: the change rules fail for this PR's commits."
+    printed = session.run.stdout + session.run.stderr
+    if session.agent == "claude":
+        assert stop.startswith(f"Stop hook feedback:\n{block}")
+        assert deny.startswith(denied)
+        assert block not in printed
+        assert denied not in printed
+    elif session.agent == "codex":
+        assert stop.startswith('<hook_prompt hook_run_id="stop:')
+        assert deny.startswith(f"Command blocked by PreToolUse hook: {denied}")
+        assert block not in printed
+        assert f"error=Command blocked by PreToolUse hook: {denied}" in session.run.stderr
+    else:
+        assert stop.startswith(block)
+        assert deny.startswith(f"Tool execution blocked: {denied}")
+        assert f"Agent execution blocked: {block}" in session.run.stderr
+        assert f"Tool execution blocked: {denied}" in session.run.stderr
+    assert session.run.stdout.strip().endswith("Opened the pull request.")
 
 
 def test_a_pr_command_inside_bash_lc_was_denied_for_the_failing_commits(session: Session) -> None:

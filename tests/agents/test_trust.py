@@ -27,13 +27,23 @@ def _project(tmp_path: Path, agent: str) -> Project:
 
 def _session(project: Project, *args: str, env: dict[str, str] | None = None) -> tuple[Run, bool]:
     """Run SCRIPT; whether the hooks ran (cagr blocked the first stop)."""
+    before = len(project.hook_calls())
     with ModelServer(SCRIPT, project.root, project.base / "model.jsonl") as model:
         if env:
             project.env |= env
         run = agent_cli.run_agent(project, model.url, *args)
     blocked = "stop 1 of 2 that cagr blocks" in model.after(1)
-    assert blocked == bool(project.hook_calls()), "the hooks ran, or not, as a whole"
+    assert blocked == (len(project.hook_calls()) > before), "the hooks ran, or not, as a whole"
     return run, blocked
+
+
+def _events(project: Project) -> set[str]:
+    """Run SCRIPT; the hook events the agent ran in it."""
+    before = len(project.hook_calls())
+    with ModelServer(SCRIPT, project.root, project.base / "model.jsonl") as model:
+        run = agent_cli.run_agent(project, model.url)
+    assert run.code == 0, run.stderr[-2000:]
+    return {call.event for call in project.hook_calls()[before:]}
 
 
 def _doctor(project: Project) -> dict[str, object]:
@@ -93,6 +103,59 @@ class TestCodex:
         _, ran = _session(project)
         assert not ran
 
+    def test_a_hook_turned_off_in_codex_does_not_run(self, tmp_path: Path) -> None:
+        project = _project(tmp_path, "codex")
+        agent_cli.trust_codex_project(project)
+        agent_cli.review_codex_hooks(project)
+        agent_cli.disable_codex_hook(project, "stop")  # Codex writes `enabled = false`
+        assert [h["enabled"] for h in agent_cli.codex_hooks(project) if "stop" in h["key"]] == [
+            False
+        ]
+        status = _doctor(project)
+        assert status["will_run"] is False
+        assert "disables cagr's Stop hook(s)" in str(status["why"])
+        events = _events(project)
+        assert "Stop" not in events
+        assert "PreToolUse" in events  # the others still run
+
+    def test_hooks_turned_off_in_codex_s_features_run_none(self, tmp_path: Path) -> None:
+        """`[features] hooks = false`, which a person writes in config.toml."""
+        project = _project(tmp_path, "codex")
+        agent_cli.trust_codex_project(project)
+        agent_cli.review_codex_hooks(project)
+        config = project.home / ".codex" / "config.toml"
+        config.write_text("[features]\nhooks = false\n\n" + config.read_text())
+        status = _doctor(project)
+        assert status["will_run"] is False
+        assert "`[features] hooks = false`" in str(status["why"])
+        assert _events(project) == set()
+
+    def test_a_linked_worktree_runs_the_main_checkout_s_hooks(self, tmp_path: Path) -> None:
+        """Codex in a linked worktree trusts, reviews and runs the main checkout's
+        `.codex/hooks.json`: with that file gone, the worktree's own hooks do not run."""
+        project = _project(tmp_path, "codex")
+        main = project.root
+        project.git("worktree", "add", "-q", "-b", "other", str(tmp_path / "linked"))
+        project.root = tmp_path / "linked"  # Codex, doctor and the session run in the worktree
+        agent_cli.trust_codex_project(project)
+        config = (project.home / ".codex" / "config.toml").read_text()
+        assert f'[projects."{main}"]' in config  # Codex wrote the main checkout's trust
+        agent_cli.review_codex_hooks(project)
+        keys = {hook["key"] for hook in agent_cli.codex_hooks(project)}
+        assert f"{main}/.codex/hooks.json:stop:0:0" in keys
+        assert all(key.startswith(f"{main}/.codex/hooks.json:") for key in keys), keys
+        status = _doctor(project)
+        assert status["will_run"] is True, status
+        assert "not this worktree's" in str(status["why"])
+        _, ran = _session(project)
+        assert ran
+        (main / ".codex" / "hooks.json").unlink()  # the worktree keeps its own copy
+        status = _doctor(project)
+        assert status["will_run"] is False
+        assert "that file has no cagr hooks" in str(status["why"])
+        _, ran = _session(project)
+        assert not ran
+
 
 class TestGemini:
     """Gemini CLI loads project settings, hooks included, only in a trusted folder."""
@@ -119,15 +182,46 @@ class TestGemini:
         run, ran = _session(project, env={"GEMINI_CLI_TRUST_WORKSPACE": "true"})
         assert (run.code, ran) == (0, True)
         assert _doctor(project)["will_run"] is True  # doctor runs in that environment too
+        run, ran = _session(project, "--skip-trust")  # the variable set before it: still trusted
+        assert (run.code, ran) == (0, True)
 
     def test_a_folder_gemini_trusted_runs_the_hooks(self, tmp_path: Path) -> None:
         project = _project(tmp_path, "gemini")
-        agent_cli.trust_gemini_folder(project)  # Gemini CLI writes trustedFolders.json
+        agent_cli.trust_gemini_folder(project, by_gemini=True)  # Gemini writes the file
         trusted = json.loads((project.home / ".gemini" / "trustedFolders.json").read_text())
         assert trusted == {str(project.root): "TRUST_FOLDER"}
         assert _doctor(project)["will_run"] is True
         _, ran = _session(project)
         assert ran
+
+    def test_skip_trust_in_a_trusted_folder_runs_the_hooks(self, tmp_path: Path) -> None:
+        """`--skip-trust` turns project hooks off only where the folder was not trusted."""
+        project = _project(tmp_path, "gemini")
+        agent_cli.trust_gemini_folder(project)
+        status = _doctor(project)
+        assert status["will_run"] is True
+        assert "a run with `--skip-trust` loads them too" in str(status["why"])
+        run, ran = _session(project, "--skip-trust")
+        assert (run.code, ran) == (0, True)
+
+    @pytest.mark.parametrize("setting", ["enabled", "disabled"])
+    def test_hooks_turned_off_in_gemini_s_settings_do_not_run(
+        self, tmp_path: Path, setting: str
+    ) -> None:
+        """`hooksConfig.enabled = false`, or cagr's command in `hooksConfig.disabled` (the list
+        Gemini's `/hooks disable` writes: a hook's name, else its command), in user settings."""
+        project = _project(tmp_path, "gemini")
+        agent_cli.trust_gemini_folder(project)
+        hooks = json.loads((project.root / ".gemini" / "settings.json").read_text())["hooks"]
+        turn_end = hooks["AfterAgent"][0]["hooks"][0]["command"]
+        off = {"enabled": False} if setting == "enabled" else {"disabled": [turn_end]}
+        user = project.home / ".gemini" / "settings.json"
+        user.write_text(json.dumps({"hooksConfig": off}))
+        status = _doctor(project)
+        assert status["will_run"] is False
+        assert "hooksConfig" in str(status["why"])
+        # Every cagr hook but the session start's has that command: they are all off.
+        assert _events(project) == (set() if setting == "enabled" else {"SessionStart"})
 
     def test_a_distrusted_parent_folder_wins_over_nothing(self, tmp_path: Path) -> None:
         project = _project(tmp_path, "gemini")
@@ -151,13 +245,19 @@ class TestClaude:
         _, ran = _session(project)
         assert ran
 
-    @pytest.mark.parametrize("where", ["user", "local"])
+    @pytest.mark.parametrize("where", ["user", "project", "local"])
     def test_disable_all_hooks_turns_them_off(self, tmp_path: Path, where: str) -> None:
+        """In the user's settings, the project's own (the file cagr's hooks are in) or the
+        local ones."""
         project = _project(tmp_path, "claude")
-        folder = project.home / ".claude" if where == "user" else project.root / ".claude"
-        name = "settings.json" if where == "user" else "settings.local.json"
-        folder.mkdir(exist_ok=True)
-        (folder / name).write_text(json.dumps({"disableAllHooks": True}))
+        path = {
+            "user": project.home / ".claude" / "settings.json",
+            "project": project.root / ".claude" / "settings.json",
+            "local": project.root / ".claude" / "settings.local.json",
+        }[where]
+        path.parent.mkdir(exist_ok=True)
+        settings = json.loads(path.read_text()) if path.exists() else {}
+        path.write_text(json.dumps(settings | {"disableAllHooks": True}))
         status = _doctor(project)
         assert status["will_run"] is False
         assert "`disableAllHooks` is true" in str(status["why"])

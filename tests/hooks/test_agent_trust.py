@@ -14,7 +14,7 @@ import pytest
 
 from cagr_cli.main import main
 from cagr_hooks.agent_trust import codex_hook_hash, will_run
-from cagr_hooks.install import entries, hook_command
+from cagr_hooks.install import entries, hook_command, install
 from tests.support.git import commit, git, write
 from tests.support.hooks import hook as run_hook
 from tests.support.hooks import payload, project
@@ -111,19 +111,37 @@ class TestCodex:
         found = will_run(repo, "codex", _hooks("codex"), {"HOME": str(home)}, system)
         assert (found.will_run, "allow only managed hooks" in found.why) == (False, True)
 
-    def test_a_linked_worktree_is_trusted_by_its_main_checkout(
+    def test_a_linked_worktree_runs_the_main_checkout_s_hooks(
         self, repo: Path, home: Path, tmp_path: Path
     ) -> None:
+        """Codex keys a linked worktree's trust and hook review by the main checkout, and runs
+        the main checkout's hooks file (tests/agents/test_trust.py watches Codex do it)."""
         commit(repo, "base")
         linked = tmp_path / "linked"
         git(repo, "worktree", "add", "-q", str(linked), "-b", "side")
-        self._config(home, repo, hashes=False)
-        lines = [(home / ".codex" / "config.toml").read_text()]
-        for event, value in CODEX_0_171.items():
+        env = {"HOME": str(home)}
+        self._config(home, repo)  # reviewed under the main checkout's hooks file, as Codex keys it
+        missing = will_run(linked, "codex", _hooks("codex"), env)
+        assert missing.will_run is False
+        assert f"the main checkout's {repo}/.codex/hooks.json" in missing.why
+        assert "that file has no cagr hooks" in missing.why
+        assert f"`cagr init --hooks codex` in {repo}" in str(missing.fix)
+        install(repo, "codex", "cagr hook")
+        found = will_run(linked, "codex", _hooks("codex"), env)
+        assert found.will_run is True, found
+        assert "not this worktree's" in found.why
+        other = _hooks("codex")
+        other["Stop"][0]["hooks"][0]["command"] = "cagr hook --deadline 50"  # type: ignore[index]
+        differ = will_run(linked, "codex", other, env)
+        assert (differ.will_run, "differ from this worktree's" in differ.why) == (True, True)
+        lines = [f'[projects."{repo}"]', 'trust_level = "trusted"']
+        for event, value in CODEX_0_171.items():  # keyed by the worktree: not what Codex reads
             key = f"{linked}/.codex/hooks.json:{EVENT_KEYS[event]}:0:0"
-            lines.append(f'[hooks.state."{key}"]\ntrusted_hash = "{value}"\n')
-        (home / ".codex" / "config.toml").write_text("\n".join(lines))
-        assert will_run(linked, "codex", _hooks("codex"), {"HOME": str(home)}).will_run is True
+            lines.append(f'[hooks.state."{key}"]\ntrusted_hash = "{value}"')
+        (home / ".codex" / "config.toml").write_text("\n".join(lines) + "\n")
+        unreviewed = will_run(linked, "codex", _hooks("codex"), env)
+        assert unreviewed.will_run is False
+        assert "not reviewed: Stop" in unreviewed.why
 
     def test_an_unreadable_config_cannot_tell(self, repo: Path, home: Path) -> None:
         (home / ".codex" / "config.toml").write_text("[projects\n")
@@ -167,6 +185,11 @@ class TestGemini:
         settings.write_text(json.dumps({"hooksConfig": {"disabled": [GEMINI_QUIET]}}))
         found = will_run(repo, "gemini", _hooks("gemini"), {"HOME": str(home)})
         assert "`hooksConfig.disabled`" in found.why
+        named = _hooks("gemini")  # a hook with a name is listed by it, not by its command
+        named["AfterAgent"][0]["hooks"][0]["name"] = "cagr-turn-end"  # type: ignore[index]
+        settings.write_text(json.dumps({"hooksConfig": {"disabled": ["cagr-turn-end"]}}))
+        found = will_run(repo, "gemini", named, {"HOME": str(home)})
+        assert (found.will_run, "`hooksConfig.disabled`" in found.why) == (False, True)
 
 
 class TestClaude:

@@ -137,9 +137,7 @@ class Project:
         node = shutil.which("node")
         path = [str(self.tools), str(Path(real).parent)]
         path += [str(Path(node).parent)] if node else []
-        self.path = os.pathsep.join([*path, "/usr/local/bin", "/usr/bin", "/bin"])
-        for profile in (".bash_profile", ".profile"):
-            (self.home / profile).write_text(f'PATH="{self.path}"\nexport PATH\n')
+        self._set_path([*path, "/usr/local/bin", "/usr/bin", "/bin"])
         broken = os.environ.get("CAGR_AGENTS_BREAK", "")
         self._tool("cagr", _WRAPPER.format(real=real, log=self.calls, broken=broken))
         self._tool("gh", _GH.format(log=base / "gh.log"))
@@ -165,6 +163,20 @@ class Project:
         self.git("commit", "-qm", "base: rules and hooks")
         self.git("push", "-q", "origin", "main")
         self.git("checkout", "-qb", "work")
+
+    def _set_path(self, folders: list[str]) -> None:
+        self.path = os.pathsep.join(folders)
+        for profile in (".bash_profile", ".profile"):
+            (self.home / profile).write_text(f'PATH="{self.path}"\nexport PATH\n')
+
+    def drop_cagr(self) -> None:
+        """Take cagr off the agent's PATH (and its login shell's): the hooks' own fallback runs."""
+        (self.tools / "cagr").unlink()
+        real = shutil.which("cagr", path=str(Path(sys.executable).parent))
+        venv = str(Path(str(real)).parent)
+        self._set_path([folder for folder in self.path.split(os.pathsep) if folder != venv])
+        self.env["PATH"] = self.path
+        assert shutil.which("cagr", path=self.path) is None, self.path
 
     def _tool(self, name: str, text: str) -> None:
         (self.tools / name).write_text(text)
@@ -368,10 +380,33 @@ def review_codex_hooks(project: Project) -> None:
         server.call("config/batchWrite", {"edits": edits})
 
 
-def trust_gemini_folder(project: Project) -> None:
+def disable_codex_hook(project: Project, event: str) -> None:
+    """Turn one of this checkout's hooks off as Codex's `/hooks` does: `config/batchWrite` of
+    `enabled = false` under its `hooks.state` key (`event` as Codex names it: `stop`)."""
+    with _AppServer(project) as server:
+        key = next(
+            h["key"] for h in server.hooks(project.root) if h["key"].endswith(f":{event}:0:0")
+        )
+        edit = {"keyPath": "hooks.state", "value": {key: {"enabled": False}}}
+        server.call("config/batchWrite", {"edits": [edit | {"mergeStrategy": "upsert"}]})
+
+
+_GEMINI_TRUST: dict[str, str] = {}  # what Gemini wrote, the trusted folder as _ROOT
+_ROOT = "@@ROOT@@"
+
+
+def trust_gemini_folder(project: Project, *, by_gemini: bool = False) -> None:
     """Trust the project folder with Gemini CLI's own code: `gemini extensions install` of a
     local folder asks whether to trust it and, on yes, writes ~/.gemini/trustedFolders.json
-    (the install then fails: the folder is no extension), as the trust dialog writes it."""
+    (the install then fails: the folder is no extension), as the trust dialog writes it.
+    Gemini starts slowly, so once it has written the file in a test run, later calls write
+    what it wrote for their own folder; `by_gemini` has Gemini write it every time."""
+    path = project.home / ".gemini" / "trustedFolders.json"
+    root = json.dumps(str(project.root))[1:-1]  # as JSON holds the folder
+    if _GEMINI_TRUST and not by_gemini:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(_GEMINI_TRUST["written"].replace(_ROOT, root))
+        return
     env = configure(project, "http://127.0.0.1:9")
     subprocess.run(
         [str(program("gemini")), "extensions", "install", str(project.root)],
@@ -383,7 +418,9 @@ def trust_gemini_folder(project: Project) -> None:
         timeout=RUN_SECONDS,
         check=False,
     )
-    assert (project.home / ".gemini" / "trustedFolders.json").exists()
+    written = path.read_text()
+    assert root in written, written
+    _GEMINI_TRUST["written"] = written.replace(root, _ROOT)
 
 
 def run_agent(
