@@ -203,7 +203,7 @@ def _check_answer(argv: list[str], cwd: Path, stdin: bytes, expected: str) -> No
         raise RuntimeError(f"{argv} in {cwd} failed inside:\n{said}")
 
 
-def _timed(argv: list[str], cwd: Path, stdin: bytes) -> tuple[float, float]:
+def timed(argv: list[str], cwd: Path, stdin: bytes) -> tuple[float, float]:
     """One run of a whole process: (wall, CPU) seconds, CPU being the child's user + system."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -218,11 +218,11 @@ def versus_python(label: str, ours: Run, runs: int, goal: float) -> float:
     is judged on them), and the least CPU time each took (user + system), which a shared
     machine's load disturbs least."""
     bare: Run = ([PYTHON, "-c", "pass"], ours[1], b"")
-    _timed(*ours), _timed(*bare)  # warm both
+    timed(*ours), timed(*bare)  # warm both
     mine, theirs = [], []
     for _ in range(runs):
-        mine.append(_timed(*ours))
-        theirs.append(_timed(*bare))
+        mine.append(timed(*ours))
+        theirs.append(timed(*bare))
     wall = (
         statistics.median(w for w, _ in mine) * 1000,
         statistics.median(w for w, _ in theirs) * 1000,

@@ -16,29 +16,15 @@ repositories are prepared once, with this process's install (`--after`'s, when i
 from __future__ import annotations
 
 import argparse
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after site-packages: the install wins
 
-from benchmarks.floor import commands, copy_of, prepare, synthetic
-from benchmarks.timing import ENV, header
-
-
-def _timed(argv: list[str], cwd: Path, stdin: bytes) -> tuple[float, float]:
-    """One whole process: (wall, CPU) milliseconds, CPU being the child's user + system."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    subprocess.run(argv, input=stdin, cwd=cwd, env=ENV, capture_output=True, check=False)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall * 1000, cpu * 1000
+from benchmarks.floor import commands, copy_of, prepare, synthetic, timed
+from benchmarks.timing import header
 
 
 def _installed(python: str, argv: list[str]) -> list[str]:
@@ -55,13 +41,15 @@ def rows(root: Path, clean: Path, before: str, after: str, runs: int) -> None:
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
         bare: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
         for side in sides.values():  # warm each once
-            _timed(side[0], cwd, stdin)
+            timed(side[0], cwd, stdin)
         for index in range(runs):
             order = list(sides) if index % 2 == 0 else list(reversed(sides))
             for name in order:
                 command, python = sides[name]
-                times[name].append(_timed(command, cwd, stdin))
-                bare[name].append(_timed([python, "-c", "pass"], cwd, b""))
+                wall, cpu = timed(command, cwd, stdin)
+                times[name].append((wall * 1000, cpu * 1000))  # milliseconds
+                wall, cpu = timed([python, "-c", "pass"], cwd, b"")
+                bare[name].append((wall * 1000, cpu * 1000))
         print(f"  {label} (goal <= {goal:g}x)")
         for name in sides:
             wall = statistics.median(w for w, _ in times[name])

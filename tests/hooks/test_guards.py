@@ -6,10 +6,8 @@ configuration on every command."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,13 +20,9 @@ from cagr_repo.guard_file import KnownGuards
 from tests.support.configs import CODE_LAYOUT_GUARD
 from tests.support.git import commit, git, write
 from tests.support.hooks import allowed_explicitly, denied, hook, payload
+from tests.support.shell import bash_runs, fake_program
 
 AGENTS = ["claude", "codex", "cursor", "gemini"]
-FAKE_GIT = """#!/bin/sh
-exec "{python}" -c 'import json, os, sys
-with open(os.environ["GIT_LOG"], "a") as log:
-    log.write(json.dumps({{"argv": sys.argv[1:], "cwd": os.getcwd()}}) + "\\n")' "$@"
-"""
 PUSH = "git push --force origin main"
 # Forms that run `git push --force origin main` (bash is the oracle for each).
 FORMS = [
@@ -70,32 +64,7 @@ UNREADABLE = [
 
 @pytest.fixture(scope="module")
 def fake_git(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("bin")
-    (folder / "git").write_text(FAKE_GIT.format(python=sys.executable))
-    (folder / "git").chmod(0o755)
-    return folder
-
-
-def bash_runs(form: str, cwd: Path, fake_git: Path) -> list[dict]:
-    """What the fake git recorded when bash ran `form` in `cwd`."""
-    log = cwd.parent / "git.log"
-    log.unlink(missing_ok=True)
-    home = fake_git / "home"
-    home.mkdir(exist_ok=True)
-    for profile in (".bash_profile", ".profile"):
-        (home / profile).write_text(f'PATH="{fake_git}:$PATH"\n')
-    env = {
-        **os.environ,
-        "PATH": f"{fake_git}{os.pathsep}{os.environ['PATH']}",
-        "GIT_LOG": str(log),
-        "HOME": str(home),
-    }
-    subprocess.run(
-        ["bash", "-c", form], cwd=cwd, env=env, capture_output=True, timeout=20, check=False
-    )
-    if not log.exists():
-        return []
-    return [json.loads(line) for line in log.read_text().splitlines()]
+    return fake_program(tmp_path_factory.mktemp("bin"), "git")
 
 
 @pytest.fixture

@@ -8,12 +8,9 @@ current failing record no form may pass silently.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,12 +22,7 @@ from cagr_hooks.protocols import might_run_pr_command
 from cagr_hooks.shell_command import find_pr_commands
 from tests.support.git import commit, write
 from tests.support.hooks import committed_check, denied, gate, project
-
-FAKE_GH = """#!/bin/sh
-exec "{python}" -c 'import json, os, sys
-with open(os.environ["GH_LOG"], "a") as log:
-    log.write(json.dumps({{"argv": sys.argv[1:], "cwd": os.getcwd()}}) + "\\n")' "$@"
-"""
+from tests.support.shell import bash_runs, fake_program
 
 # (form, the programs it needs besides bash and gh)
 FORMS = [
@@ -123,32 +115,7 @@ MENTIONED_UNCHECKED_HERE = ["/usr/bin/g[h] pr create -b x", "runuser -u root -- 
 
 @pytest.fixture(scope="module")
 def fake_gh(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("bin")
-    (folder / "gh").write_text(FAKE_GH.format(python=sys.executable))
-    (folder / "gh").chmod(0o755)
-    return folder
-
-
-def bash_runs(
-    form: str, cwd: Path, fake_gh: Path, variables: dict[str, str] | None = None
-) -> list[dict]:
-    """What the fake gh recorded when bash ran `form` in `cwd` with `variables` in its
-    environment (a login shell's profile puts the fake first again, after the system profile
-    resets the PATH)."""
-    log = cwd.parent / "gh.log"
-    log.unlink(missing_ok=True)
-    home = fake_gh / "home"
-    home.mkdir(exist_ok=True)
-    for profile in (".bash_profile", ".profile"):
-        (home / profile).write_text(f'PATH="{fake_gh}:$PATH"\n')
-    path = f"{fake_gh}{os.pathsep}{os.environ['PATH']}"
-    env = {**os.environ, "PATH": path, "GH_LOG": str(log), "HOME": str(home), **(variables or {})}
-    subprocess.run(
-        ["bash", "-c", form], cwd=cwd, env=env, capture_output=True, timeout=20, check=False
-    )
-    if not log.exists():
-        return []
-    return [json.loads(line) for line in log.read_text().splitlines()]
+    return fake_program(tmp_path_factory.mktemp("bin"), "gh")
 
 
 @pytest.fixture
@@ -398,9 +365,7 @@ def test_obfuscations_bash_undoes_are_undone(form: str) -> None:
     (tmp / "work").mkdir(parents=True, exist_ok=True)
     bin_folder = tmp / "bin"
     bin_folder.mkdir(exist_ok=True)
-    (bin_folder / "gh").write_text(FAKE_GH.format(python=sys.executable))
-    (bin_folder / "gh").chmod(0o755)
-    calls = bash_runs(form, tmp / "work", bin_folder)
+    calls = bash_runs(form, tmp / "work", fake_program(bin_folder, "gh"))
     found = find_pr_commands(form, str(tmp / "work"))
     ran = [c for c in calls if c["argv"][:1] == ["pr"]]
     assert might_run_pr_command(form) or not ran
