@@ -537,13 +537,19 @@ def _folder_of(item: str) -> str:
     return posixpath.dirname(item)
 
 
+def _in_docs(item: str) -> bool:
+    """Whether a glob is inside a documentation folder (`docs/`, `doc/`, at any depth)."""
+    return any(part in ("docs", "doc") for part in item.strip("/").split("/")[:-1])
+
+
 def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
     """`requires` rules for the pairs of globs where at least eight recent commits changed the
     first and nearly all of them (19 in 20) changed the second too: a habit four in five
     commits keep is a chore the fifth rightly skips. Never one a change of tests alone fires
-    (a new test needs no other change), and never a glob whose commits mostly add a file
-    afresh: a note per change (a changeset, a news fragment) is the author's call, which
-    history cannot make; a file kept in step is not."""
+    (a new test needs no other change), never a documentation file asking for a change outside
+    the documentation (docs follow code: a typo fix needs no code), and never a glob whose
+    commits mostly add a file afresh: a note per change (a changeset, a news fragment) is the
+    author's call, which history cannot make; a file kept in step is not."""
     # A folder's glob only where it holds two files or more: else the file says it better.
     seen: dict[str, int] = {}
     for path in paths:
@@ -583,6 +589,7 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
                 fired >= _COCHANGE_MIN
                 and 20 * met >= 19 * fired
                 and not in_test_folder(_folder_of(trigger).lstrip("/"))
+                and (_in_docs(companion) or not _in_docs(trigger))
                 and 2 * added.get(companion, 0) <= counts[companion]
                 and 2 * added.get(trigger, 0) <= fired
             ):

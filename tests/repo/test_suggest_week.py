@@ -142,6 +142,26 @@ class TestCoChange:
         assert "NEWS.md changed" not in out
         assert "tests/test_a.py changed in 9 of the 9 recent commits that changed src/a.py" in out
 
+    def test_a_docs_edit_is_never_asked_for_a_code_change(
+        self, repo: Path, capsys: Capture
+    ) -> None:
+        """flask's docs/api.rst changed only with src/flask/*.py in its last 300 commits, yet a
+        typo fix in the docs needs no code: documentation follows code, not the other way."""
+        write(repo, "docs/api.rst", "0\n")
+        write(repo, "src/a.py", "0\n")
+        write(repo, "src/b.py", "0\n")
+        commit(repo)
+        for index in range(1, 10):
+            write(repo, "docs/api.rst", f"{index}\n")
+            write(repo, "src/a.py", f"{index}\n")
+            commit(repo, f"api {index}")
+            write(repo, "src/b.py", f"{index}\n")
+            commit(repo, f"work {index}")
+        assert main(["--repo", str(repo), "init"]) == 0
+        out = capsys.readouterr().out
+        assert "that changed docs/api.rst" not in out
+        assert "docs/api.rst changed in 9 of the 9 recent commits that changed src/a.py" in out
+
 
 SVELTE = """closes #<!-- Add the related issue number here -->
 
