@@ -517,13 +517,14 @@ _LOCK_NAMES = frozenset(name for locks in _LOCKS.values() for name, _ in locks)
 def _cochange_items(path: str, groups: frozenset[str] | None = None) -> tuple[str, ...]:
     """The globs a changed path counts for: itself, and its folder's files of its extension
     where `groups` (None: any) holds that glob; none for what other suggestions cover
-    (manifests, lockfiles, build outputs, migrations)."""
+    (manifests, lockfiles, build outputs, migrations), nor in a tool's dot-folder."""
     folder, _, name = path.rpartition("/")
     if (
         format_of(path) is not None
         or name in _LOCK_NAMES
         or _output_folder(path) is not None
         or "migrations/" in path
+        or path.startswith(".")  # a tool's own folder (.changeset/, .github/): not the author's
     ):
         return ()
     extension = posixpath.splitext(name)[1]
@@ -546,7 +547,9 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
     """`requires` rules for the pairs of globs where at least eight recent commits changed the
     first and nearly all of them (19 in 20) changed the second too: a habit four in five
     commits keep is a chore the fifth rightly skips. Never one a change of tests alone fires
-    (a new test needs no other change), never a documentation file asking for a change outside
+    (a new test needs no other change) or that asks for tests (a sibling rule's question: a
+    refactor or a removal changes no test), never a glob in a tool's own dot-folder
+    (`.changeset/`, kept by a release bot), never a documentation file asking for a change outside
     the documentation (docs follow code: a typo fix needs no code), and never a glob whose
     commits mostly add a file afresh: a note per change (a changeset, a news fragment) is the
     author's call, which history cannot make; a file kept in step is not."""
@@ -589,6 +592,7 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
                 fired >= _COCHANGE_MIN
                 and 20 * met >= 19 * fired
                 and not in_test_folder(_folder_of(trigger).lstrip("/"))
+                and not in_test_folder(_folder_of(companion).lstrip("/"))
                 and (_in_docs(companion) or not _in_docs(trigger))
                 and 2 * added.get(companion, 0) <= counts[companion]
                 and 2 * added.get(trigger, 0) <= fired

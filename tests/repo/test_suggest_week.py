@@ -140,7 +140,7 @@ class TestCoChange:
         out = capsys.readouterr().out
         assert "co-change-tests" not in out
         assert "NEWS.md changed" not in out
-        assert "tests/test_a.py changed in 9 of the 9 recent commits that changed src/a.py" in out
+        assert "tests/test_a.py changed" not in out  # a test companion is a sibling rule's
 
     def test_a_docs_edit_is_never_asked_for_a_code_change(
         self, repo: Path, capsys: Capture
@@ -161,6 +161,28 @@ class TestCoChange:
         out = capsys.readouterr().out
         assert "that changed docs/api.rst" not in out
         assert "docs/api.rst changed in 9 of the 9 recent commits that changed src/a.py" in out
+
+    def test_no_tests_or_tool_folders_asked_for(self, repo: Path, capsys: Capture) -> None:
+        """saleor's shop mutations changed with their tests in 11 of 11 commits, and the next
+        one removed a mutation with its test-free helper: whether a change needs its tests
+        changed is a sibling rule's question, not a habit. sveltekit's version.js changed with
+        changesets' own .changeset/pre.json, which a release bot keeps: not the author's."""
+        write(repo, "src/a.py", "0\n")
+        write(repo, "tests/test_a.py", "0\n")
+        write(repo, "src/version.js", "0\n")
+        write(repo, ".changeset/pre.json", "0\n")
+        commit(repo)
+        for index in range(1, 10):
+            write(repo, "src/a.py", f"{index}\n")
+            write(repo, "tests/test_a.py", f"{index}\n")
+            commit(repo, f"work {index}")
+            write(repo, "src/version.js", f"{index}\n")
+            write(repo, ".changeset/pre.json", f"{index}\n")
+            commit(repo, f"release {index}")
+        assert main(["--repo", str(repo), "init"]) == 0
+        out = capsys.readouterr().out
+        assert "tests/test_a.py changed" not in out
+        assert ".changeset" not in out
 
 
 SVELTE = """closes #<!-- Add the related issue number here -->
