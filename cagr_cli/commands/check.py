@@ -79,4 +79,10 @@ def run(args: argparse.Namespace) -> int:
         print_json(report_data(report))
     else:
         print(render_text(report))
+        if not config.rules.judging_files().rules:
+            print(
+                "No code or layout rules are configured: `cagr check` runs only `[[code.rules]]`"
+                " and `[[layout.rules]]` (docs/code-rules.md); `cagr rules check` judges the"
+                " change rules."
+            )
     return exit_code(report)

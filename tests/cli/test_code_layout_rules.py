@@ -116,6 +116,22 @@ class TestSnapshot:
         assert "no tracked file" in err
         assert "is not inside the repository" in err
 
+    def test_no_code_or_layout_rule_says_so(self, repo: Path, capsys: Capture) -> None:
+        """A repository whose rules are all change rules: `cagr check` has nothing to run, and
+        "passed: 0 rule(s) checked" alone read as if the files had been judged."""
+        write(
+            repo,
+            "cagr.toml",
+            '[[changes.rules]]\nid = "r"\nkind = "requires"\npaths = ["a"]\nrequire = ["b"]\nreason = "x"\nexamples.invalid = [{ changes = [{ path = "a", status = "M" }] }]\nexamples.valid = [{ changes = [{ path = "a", status = "M" }, { path = "b", status = "M" }] }]\n',
+        )
+        write(repo, "a", "x\n")
+        commit(repo, "base")
+        assert run(repo, "check") == 0
+        out = capsys.readouterr().out
+        assert "0 rule(s) checked" in out
+        assert "No code or layout rules are configured" in out
+        assert "`cagr rules check` judges the change rules" in out
+
 
 class TestRulesTestAndExplain:
     def test_rules_test_counts_every_kind(self, project: Path, capsys: Capture) -> None:
