@@ -14,7 +14,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from cagr_core.sections import PLACEHOLDER_WORDS
+from cagr_core.sections import PLACEHOLDER_WORDS, Heading
+from cagr_markdown import parse
 
 from .suggestion import Suggestion, example, slug
 
@@ -54,19 +55,30 @@ def find_template(paths: Sequence[str]) -> str | None:
 
 
 def template_sections(text: str) -> list[tuple[str, str]]:
-    """The template's ATX headings outside fenced code, each as written (`### Tests`) with the
-    raw text below it up to the next heading."""
+    """The template's ATX headings as cagr reads a description (`cagr_markdown`: one inside an
+    HTML block or indented code is none), each as written (`### Tests`) with the raw text below
+    it up to the next heading; the raw text keeps what a reader does not see (comments, task
+    boxes), which tells what the section asks for."""
+    text = text.replace("\r\n", "\n")
+    headings = [
+        f"{'#' * block.level} {block.text}"
+        for block in parse(text)
+        if isinstance(block, Heading) and block.atx
+    ]
     sections: list[tuple[str, list[str]]] = []
-    fence = ""
-    for line in text.replace("\r\n", "\n").split("\n"):
+    fence, after = "", 0  # after: the parsed headings met so far
+    for line in text.split("\n"):
         opened = _FENCE.match(line)
         if fence:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
                 fence = ""
         elif opened:
             fence = opened.group(1)
-        elif heading := _ATX.match(line):
-            sections.append((f"{heading.group(1)} {heading.group(2).strip()}", []))
+        elif (heading := _ATX.match(line)) and (
+            written := f"{heading.group(1)} {heading.group(2).strip()}"
+        ) in headings[after:]:
+            after = headings.index(written, after) + 1
+            sections.append((written, []))
             continue
         if sections:
             sections[-1][1].append(line)

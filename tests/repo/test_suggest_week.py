@@ -243,6 +243,12 @@ class TestPullRequestTemplate:
             "### Tests",
         ]
 
+    def test_only_headings_a_description_reader_sees(self) -> None:
+        """A heading inside an HTML block or indented code is none when cagr reads the filled-in
+        description: a rule for it would fail every pull request made from the template."""
+        template = "<details>\n### Hidden\n</details>\n\n    ### Code\n\n### Seen\nx\n"
+        assert template_sections(template) == [("### Seen", "x\n")]
+
     def test_sections_levels_and_the_answers_it_asks_for(self) -> None:
         rules, answer = suggest_from_template(".github/pull_request_template.md", DJANGO)
         found = {s.rule["section"]: s.rule for s in rules}
