@@ -11,10 +11,11 @@ stage, and never records a pass. One deadline covers the whole call, reading inc
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
+
+from cagr_repo import json_read
 
 from . import protocols
 from .protocols import AGENTS, NONE, Decision, HookInput
@@ -89,7 +90,6 @@ def read_payload(deadline: float) -> object:
     except (ImportError, OSError, ValueError, AttributeError):  # no pollable stdin (Windows)
         return _loads(sys.stdin.buffer.read(MAX_INPUT + 1))
     data = bytearray()
-    decoder = json.JSONDecoder()
     while True:
         left = deadline - time.monotonic()
         if not select.select([fd], [], [], max(0.0, left))[0]:
@@ -105,7 +105,7 @@ def read_payload(deadline: float) -> object:
         if data.rstrip().endswith(b"}"):  # perhaps complete: the agent may keep stdin open
             try:
                 text = data.decode("utf-8")
-                return decoder.raw_decode(text, len(text) - len(text.lstrip()))[0]
+                return json_read.scan(text, len(text) - len(text.lstrip()))[0]
             except ValueError:
                 continue  # not complete yet (or not JSON: the end of input will say)
 
@@ -115,7 +115,7 @@ def _loads(data: bytes) -> object:
         raise ValueError(f"more than {MAX_INPUT} bytes")
     if not data.strip():
         raise ValueError("it was empty: the agent sent no JSON")
-    return json.loads(data)
+    return json_read.loads(data)
 
 
 def _call(options: _Options, started: float) -> int:
@@ -307,4 +307,6 @@ def _answer(hook: HookInput, decision: Decision) -> None:
     if decision.kind in ("notice", "deny", "block") and (output is None or output == {}):
         print(decision.text, file=sys.stderr)  # the agent has no field for it: the log has it
     if output is not None:
+        import json  # noqa: PLC0415  # json imports re: the fast paths answer nothing
+
         sys.stdout.write(json.dumps(output) + "\n")

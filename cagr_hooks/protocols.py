@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 
-from cagr_core.safe_text import terminal_safe
-
 AGENTS = ("claude", "codex", "cursor", "gemini")
 
 # The moments cagr acts on.
@@ -181,7 +179,11 @@ class Decision:
 
     def __init__(self, kind: str, text: str = "") -> None:
         self.kind = kind
-        safe = terminal_safe(text)  # file names and command output never drive a terminal
+        if text:  # safe_text imports re: the fast paths decide nothing
+            from cagr_core.safe_text import terminal_safe  # noqa: PLC0415
+
+            text = terminal_safe(text)
+        safe = text  # file names and command output never drive a terminal
         # The agents cap notices (systemMessage, additionalContext), not a turn end's block
         # reason; cut, a block would lose its first finding's `Instead:` line (a long reason).
         self.text = safe if kind == "block" else cap(safe)

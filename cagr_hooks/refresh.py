@@ -11,12 +11,12 @@ HEAD the PR will hold. The gate itself still collects nothing.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
 from cagr_git.discover import Checkout, NotARepository, find_checkout
 from cagr_git.refs import read_ref
+from cagr_repo import json_read
 from cagr_repo.state import REFRESH_STAMP, load, save
 
 TYPE_CHECKING = False
@@ -37,7 +37,7 @@ def _checkout(cwd: str) -> Checkout | None:
 def _stamp(gitdir: str) -> dict[str, object] | None:
     data = load(gitdir, REFRESH_STAMP, limit=4096)
     try:
-        stamp = json.loads(data) if data is not None else None
+        stamp = json_read.loads(data) if data is not None else None
     except ValueError:
         return None
     return stamp if isinstance(stamp, dict) else None
@@ -63,6 +63,8 @@ def _write_stamp(checkout: Checkout, target_ref: str | None) -> None:
         "target": read_ref(checkout, target_ref) if target_ref else None,
         "at": int(time.time()),
     }
+    import json  # noqa: PLC0415  # json imports re: the fast path only reads
+
     save(checkout.gitdir, REFRESH_STAMP, json.dumps(stamp).encode())
 
 

@@ -18,10 +18,10 @@ for a command that may trip one.
 
 from __future__ import annotations
 
-import json
 import os
 
 from cagr_git.files import read_regular
+from cagr_repo import json_read
 
 TYPE_CHECKING = False  # not typing's: every agent shell command reads this module
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ def _document(gitdir: str, root: str) -> dict[str, Any] | None:
     if data is None:
         return None
     try:
-        document = json.loads(data)
+        document = json_read.loads(data)
     except (ValueError, RecursionError):
         return None
     if not isinstance(document, dict) or document.get("format") != _FORMAT:
@@ -135,7 +135,7 @@ def read_last_guards(gitdir: str) -> KnownGuards | None:
     if data is None or os.path.islink(os.path.join(gitdir, "cagr")):
         return None
     try:
-        document = json.loads(data)
+        document = json_read.loads(data)
     except (ValueError, RecursionError):
         return None
     return _known(document) if isinstance(document, dict) else None
@@ -174,4 +174,6 @@ def write_guard_file(
         "disabled": sorted(known.disabled),
         "protected_branch": known.protected_branch,
     }
+    import json  # noqa: PLC0415  # json imports re: the fast path only reads
+
     return save(gitdir, GUARD_FILE, json.dumps(document, separators=(",", ":")).encode())

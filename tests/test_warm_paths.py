@@ -225,3 +225,42 @@ def test_ast_grep_loads_only_for_a_change_a_code_rule_searches(
         loaded = _loaded(root, argv, stdin)
         assert bool(_within(loaded, ("ast_grep_py", "cagr_code"))) is loads
     assert "ast_grep_py" not in _loaded(root, *_bash(root, "npm test"))
+
+
+# The fast paths, nearly every shell command an agent runs, load neither `json` nor `re` (with
+# enum, functools and collections: 4-5 ms, half a bare start): the payload and the small files
+# they read go through json's own C scanner (cagr_repo.json_read). A console script that imports
+# `re` itself (pip's does; uv's does not) pays for it before cagr runs.
+FAST_NEVER = ("re", "json", "enum", "shlex", "fnmatch", "typing")
+
+
+def _loaded_without_site(root: Path, stdin: str) -> set[str]:
+    """`_loaded` for a call that prints nothing, in an interpreter started without `site` (an
+    editable install's finder imports `re` at start-up) and given this one's `sys.path`."""
+    code = (
+        f"import sys; sys.path[:0] = {sys.path!r}; before = set(sys.modules); "
+        "from cagr_cli.main import main; main(['hook']); "
+        "print(' '.join(sorted(set(sys.modules) - before)), file=sys.stderr)"
+    )
+    for _ in range(2):  # the first call writes the refresh stamp the second one reads
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", code],
+            input=stdin,
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    return set(done.stderr.strip().splitlines()[-1].split())
+
+
+@pytest.mark.parametrize("event", ["PreToolUse", "PostToolUse"])
+def test_the_fast_paths_load_neither_json_nor_re(checkout: Path, event: str) -> None:
+    _argv, stdin = _hook(
+        checkout, event, tool_name="Bash", tool_input={"command": "npm test -- --watch=false"}
+    )
+    loaded = _loaded_without_site(checkout, stdin)
+    assert _within(loaded, FAST_NEVER) == []
+    assert _within(loaded, ("cagr_hooks",)) != []  # so the set is not empty by accident
