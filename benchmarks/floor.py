@@ -4,7 +4,8 @@ For a synthetic small repository (50 files, one rule of each kind) and, with `--
 scratch copy of a real clone, each row times a whole process against its baseline, run
 alternately, and prints both medians, the ratio and the goal:
 
-1. `cagr hook`, a shell command that is not a PR command, against `python -c pass` (<= 1.3x);
+1. `cagr hook`, a shell command that is not a PR command, against `python -c pass` (<= 1.3x):
+   an ordinary one (`npm test`), and one the force-push guard reads (`npm test && git push`);
 2. `cagr hook`, `gh pr create --fill` with a current gate record, no body to parse (<= 2x);
 3. `cagr hook`, `gh pr create -b BODY` with a current record whose PR-body obligation makes
    the gate parse the body (<= 3x, and under 50 ms wall);
@@ -177,7 +178,10 @@ def commands(root: Path, clean: Path) -> list[tuple[str, list[str], Path, bytes,
     """(label, argv, folder, stdin, goal, what the answer must contain) per whole-process row."""
     hook = [CAGR, "hook"]
     return [
-        ("hook, a shell command that is not a PR command", hook, root,
+        ("hook, an ordinary shell command (`npm test`)", hook, root,
+         _command(root, "npm test"), 1.3, ""),
+        # `git push` is read by the force-push guard: the shell reader runs.
+        ("hook, a shell command that is not a PR command (`npm test && git push`)", hook, root,
          _command(root, "npm test && git push"), 1.3, ""),
         ("hook, gh pr create, current record, no body", hook, root,
          _command(root, "gh pr create --fill"), 2, "cannot see the body"),
