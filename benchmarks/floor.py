@@ -5,7 +5,8 @@ scratch copy of a real clone, each row times a whole process against its baselin
 alternately, and prints both medians, the ratio and the goal:
 
 1. `cagr hook`, a shell command that is not a PR command, against `python -c pass` (<= 1.3x):
-   an ordinary one (`npm test`), and one the force-push guard reads (`npm test && git push`);
+   an ordinary one (`npm test`), the call after it (HEAD and the target where the last refresh
+   left them), and one the force-push guard reads (`npm test && git push`);
 2. `cagr hook`, `gh pr create --fill` with a current gate record, no body to parse (<= 2x);
 3. `cagr hook`, `gh pr create -b BODY` with a current record whose PR-body obligation makes
    the gate parse the body (<= 3x, and under 50 ms wall);
@@ -180,6 +181,9 @@ def commands(root: Path, clean: Path) -> list[tuple[str, list[str], Path, bytes,
     return [
         ("hook, an ordinary shell command (`npm test`)", hook, root,
          _command(root, "npm test"), 1.3, ""),
+        ("hook, after an ordinary shell command (HEAD and the target where they were)", hook,
+         root, _payload(root, "PostToolUse", tool_name="Bash",
+                        tool_input={"command": "npm test"}, tool_response={}), 1.3, ""),
         # `git push` is read by the force-push guard: the shell reader runs.
         ("hook, a shell command that is not a PR command (`npm test && git push`)", hook, root,
          _command(root, "npm test && git push"), 1.3, ""),

@@ -1,9 +1,9 @@
 """How the hook is started: console scripts of different installers, and a launcher without site.
 
 For each `--venv` (a regular install of cagr, by pip or by uv), in the start-up floor's small
-repository, the two commonest hook calls (a shell command that is not a PR command, and
-`gh pr create` with a current record and no body) run alternately with a bare `python -c pass`
-of the same virtualenv, started four ways:
+repository, the commonest hook calls (an ordinary shell command, the call after it, one the
+force-push guard reads, and `gh pr create` with a current record and no body) run alternately
+with a bare `python -c pass` of the same virtualenv, each started three ways:
 
 - `cagr hook`, the installer's console script (pip's imports `re` before cagr runs; uv's not);
 - `python -S` in the shebang of a script that puts the install's site-packages on `sys.path`
@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after site-packages: the install wins
 
-from benchmarks.floor import _command, prepare, synthetic, timed
+from benchmarks.floor import _command, _payload, prepare, synthetic, timed
 
 
 def _launchers(venv: Path, where: Path) -> dict[str, list[str]]:
@@ -38,7 +38,10 @@ def _launchers(venv: Path, where: Path) -> dict[str, list[str]]:
         text=True,
         check=True,
     ).stdout.strip()
-    call = f"import sys; sys.path.append({purelib!r}); from cagr_cli.main import main; sys.exit(main())"
+    call = (
+        f"import sys; sys.path.append({purelib!r}); "
+        "from cagr_cli.main import main; sys.exit(main())"
+    )
     shebang = where / f"{venv.name}-S.py"
     shebang.write_text(f"#!{python} -S\n{call}\n")
     sh = where / f"{venv.name}-S.sh"
@@ -63,6 +66,9 @@ def main() -> None:
         prepare(root, paths)
         calls = {
             "npm test": _command(root, "npm test"),
+            "after npm test": _payload(
+                root, "PostToolUse", tool_name="Bash", tool_input={"command": "npm test"}
+            ),
             "npm test && git push": _command(root, "npm test && git push"),
             "gh pr create, no body": _command(root, "gh pr create --fill"),
         }
