@@ -231,7 +231,9 @@ def test_ast_grep_loads_only_for_a_change_a_code_rule_searches(
 # enum, functools and collections: 4-5 ms, half a bare start): the payload and the small files
 # they read go through json's own C scanner (cagr_repo.json_read). A console script that imports
 # `re` itself (pip's does; uv's does not) pays for it before cagr runs.
-FAST_NEVER = ("re", "json", "enum", "shlex", "fnmatch", "typing")
+FAST_NEVER = (
+    "re", "json", "enum", "shlex", "fnmatch", "typing", "contextlib", "collections", "functools",
+)  # fmt: skip
 
 
 def _loaded_without_site(root: Path, stdin: str) -> set[str]:
