@@ -1,11 +1,17 @@
 """Compiling configured rules into the core's values: patterns and templates checked and
-compiled once (globs to the regular expressions wcmatch matches with)."""
+compiled once (globs to the regular expressions wcmatch matches with).
+
+Rules are read through their attributes and told apart by `kind`, never by class: the config
+model's values and the quick compile's plain ones (`quick`) compile by this same code, which
+loads no part of the model.
+"""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Iterable
+from typing import cast
 
 from wcmatch import glob
 
@@ -20,10 +26,13 @@ from cagr_core.values import replace
 from cagr_core.when import When
 
 from .globs import ANCHORED, Parts, compile_matcher, expand
-from .rule_kinds import CodeRule, GuardRule, LayoutRule
-from .rules import PrBodyRule, RequiresRule, Rule, SiblingRule
 
-JudgedRule = Rule | CodeRule | LayoutRule  # the kinds a RuleSet holds (guards are apart)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .rule_kinds import CodeRule, GuardRule, LayoutRule
+    from .rules import Rule, SiblingRule
+
+    JudgedRule = Rule | CodeRule | LayoutRule  # the kinds a RuleSet holds (guards are apart)
 
 
 def compile_rules(rules: Iterable[JudgedRule]) -> RuleSet:
@@ -33,11 +42,11 @@ def compile_rules(rules: Iterable[JudgedRule]) -> RuleSet:
 
 def compile_any(rule: JudgedRule) -> CompiledRule:
     """Check and compile a change, code or layout rule."""
-    if isinstance(rule, CodeRule):
-        return compile_code_rule(rule)
-    if isinstance(rule, LayoutRule):
-        return compile_layout_rule(rule)
-    return compile_rule(rule)
+    if rule.kind == "code":
+        return compile_code_rule(cast("CodeRule", rule))
+    if rule.kind == "layout":
+        return compile_layout_rule(cast("LayoutRule", rule))
+    return compile_rule(cast("Rule", rule))
 
 
 def code_config(rule: CodeRule) -> str:
@@ -142,11 +151,11 @@ def compile_rule(rule: Rule) -> CompiledRule:
         format=getattr(rule, "format", None),
         section=getattr(rule, "section", None),
         contains=getattr(rule, "contains", None),
-        placeholders=rule.placeholders if isinstance(rule, PrBodyRule) else None,
+        placeholders=rule.placeholders if rule.kind == "pr_body" else None,
         ignore_dependencies=name_filter(getattr(rule, "ignore_dependencies", ())),
         waive_authors=rule.waive_authors,
     )
-    if isinstance(rule, RequiresRule):
+    if rule.kind == "requires":
         if not rule.require:
             raise RuleError(rule.id, "require", "needs at least one pattern")
         globs = tuple(entry if isinstance(entry, str) else entry.path for entry in rule.require)
@@ -158,7 +167,7 @@ def compile_rule(rule: Rule) -> CompiledRule:
             require_globs=globs,
             require_added=tuple(not isinstance(entry, str) for entry in rule.require),
         )
-    if isinstance(rule, SiblingRule):
+    if rule.kind == "sibling":
         compiled = replace(compiled, targets=_templates(rule))
     _check_parts_defined(rule, compiled)
     return compiled
