@@ -25,14 +25,36 @@ from cagr_core.templates import Template, parse_target
 from cagr_core.values import replace
 from cagr_core.when import When
 
+from .compiled import Compiled, Settings, StackRun
 from .globs import ANCHORED, Parts, compile_matcher, expand
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .document import Config
     from .rule_kinds import CodeRule, GuardRule, LayoutRule
     from .rules import Rule, SiblingRule
 
     JudgedRule = Rule | CodeRule | LayoutRule  # the kinds a RuleSet holds (guards are apart)
+
+
+def compiled_of(config: Config, rule_sources: tuple[tuple[str, str], ...], digest: str) -> Compiled:
+    """What a check reads of a valid combined configuration, given each rule's source and the
+    rules' digest; RuleError when a rule cannot be compiled (validation should have found it)."""
+    rules = compile_rules((*config.changes.rules, *config.code.rules, *config.layout.rules))
+    settings = Settings(
+        config.git.protected_branch,
+        config.review.pr_sections,
+        tuple(StackRun(c.run, c.paths) for c in config.stack.on_turn_end),
+        tuple(StackRun(c.run, c.paths) for c in config.stack.ci),
+    )
+    return Compiled(
+        rules,
+        settings,
+        digest,
+        rule_sources,
+        compile_guards(config.guards.rules),
+        config.guards.disable,
+    )
 
 
 def compile_rules(rules: Iterable[JudgedRule]) -> RuleSet:

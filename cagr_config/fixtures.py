@@ -16,7 +16,26 @@ from cagr_core.errors import CagrError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .examples import Example, FixtureChange
+    from collections.abc import Sequence
+    from typing import Protocol
+
+    class FixtureChange(Protocol):
+        """What is read of an example's entry (examples.FixtureChange, or a quick one)."""
+
+        @property
+        def path(self) -> str: ...
+        @property
+        def status(self) -> Status: ...
+        @property
+        def before(self) -> str | None: ...
+        @property
+        def after(self) -> str | None: ...
+
+    class Example(Protocol):
+        """What is read of an example (examples.Example, or a quick one)."""
+
+        @property
+        def changes(self) -> Sequence[FixtureChange]: ...
 
 
 class FixtureError(CagrError):

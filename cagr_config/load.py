@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from cagr_core.errors import ConfigIssue, RuleError
 
-from .compile import compile_guards, compile_rules
-from .compiled import Compiled, Settings, StackRun
+from .compile import compiled_of
+from .compiled import Compiled
 from .document import LoadedConfig, combine
 from .tables import branch_problems, cagr_table
 from .validate import rules_digest, structure_config
@@ -43,22 +43,7 @@ def combine_sources(
 def compile_config(loaded: LoadedConfig) -> Compiled:
     """What a check reads of a valid combined configuration; RuleError when a rule cannot be
     compiled (validation should have found it first)."""
-    config = loaded.config
-    rules = compile_rules((*config.changes.rules, *config.code.rules, *config.layout.rules))
-    settings = Settings(
-        config.git.protected_branch,
-        config.review.pr_sections,
-        tuple(StackRun(c.run, c.paths) for c in config.stack.on_turn_end),
-        tuple(StackRun(c.run, c.paths) for c in config.stack.ci),
-    )
-    return Compiled(
-        rules,
-        settings,
-        rules_digest(loaded.all_rules()),
-        loaded.rule_sources,
-        compile_guards(config.guards.rules),
-        config.guards.disable,
-    )
+    return compiled_of(loaded.config, loaded.rule_sources, rules_digest(loaded.all_rules()))
 
 
 def load_sources(
