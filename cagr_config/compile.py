@@ -13,8 +13,6 @@ import re
 from collections.abc import Iterable
 from typing import cast
 
-from wcmatch import glob
-
 from cagr_core.dependencies import NameFilter
 from cagr_core.errors import PatternError, RuleError, TemplateError
 from cagr_core.globs import PathMatcher
@@ -26,7 +24,7 @@ from cagr_core.values import replace
 from cagr_core.when import When
 
 from .compiled import Compiled, Settings, StackRun
-from .globs import ANCHORED, Parts, compile_matcher, expand
+from .globs import ANCHORED, DOTGLOB, Parts, compile_matcher, expand, glob_translate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -243,7 +241,7 @@ def name_filter(globs: tuple[str, ...]) -> NameFilter | None:
 
 
 def _name_regex(pattern: str) -> str:
-    (regex,) = glob.translate([pattern], flags=ANCHORED | glob.DOTGLOB, limit=0)[0]
+    (regex,) = glob_translate([pattern], ANCHORED | DOTGLOB)
     return regex
 
 
