@@ -4,8 +4,9 @@ The half of path globs that reads pattern syntax (cagr_core.globs matches with w
 using `re` alone). A pattern is checked (PatternError points at the bad part), its braces are
 expanded, and each alternative is translated to the regular expressions wcmatch itself matches
 with (`glob.translate`, `fnmatch.translate` per name), so a matcher built from them answers as
-wcmatch does. Each alternative is also filed for the rule index (see cagr_core.rule_index): under
-a literal part every path it matches must have, when one can tell.
+wcmatch does (a plain pattern is translated here, to the same text, without importing
+wcmatch: see `glob_translate`). Each alternative is also filed for the rule index (see
+cagr_core.rule_index): under a literal part every path it matches must have, when one can tell.
 
 Named parts (`{app}`: a lowercase name other than dir, name and ext) are what brace expansion
 leaves as written; any other brace it leaves (`{X}`, `{}`) is an error, as a literal brace is
