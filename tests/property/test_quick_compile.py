@@ -377,7 +377,8 @@ def _agrees(read: list[tuple[str, bytes]]) -> bool:
 
 
 @settings(
-    max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    max_examples=max(200, settings.default.max_examples),  # most are deferred
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(_sources())
 def test_the_quick_compile_gives_the_models_compiled_form_or_defers(
