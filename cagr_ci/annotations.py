@@ -13,7 +13,7 @@ run as one, so plain output is wrapped in `::stop-commands::` with a one-time to
 
 from __future__ import annotations
 
-import secrets
+import os
 
 from cagr_core.changes import Stage, Unchecked
 from cagr_core.render import one_line, rule_noun, waivable
@@ -160,5 +160,5 @@ def _bounded(lines: list[str], kind: str, what: str) -> list[str]:
 
 def guarded(text: str) -> str:
     """`text` wrapped so that no line of it runs as a workflow command."""
-    token = secrets.token_hex(16)
+    token = os.urandom(16).hex()
     return f"::stop-commands::{token}\n{text}\n::{token}::"

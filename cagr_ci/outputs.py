@@ -5,7 +5,7 @@ path, or empty)."""
 
 from __future__ import annotations
 
-import secrets
+import os
 
 from cagr_core.report_json import json_status
 
@@ -29,7 +29,7 @@ def step_outputs(result: CiResult | None, sarif: str = "") -> dict[str, str]:
 def output_text(values: dict[str, str]) -> str:
     """`values` in GITHUB_OUTPUT's multiline form (`key<<DELIMITER`), with a delimiter that
     occurs in no value, so a path with a line break cannot end a value early."""
-    delimiter = f"cagr_{secrets.token_hex(16)}"
+    delimiter = f"cagr_{os.urandom(16).hex()}"
     while any(delimiter in value for value in values.values()):  # pragma: no cover
-        delimiter = f"cagr_{secrets.token_hex(16)}"
+        delimiter = f"cagr_{os.urandom(16).hex()}"
     return "".join(f"{key}<<{delimiter}\n{value}\n{delimiter}\n" for key, value in values.items())

@@ -1,13 +1,17 @@
 """Compiling configured rules into the core's values: patterns and templates checked and
-compiled once (globs to the regular expressions wcmatch matches with)."""
+compiled once (globs to the regular expressions wcmatch matches with).
+
+Rules are read through their attributes and told apart by `kind`, never by class: the config
+model's values and the quick compile's plain ones (`quick`) compile by this same code, which
+loads no part of the model.
+"""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Iterable
-
-from wcmatch import glob
+from typing import cast
 
 from cagr_core.dependencies import NameFilter
 from cagr_core.errors import PatternError, RuleError, TemplateError
@@ -19,11 +23,36 @@ from cagr_core.templates import Template, parse_target
 from cagr_core.values import replace
 from cagr_core.when import When
 
-from .globs import ANCHORED, Parts, compile_matcher, expand
-from .rule_kinds import CodeRule, GuardRule, LayoutRule
-from .rules import PrBodyRule, RequiresRule, Rule, SiblingRule
+from .compiled import Compiled, Settings, StackRun
+from .globs import ANCHORED, DOTGLOB, Parts, compile_matcher, expand, glob_translate
 
-JudgedRule = Rule | CodeRule | LayoutRule  # the kinds a RuleSet holds (guards are apart)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .document import Config
+    from .rule_kinds import CodeRule, GuardRule, LayoutRule
+    from .rules import Rule, SiblingRule
+
+    JudgedRule = Rule | CodeRule | LayoutRule  # the kinds a RuleSet holds (guards are apart)
+
+
+def compiled_of(config: Config, rule_sources: tuple[tuple[str, str], ...], digest: str) -> Compiled:
+    """What a check reads of a valid combined configuration, given each rule's source and the
+    rules' digest; RuleError when a rule cannot be compiled (validation should have found it)."""
+    rules = compile_rules((*config.changes.rules, *config.code.rules, *config.layout.rules))
+    settings = Settings(
+        config.git.protected_branch,
+        config.review.pr_sections,
+        tuple(StackRun(c.run, c.paths) for c in config.stack.on_turn_end),
+        tuple(StackRun(c.run, c.paths) for c in config.stack.ci),
+    )
+    return Compiled(
+        rules,
+        settings,
+        digest,
+        rule_sources,
+        compile_guards(config.guards.rules),
+        config.guards.disable,
+    )
 
 
 def compile_rules(rules: Iterable[JudgedRule]) -> RuleSet:
@@ -33,11 +62,11 @@ def compile_rules(rules: Iterable[JudgedRule]) -> RuleSet:
 
 def compile_any(rule: JudgedRule) -> CompiledRule:
     """Check and compile a change, code or layout rule."""
-    if isinstance(rule, CodeRule):
-        return compile_code_rule(rule)
-    if isinstance(rule, LayoutRule):
-        return compile_layout_rule(rule)
-    return compile_rule(rule)
+    if rule.kind == "code":
+        return compile_code_rule(cast("CodeRule", rule))
+    if rule.kind == "layout":
+        return compile_layout_rule(cast("LayoutRule", rule))
+    return compile_rule(cast("Rule", rule))
 
 
 def code_config(rule: CodeRule) -> str:
@@ -142,11 +171,11 @@ def compile_rule(rule: Rule) -> CompiledRule:
         format=getattr(rule, "format", None),
         section=getattr(rule, "section", None),
         contains=getattr(rule, "contains", None),
-        placeholders=rule.placeholders if isinstance(rule, PrBodyRule) else None,
+        placeholders=rule.placeholders if rule.kind == "pr_body" else None,
         ignore_dependencies=name_filter(getattr(rule, "ignore_dependencies", ())),
         waive_authors=rule.waive_authors,
     )
-    if isinstance(rule, RequiresRule):
+    if rule.kind == "requires":
         if not rule.require:
             raise RuleError(rule.id, "require", "needs at least one pattern")
         globs = tuple(entry if isinstance(entry, str) else entry.path for entry in rule.require)
@@ -158,7 +187,7 @@ def compile_rule(rule: Rule) -> CompiledRule:
             require_globs=globs,
             require_added=tuple(not isinstance(entry, str) for entry in rule.require),
         )
-    if isinstance(rule, SiblingRule):
+    if rule.kind == "sibling":
         compiled = replace(compiled, targets=_templates(rule))
     _check_parts_defined(rule, compiled)
     return compiled
@@ -212,7 +241,7 @@ def name_filter(globs: tuple[str, ...]) -> NameFilter | None:
 
 
 def _name_regex(pattern: str) -> str:
-    (regex,) = glob.translate([pattern], flags=ANCHORED | glob.DOTGLOB, limit=0)[0]
+    (regex,) = glob_translate([pattern], ANCHORED | DOTGLOB)
     return regex
 
 

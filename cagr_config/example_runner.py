@@ -21,9 +21,13 @@ from cagr_core.ruleset import RuleSet
 from cagr_manifests import read_changes
 from cagr_markdown import parsed
 
-from .compile import JudgedRule, compile_any
+from .compile import compile_any
 from .examples import Example, FixtureError, example_oid, fixture_changeset
 from .rule_kinds import CodeExample
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .compile import JudgedRule
 
 Label = Literal["valid", "invalid"]
 

@@ -4,8 +4,9 @@ The half of path globs that reads pattern syntax (cagr_core.globs matches with w
 using `re` alone). A pattern is checked (PatternError points at the bad part), its braces are
 expanded, and each alternative is translated to the regular expressions wcmatch itself matches
 with (`glob.translate`, `fnmatch.translate` per name), so a matcher built from them answers as
-wcmatch does. Each alternative is also filed for the rule index (see cagr_core.rule_index): under
-a literal part every path it matches must have, when one can tell.
+wcmatch does (a plain pattern is translated here, to the same text, without importing
+wcmatch: see `glob_translate`). Each alternative is also filed for the rule index (see
+cagr_core.rule_index): under a literal part every path it matches must have, when one can tell.
 
 Named parts (`{app}`: a lowercase name other than dir, name and ext) are what brace expansion
 leaves as written; any other brace it leaves (`{X}`, `{}`) is an error, as a literal brace is
@@ -18,9 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from itertools import pairwise, takewhile
-
-import bracex
-from wcmatch import fnmatch, glob
 
 from cagr_core.errors import PatternError
 from cagr_core.globs import (
@@ -37,10 +35,13 @@ from cagr_core.globs import (
     part_names,
 )
 
-_COMMON = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.FORCEUNIX | glob.CASE
-ANCHORED = _COMMON
-FREE = _COMMON | glob.MATCHBASE
-_NAME = fnmatch.DOTMATCH | fnmatch.FORCEUNIX | fnmatch.CASE  # one folder or file name
+# wcmatch's flags, as numbers (tests/property/test_plain_globs.py checks them against wcmatch's):
+# glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.FORCEUNIX | glob.CASE, with glob.MATCHBASE for
+# FREE; fnmatch.DOTMATCH | fnmatch.FORCEUNIX | fnmatch.CASE for one folder or file name.
+ANCHORED = 131905
+FREE = 140097
+_NAME = 131137
+DOTGLOB = 64  # glob.DOTGLOB
 _ESCAPED = re.compile(r"\\.", re.DOTALL)
 MAX_EXPANSIONS = 1000  # per pattern, and for all the patterns of one list together
 RESERVED_PARTS = ("dir", "name", "ext")  # a sibling target's own placeholders
@@ -115,7 +116,7 @@ def _check_pattern(pattern: str, parts: Parts) -> None:
         _check_parts(pattern, bare, alternative, parts)
     _check_globstars(pattern, bare)
     try:
-        glob.translate([body], flags=ANCHORED)
+        glob_translate([body], ANCHORED, limit=None)
     except ValueError as error:  # wcmatch's own complaint, e.g. a pattern it cannot translate
         raise PatternError(pattern, 0, len(pattern), str(error)) from error
 
@@ -216,6 +217,10 @@ def _check_place(
 def expand(pattern: str) -> list[str]:
     """The pattern's brace alternatives (escapes kept), as wcmatch expands them; PatternError
     when there are more than MAX_EXPANSIONS."""
+    if _PLAIN.fullmatch(pattern):
+        return [pattern]  # nothing to expand, as bracex says (tests/property/test_plain_globs.py)
+    import bracex  # noqa: PLC0415  # only a pattern with braces or escapes needs it
+
     try:
         return bracex.expand(pattern, keep_escapes=True, limit=MAX_EXPANSIONS, return_empty=True)
     except bracex.ExpansionLimitException as error:
@@ -360,7 +365,7 @@ def _template(alternative: str) -> NamedNames:
                 parts.append(None)
             continue
         marked, marker, names = _marked(name)
-        (regex,) = fnmatch.translate([marked], flags=_NAME, limit=0)[0]
+        (regex,) = name_translate([marked])
         parts.append(_pieces(regex, marker, names))
     return tuple(parts)
 
@@ -380,7 +385,7 @@ def _wildcards(template: NamedNames) -> Names:
 def _whole(alternative: str, flags: int) -> str:
     """One alternative with named parts as one expression, each part matched as ANY_PART."""
     marked, marker, names = _marked(alternative)
-    (regex,) = glob.translate([marked], flags=flags, limit=0)[0]
+    (regex,) = glob_translate([marked], flags)
     pieces = _pieces(regex, marker, names)
     return "".join(ANY_PART if i % 2 else t for i, t in enumerate(pieces))
 
@@ -391,7 +396,7 @@ def matches(pattern: str, path: str) -> bool:
 
 
 def _translate(alternatives: list[str], flags: int) -> list[str]:
-    return glob.translate(alternatives, flags=flags, limit=0)[0] if alternatives else []
+    return glob_translate(alternatives, flags) if alternatives else []
 
 
 def _names(alternative: str) -> Names:
@@ -400,7 +405,7 @@ def _names(alternative: str) -> Names:
     parts: list[str | None] = []
     for name in alternative.split("/"):
         if name != GLOBSTAR:
-            (regex,) = fnmatch.translate([name], flags=_NAME, limit=0)[0]
+            (regex,) = name_translate([name])
             parts.append(regex)
         elif not parts or parts[-1] is not None:
             parts.append(None)
@@ -469,6 +474,8 @@ def _alternatives(pattern: str, flags: int) -> list[str] | None:
             pending.extend(expanded)
         if len(done) + len(pending) > MAX_EXPANSIONS:
             return None
+    from wcmatch import glob  # noqa: PLC0415  # braces: wcmatch's own expansion decides
+
     try:
         ours = [glob.translate(one, flags=flags)[0] for one in done]
         theirs = set(glob.translate(pattern, flags=flags)[0])
@@ -500,3 +507,82 @@ def _expand_first(pattern: str) -> list[str] | None:
                 head, tail = pattern[:start], pattern[index + 1 :]
                 return [head + pattern[a + 1 : b] + tail for a, b in pairwise(cuts)]
     return None
+
+
+# A pattern of letters, digits, `.`, `_`, `-`, `/` and the wildcards `*` (at most one per name)
+# and `?` is translated here, to exactly wcmatch's expressions (tests/property/test_plain_globs.py
+# holds the two to the same output over generated patterns); any other pattern by wcmatch, which
+# is then imported: most configurations' globs never need its import (about 7 ms).
+_PLAIN = re.compile(r"[A-Za-z0-9._/*?-]*")
+_SIMPLE_NAME = re.compile(r"[A-Za-z0-9._?-]*(?:\*[A-Za-z0-9._?-]*)?")
+_GLOBSTAR_RE = r"(?:(?!(?:[/]|^)(?:\.{1,2})(?:$|[/])).)*?"
+_STAR_START = r"(?=[^/])(?!\.{1,2}(?:$|[/]))"
+_QUESTION_START = r"(?!(?:(?<=[/])|(?<=^))(?:\.{1,2})(?:$|[/]))"
+
+
+def _simple(pattern: str) -> bool:
+    return all(
+        part == GLOBSTAR or (part and _SIMPLE_NAME.fullmatch(part)) for part in pattern.split("/")
+    )
+
+
+def glob_translate(patterns: list[str], flags: int, limit: int | None = 0) -> list[str]:
+    """wcmatch's `glob.translate(patterns, flags=flags, limit=limit)[0]`, flags ANCHORED or FREE."""
+    if flags in (ANCHORED, FREE, ANCHORED | DOTGLOB) and all(map(_simple, patterns)):
+        # each pattern once, as wcmatch gives them
+        return [_glob_regex(pattern, free=flags == FREE) for pattern in dict.fromkeys(patterns)]
+    from wcmatch import glob  # noqa: PLC0415
+
+    if limit is None:
+        return list(glob.translate(patterns, flags=flags)[0])
+    return list(glob.translate(patterns, flags=flags, limit=limit)[0])
+
+
+def name_translate(names: list[str]) -> list[str]:
+    """wcmatch's `fnmatch.translate(names, flags=_NAME, limit=0)[0]`."""
+    if all(_SIMPLE_NAME.fullmatch(name) for name in names):
+        return [f"^(?s:{_name_body(name)})$" for name in dict.fromkeys(names)]
+    from wcmatch import fnmatch  # noqa: PLC0415
+
+    return list(fnmatch.translate(names, flags=_NAME, limit=0)[0])
+
+
+def _name_body(name: str) -> str:
+    out = ["(?=.)"] if name.startswith("*") else []
+    for char in name:
+        out.append(".*?" if char == "*" else "." if char == "?" else re.escape(char))
+    return "".join(out)
+
+
+def _glob_regex(pattern: str, free: bool) -> str:
+    parts = pattern.split("/")
+    if free and len(parts) == 1:
+        parts = [GLOBSTAR, *parts]
+    merged: list[str] = []
+    for part in parts:
+        if part != GLOBSTAR or not merged or merged[-1] != GLOBSTAR:
+            merged.append(part)
+    out = []
+    for index, part in enumerate(merged):
+        last = index == len(merged) - 1
+        if part == GLOBSTAR:
+            out.append(_GLOBSTAR_RE + ("(?:^|$|[/]+)" if last else "(?:^|[/]+)"))
+            continue
+        out.append(_component(part))
+        if last:
+            out.append("[/]*?")
+        else:
+            out.append("(?=[/])" if merged[index + 1] == GLOBSTAR else "[/]+")
+    return f"^(?s:{''.join(out)})$"
+
+
+def _component(part: str) -> str:
+    out = []
+    for index, char in enumerate(part):
+        if char == "*":
+            out.append((_STAR_START if index == 0 else "") + "[^/]*?")
+        elif char == "?":
+            out.append((_QUESTION_START if index == 0 else "") + "(?![/]).")
+        else:
+            out.append(re.escape(char))
+    return "".join(out)

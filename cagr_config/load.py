@@ -9,76 +9,13 @@ reads. Every problem is reported at once, with its file and key path.
 
 from __future__ import annotations
 
-import re
-import tomllib
-from typing import Any
-
 from cagr_core.errors import ConfigIssue, RuleError
-from cagr_git.revision_syntax import syntax_problem
-from cagr_manifests.toml_bounds import parts_problem
 
-from .compile import compile_guards, compile_rules
-from .compiled import Compiled, Settings, StackRun
-from .document import Config, LoadedConfig, combine
-from .sources import PYPROJECT
+from .compile import compiled_of
+from .compiled import Compiled
+from .document import LoadedConfig, combine
+from .tables import branch_problems, cagr_table
 from .validate import rules_digest, structure_config
-
-_BOM = b"\xef\xbb\xbf"
-_HEAD_ITSELF = re.compile(r"(?:HEAD|@)(?:~\d*|\^\d*|\^\{[^}]*\})*")  # HEAD, @, HEAD~1, @^
-
-
-def _parse(name: str, data: bytes) -> tuple[dict[str, Any] | None, ConfigIssue | None]:
-    if data.startswith(_BOM):
-        return None, ConfigIssue(
-            name, "", "starts with a byte-order mark, which TOML does not allow; remove it"
-        )
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        return None, ConfigIssue(name, "", f"is not UTF-8 ({error.reason} at byte {error.start})")
-    too_deep = parts_problem(text)  # before tomllib, whose time grows with their square
-    if too_deep is not None:
-        return None, ConfigIssue(name, "", too_deep)
-    try:
-        return tomllib.loads(text), None
-    except tomllib.TOMLDecodeError as error:
-        return None, ConfigIssue(name, "", f"is not valid TOML: {error}")
-    except ValueError:  # an integer with more digits than Python converts
-        return None, ConfigIssue(name, "", "holds a number with more digits than cagr reads")
-    except RecursionError:
-        return None, ConfigIssue(name, "", "nests too deeply to read; flatten its arrays or tables")
-
-
-def cagr_table(name: str, data: bytes) -> tuple[dict[str, Any] | None, ConfigIssue | None]:
-    """The cagr table of one source: the whole file, or pyproject's `[tool.cagr]` (None: absent)."""
-    table, issue = _parse(name, data)
-    if table is None or name != PYPROJECT:
-        return table, issue
-    tool = table.get("tool", {})
-    if not isinstance(tool, dict):
-        return None, ConfigIssue(name, "tool", "must be a table (it holds [tool.cagr])")
-    cagr = tool.get("cagr")
-    if cagr is not None and not isinstance(cagr, dict):
-        return None, ConfigIssue(name, "tool.cagr", "must be a table")
-    return cagr, None
-
-
-def _target_problems(name: str, config: Config) -> list[ConfigIssue]:
-    """`[git] protected_branch` must be a name git can resolve as one commit, as `--base`."""
-    branch = config.git.protected_branch
-    problem = syntax_problem(branch) if branch is not None and branch.strip() else None
-    if problem is None and branch is not None and _HEAD_ITSELF.fullmatch(branch):
-        return [
-            ConfigIssue(
-                name,
-                "git.protected_branch",
-                f"{branch!r} is this checkout's own HEAD, so every change would be compared"
-                " with itself and pass. Name the branch changes merge into, e.g. main.",
-            )
-        ]
-    if problem is None:
-        return []
-    return [ConfigIssue(name, "git.protected_branch", f"{problem[0]} Name the branch.")]
 
 
 def combine_sources(
@@ -96,7 +33,7 @@ def combine_sources(
         config, found = structure_config(table, name)
         issues.extend(found)
         if config is not None:
-            issues.extend(_target_problems(name, config))
+            issues.extend(branch_problems(name, config.git.protected_branch))
             parts.append((name, config))
     loaded, found = combine(parts)
     issues.extend(found)
@@ -106,22 +43,7 @@ def combine_sources(
 def compile_config(loaded: LoadedConfig) -> Compiled:
     """What a check reads of a valid combined configuration; RuleError when a rule cannot be
     compiled (validation should have found it first)."""
-    config = loaded.config
-    rules = compile_rules((*config.changes.rules, *config.code.rules, *config.layout.rules))
-    settings = Settings(
-        config.git.protected_branch,
-        config.review.pr_sections,
-        tuple(StackRun(c.run, c.paths) for c in config.stack.on_turn_end),
-        tuple(StackRun(c.run, c.paths) for c in config.stack.ci),
-    )
-    return Compiled(
-        rules,
-        settings,
-        rules_digest(loaded.all_rules()),
-        loaded.rule_sources,
-        compile_guards(config.guards.rules),
-        config.guards.disable,
-    )
+    return compiled_of(loaded.config, loaded.rule_sources, rules_digest(loaded.all_rules()))
 
 
 def load_sources(

@@ -101,7 +101,13 @@ def load_config(root: str | os.PathLike[str], gitdir: str | None = None) -> Repo
 
 def config_from(root: str, files: ConfigFiles) -> RepoConfig:
     """The configuration these sources make (read from disk, or from a commit's tree)."""
-    # Parsing and compiling load the config model, cattrs and wcmatch: only on a cold path.
+    # Compiling loads wcmatch, and the config model and cattrs unless the quick compile is
+    # sure of the sources (it defers every problem to the model): only on a cold path.
+    from cagr_config.quick import quick_compile  # noqa: PLC0415
+
+    quick = quick_compile(files.sources(), files.problems)
+    if quick is not None:
+        return RepoConfig(root, files, quick, files.digest())
     from cagr_config.load import load_sources  # noqa: PLC0415
 
     loaded, compiled, issues = load_sources(files.sources(), files.problems)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 
-from cagr_config.load import cagr_table
+from cagr_config.tables import cagr_table
 from cagr_core.description import SECTIONS_RULE
 from cagr_git.files import read_regular
 

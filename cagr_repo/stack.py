@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import selectors
-import signal
-import subprocess
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from cagr_config.compiled import StackRun
 from cagr_core.values import value
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import subprocess
 
 StackStatus = Literal["passed", "failed", "timed_out", "skipped", "error"]
 TAIL_CHARS = 2_000
@@ -76,6 +77,8 @@ def _touches(patterns: tuple[str, ...], changed: tuple[str, ...]) -> bool:
 def _run_one(
     command: str, root: str, deadline: float | None, env: Mapping[str, str] | None
 ) -> StackOutcome:
+    import subprocess  # noqa: PLC0415  # only a command to run needs it (with threading, signal)
+
     started = time.monotonic()
     if deadline is not None and deadline <= started:
         return StackOutcome(command, "timed_out", None, "not started: no time was left", 0.0)
@@ -111,6 +114,9 @@ def _read_until_exit(
     Reading as it goes keeps memory bounded however much a command prints, and children that
     keep the pipe open do not keep cagr waiting once the command itself has exited.
     """
+    import selectors  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+
     assert process.stdout is not None
     fd = process.stdout.fileno()
     tail = b""
@@ -149,6 +155,8 @@ def _drain(fd: int) -> bytes:
 
 
 def _kill_group(pid: int) -> None:
+    import signal  # noqa: PLC0415
+
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
 

@@ -266,3 +266,38 @@ def test_the_fast_paths_load_neither_json_nor_re(checkout: Path, event: str) -> 
     loaded = _loaded_without_site(checkout, stdin)
     assert _within(loaded, FAST_NEVER) == []
     assert _within(loaded, ("cagr_hooks",)) != []  # so the set is not empty by accident
+
+
+# `cagr ci` compiles every time: a configuration the quick compile is sure of loads no config
+# model (attrs, cattrs), and plain globs no wcmatch; a problem loads the model, which says it.
+MODEL = ("attr", "attrs", "cattrs", "cagr_config.document", "cagr_config.rules",
+         "cagr_config.validate", "cagr_config.examples", "cagr_config.load")  # fmt: skip
+BRACED = CONFIG.replace('paths = ["migrations/**"]', 'paths = ["migrations/{a,b}/**"]')
+BROKEN = CONFIG.replace('reason = "Add its test."', 'reason = ""')
+
+
+@pytest.mark.parametrize(
+    ("config", "not_loaded", "loaded"),
+    [
+        (CONFIG, (*MODEL, "wcmatch", "bracex"), ()),
+        (BRACED, MODEL, ("wcmatch", "bracex")),
+        (BROKEN, (), ("attrs", "cattrs", "cagr_config.validate")),
+    ],
+)
+def test_cagr_ci_compiles_without_the_model_what_the_quick_compile_is_sure_of(
+    tmp_path: Path, config: str, not_loaded: tuple[str, ...], loaded: tuple[str, ...]
+) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    _git(root, "init", "-q", "-b", "main")
+    for path, text in (("cagr.toml", config), ("src/a.py", "a\n"), ("CHANGES.md", "x\n")):
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "base")
+    _git(root, "checkout", "-q", "-b", "work")
+    (root / "src" / "a.py").write_text("b\n")
+    _git(root, "commit", "-qam", "change")
+    modules = _loaded(root, ["ci", "--base", "main"], "")
+    assert _within(modules, not_loaded) == []
+    assert all(_within(modules, (name,)) for name in loaded), sorted(modules)
