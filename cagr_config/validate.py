@@ -93,6 +93,18 @@ def _make_converter() -> cattrs.Converter:
     converter.register_structure_hook_factory(_is_tuple, tuple_hook)
     converter.register_structure_hook_func(_is_table, _table)
 
+    def model_hook(kind: Any) -> Callable[[object, object], Any]:
+        inner = converter.gen_structure_attrs_fromdict(kind)
+
+        def structure(value: object, given: object) -> Any:
+            if not isinstance(value, dict):  # else cattrs' own code fails inside, unreadably
+                raise TypeError(f"expected a table, got {_toml_type(value)}")
+            return inner(value, given)
+
+        return structure
+
+    converter.register_structure_hook_factory(attrs.has, model_hook)
+
     def literal_hook(value: object, kind: Any) -> Any:
         allowed = typing.get_args(kind)
         if value not in allowed:

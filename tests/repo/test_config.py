@@ -253,6 +253,17 @@ class TestErrors:
         assert "cagr.toml: review.pr_sections: expected an array, got a string" in found
         assert "cagr.toml: stack.ci[0].run: a required key is missing" in found
 
+    def test_a_value_where_a_table_belongs_is_named_so(self, repo: Path) -> None:
+        write(
+            repo,
+            "cagr.toml",
+            'git = "main"\n[changes]\nrules = [3]\n[stack]\nci = ["pytest -q"]\n',
+        )
+        found = errors(repo)
+        assert "cagr.toml: git: expected a table, got a string" in found
+        assert "cagr.toml: stack.ci[0]: expected a table, got a string" in found
+        assert all("AttributeError" not in f and "iterable" not in f for f in found), found
+
     def test_unknown_top_level_table(self, repo: Path) -> None:
         write(repo, "cagr.toml", "[change]\nrules = []\n")
         (message,) = errors(repo)
