@@ -555,9 +555,10 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
     (`.changeset/`, kept by a release bot), never a documentation file asking for a change outside
     the documentation (docs follow code: a typo fix needs no code), and never a glob whose
     commits mostly add a file afresh: a note per change (a changeset, a news fragment) is the
-    author's call, which history cannot make; a file kept in step is not. A bot's commits are
-    no evidence: a release bot's `Version Packages` keeps every package's CHANGELOG.md in step by
-    machine, a habit no person is asked to keep."""
+    author's call, which history cannot make; a file kept in step is not. A bot's commit can
+    break a habit but never show one: a release bot's `Version Packages` keeps every package's
+    CHANGELOG.md in step by machine, which no person is asked to do, while the rule would still
+    judge a translation bot's commits that change one file alone."""
     # A folder's glob only where it holds two files or more: else the file says it better.
     seen: dict[str, int] = {}
     for path in paths:
@@ -569,15 +570,13 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
     counts: dict[str, int] = {}
     added: dict[str, int] = {}  # commits that only added files of the glob
     for commit in history.commits:
-        if commit.by_bot:
-            continue
         items, kept = set(), set()
         for path in commit.changed:
             globs = [i for i in _cochange_items(path, groups) if i in tracked]
             items.update(globs)
             if path not in commit.added:
                 kept.update(globs)
-        per_commit.append(items)
+        per_commit.append(set() if commit.by_bot else items)  # no pair of a bot's shows a habit
         for item in items:
             counts[item] = counts.get(item, 0) + 1
             if item not in kept:

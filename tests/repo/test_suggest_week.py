@@ -209,6 +209,28 @@ class TestCoChange:
         assert "that changed packages/" not in out
         assert "co-change-schema-app.json (requires): src/app.py changed in 9 of the 9" in out
 
+    def test_a_bots_commit_can_break_a_habit(self, repo: Path, capsys: Capture) -> None:
+        """paperless-ngx's people changed src-ui/messages.xlf with src/paperless/*.py in 8 of 8
+        commits, and its translation bot changed messages.xlf alone in dozens: leaving the bot's
+        commits out of the count suggested a rule that failed every one of them."""
+        write(repo, "ui/messages.xlf", "0\n")
+        write(repo, "src/settings.py", "0\n")
+        commit(repo)
+        for index in range(1, 10):
+            write(repo, "ui/messages.xlf", f"{index}\n")
+            write(repo, "src/settings.py", f"{index}\n")
+            commit(repo, f"work {index}")
+            write(repo, "ui/messages.xlf", f"{index} translated\n")
+            git(repo, "add", "-A")
+            git(repo, "commit", "-q", "-m", "Auto translate strings", "--author", BOT)
+        assert main(["--repo", str(repo), "init"]) == 0
+        out = capsys.readouterr().out
+        assert "that changed ui/messages.xlf" not in out
+        assert (
+            "ui/messages.xlf changed in 9 of the 9 recent commits that changed src/settings.py"
+            in out
+        )
+
 
 SVELTE = """closes #<!-- Add the related issue number here -->
 
