@@ -22,6 +22,7 @@ from cagr_repo.suggest_history import Commit, History
 from cagr_repo.suggestion import Suggestion
 
 LAYOUTS = Path(__file__).with_name("layouts")
+MOCKS = ["**/__mocks__/**", "**/mocks/**"]  # a mock is named after what it stands in for
 
 
 def real(name: str) -> list[Suggestion]:
@@ -53,7 +54,7 @@ EXPECTED: dict[str, dict[str, tuple[Any, ...]]] = {
         "immutable-migrations": ("add_only", ["/netbox/**/migrations/**"], ["/netbox/netbox/tests/**"], None),
         "dependency-reason": ("pr_body", ["/base_requirements.txt", "/netbox/project-static/netbox-graphiql/package.json", "/netbox/project-static/package.json", "/pyproject.toml", "/requirements.txt"], None, None),
         "build-output-netbox-project-static-dist": ("requires", ["/netbox/project-static/src/**", "/netbox/project-static/styles/**"], None, ["/netbox/project-static/dist/**"]),
-        "ts-file-names": ("layout", ["**/*.ts"], None, "camelCase"),
+        "ts-file-names": ("layout", ["**/*.ts"], MOCKS, "camelCase"),
     },
     "js-workspaces-trpc": {
         "dependency-reason": ("pr_body", ["package.json"], ["/examples/**", "/packages/tests/**"], None),
@@ -68,7 +69,7 @@ EXPECTED: dict[str, dict[str, tuple[Any, ...]]] = {
         "dependency-reason": ("pr_body", ["/package.json"], None, None),
         "prisma-migration": ("requires", ["/prisma/schema.prisma"], None, [{"path": "/prisma/migrations/**", "status": "added"}]),
         "lockfile-pnpm-lock.yaml": ("requires", ["/package.json"], None, ["/pnpm-lock.yaml"]),
-        "js-file-names": ("layout", ["**/*.js"], None, "kebab-case"),
+        "js-file-names": ("layout", ["**/*.js"], MOCKS, "kebab-case"),
     },
     "rust-workspace-ripgrep": {
         "dependency-reason": ("pr_body", ["Cargo.toml"], None, None),
