@@ -19,15 +19,29 @@ from .trees import TreeEntry, diff_trees
 @value
 class CommitChange:
     """One commit's changes against its first parent: (path, old entry, new entry) with
-    `/`-separated paths as git stores them; an entry is (mode, raw id), None where absent."""
+    `/`-separated paths as git stores them; an entry is (mode, raw id), None where absent; and
+    its author as the `author` header names them (`Name <email>`, no date; empty when absent)."""
 
     commit: str
     changes: tuple[tuple[bytes, TreeEntry | None, TreeEntry | None], ...]
+    author: bytes = b""
 
 
 def _tree_and_first_parent(raw: bytes) -> tuple[bytes, bytes | None]:
     tree, parents, _ = parse_commit(raw)
     return tree, parents[0] if parents else None
+
+
+def _author(raw: bytes) -> bytes:
+    """The identity of a raw commit's `author` header (`Name <email>`, its date left off):
+    the first header line starting `author `, before the blank line that ends the headers."""
+    headers = raw.partition(b"\n\n")[0]
+    for line in headers.split(b"\n"):
+        if line.startswith(b"author "):
+            identity = line[len(b"author ") :]
+            end = identity.rfind(b">")
+            return identity[: end + 1] if end >= 0 else identity
+    return b""
 
 
 def first_parent_log(repo: Repository, start: str, limit: int) -> list[CommitChange]:
@@ -38,12 +52,13 @@ def first_parent_log(repo: Repository, start: str, limit: int) -> list[CommitCha
     commit = bytes.fromhex(start)
     try:
         while len(out) < limit and commit.hex() not in shallow:
-            tree, parent = _tree_and_first_parent(read_raw(repo.objects, commit, COMMIT))
+            raw = read_raw(repo.objects, commit, COMMIT)
+            tree, parent = _tree_and_first_parent(raw)
             if parent is None:
                 break
             parent_tree, _ = _tree_and_first_parent(read_raw(repo.objects, parent, COMMIT))
             changed = diff_trees(repo.objects, parent_tree, tree)
-            out.append(CommitChange(commit.hex(), tuple(changed)))
+            out.append(CommitChange(commit.hex(), tuple(changed), _author(raw)))
             commit = parent
     except (KeyError, ValueError, DamagedObject):
         pass  # history this clone lacks or cannot read: the commits read so far are the answer

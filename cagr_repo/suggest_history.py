@@ -60,12 +60,14 @@ _NOT_SOURCES = frozenset(("node_modules", "tests", "test", "__tests__", "docs"))
 
 @value
 class Commit:
-    """One recent commit as the suggestions read it: the paths it changed, those it added, and
-    the manifests it added a dependency to."""
+    """One recent commit as the suggestions read it: the paths it changed, those it added, the
+    manifests it added a dependency to, and whether a bot made it (an author whose name or
+    address has `[bot]` in it, as GitHub names its apps: `github-actions[bot]`)."""
 
     changed: frozenset[str]
     added: frozenset[str] = frozenset()
     dependencies: frozenset[str] = frozenset()
+    by_bot: bool = False
 
 
 @value
@@ -162,7 +164,8 @@ def read_history(repo: Repository, paths: Sequence[str], limit: int = HISTORY_LI
             path.decode("utf-8", "surrogateescape"): (old, new) for path, old, new in entry.changes
         }
         changes = [(path, old is not None, new is not None) for path, (old, new) in sides.items()]
-        commits.append(commit_of(changes, _blob_reader(repo, sides), wanted))
+        commit = commit_of(changes, _blob_reader(repo, sides), wanted)
+        commits.append(replace(commit, by_bot=b"[bot]" in entry.author))
     return History(tuple(commits), _members_at(repo, head, _lock_groups(paths)))
 
 
@@ -552,7 +555,10 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
     (`.changeset/`, kept by a release bot), never a documentation file asking for a change outside
     the documentation (docs follow code: a typo fix needs no code), and never a glob whose
     commits mostly add a file afresh: a note per change (a changeset, a news fragment) is the
-    author's call, which history cannot make; a file kept in step is not."""
+    author's call, which history cannot make; a file kept in step is not. A bot's commit can
+    break a habit but never show one: a release bot's `Version Packages` keeps every package's
+    CHANGELOG.md in step by machine, which no person is asked to do, while the rule would still
+    judge a translation bot's commits that change one file alone."""
     # A folder's glob only where it holds two files or more: else the file says it better.
     seen: dict[str, int] = {}
     for path in paths:
@@ -570,7 +576,7 @@ def _cochanges(paths: Sequence[str], history: History) -> list[Suggestion]:
             items.update(globs)
             if path not in commit.added:
                 kept.update(globs)
-        per_commit.append(items)
+        per_commit.append(set() if commit.by_bot else items)  # no pair of a bot's shows a habit
         for item in items:
             counts[item] = counts.get(item, 0) + 1
             if item not in kept:

@@ -5,9 +5,12 @@ suggested when every one of those files' stems follows one convention (the core'
 by `cagr_core.layout`) and at least `MIN_SHOWN` of them have more than one word in it: a
 repository of one-word names (`app.py`, `views.py`) follows snake_case, kebab-case and camelCase
 at once and shows none of them, so it gets no suggestion. Names Python fixes (`__init__`,
-`__main__`) are left out, and ignored by the rule. A single name that breaks the convention
-means the repository has no such rule, so none is suggested: the rule starts at zero findings
-in `cagr check --all` as in a change check.
+`__main__`) are left out, and ignored by the rule, and so are script modules' mocks
+(`__mocks__/`, `mocks/` of `.js`, `.jsx`, `.ts`, `.tsx`): a mock takes the name of the module it
+stands in for (jest finds `__mocks__/lodash.debounce.js` by it; paperless-ngx's
+`src/test/mocks/pdfjs-web-pdf_viewer.ts` mocks `pdfjs-dist/web/pdf_viewer`), which no team
+chose. A single name that breaks the convention means the repository has no such rule, so none
+is suggested: the rule starts at zero findings in `cagr check --all` as in a change check.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ _LANGUAGES = {
     ".swift": "swift-file",
 }
 _FIXED = {".py": ("__init__", "__main__")}  # names the language gives, not the team
+_MOCKS = ("__mocks__", "mocks")  # folders of files named after the modules they stand in for
+_MOCKED = frozenset((".js", ".jsx", ".ts", ".tsx"))  # script modules, which jest mocks by name
 # Each convention, a stem that shows it (more than one word) and one that breaks it.
 _SHOWN: dict[str, tuple[Callable[[str], bool], str, str]] = {
     "snake_case": (lambda s: "_" in s, "new_module", "NewModule"),
@@ -48,7 +53,8 @@ def _by_extension(paths: Sequence[str]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for path in paths:
         extension = posixpath.splitext(path)[1]
-        if extension in _LANGUAGES and stem(path) not in _FIXED.get(extension, ()):
+        mock = extension in _MOCKED and any(part in _MOCKS for part in path.split("/")[:-1])
+        if extension in _LANGUAGES and not mock and stem(path) not in _FIXED.get(extension, ()):
             found.setdefault(extension, []).append(path)
     return found
 
@@ -62,8 +68,12 @@ def _suggestion(extension: str, files: list[str], convention: str, shown: list[s
         "id": f"{_LANGUAGES[extension]}-names",
         "paths": [f"**/*{extension}"],
     }
-    if fixed:
-        rule["ignores"] = [f"**/{name}{extension}" for name in fixed]
+    ignores = [
+        *(f"**/{name}{extension}" for name in fixed),
+        *(f"**/{folder}/**" for folder in _MOCKS if extension in _MOCKED),
+    ]
+    if ignores:
+        rule["ignores"] = ignores
     rule |= {
         "name": convention,
         "reason": f"Name the new file in {convention}, as every *{extension} file here is named.",

@@ -102,3 +102,13 @@ def test_a_missing_object_ends_the_walk_with_what_was_read(history: Path) -> Non
     parent = git(history, "rev-parse", "HEAD~1").decode().strip()
     os.unlink(history / ".git/objects" / parent[:2] / parent[2:])
     assert log(history) == []  # HEAD's parent is gone: HEAD cannot be compared with it
+
+
+def test_each_commit_names_its_author_as_git_does(history: Path) -> None:
+    write(history, "bot.txt", "1\n")
+    git(history, "add", "-A")
+    git(history, "commit", "-q", "-m", "bump", "--author", "github-actions[bot] <41898+x@example>")
+    found = log(history)
+    for entry in found:
+        assert entry.author == git(history, "log", "-1", "--format=%an <%ae>", entry.commit).strip()
+    assert found[0].author == b"github-actions[bot] <41898+x@example>"

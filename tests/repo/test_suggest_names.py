@@ -39,6 +39,37 @@ def test_a_convention_every_name_shows_is_suggested_once_per_extension() -> None
     }
 
 
+def test_a_mock_is_named_after_what_it_mocks(repo: Path, capsys: Capture) -> None:
+    """paperless-ngx's Angular sources are all kebab-case, and its v3 beta added
+    src/test/mocks/pdfjs-web-pdf_viewer.ts, a mock of `pdfjs-dist/web/pdf_viewer`: the module it
+    stands in for names it (jest finds `__mocks__/` files by that name), not the team."""
+    kebab = [f"web/some-part-{i}.ts" for i in range(10)]
+    assert names([*kebab, "web/__mocks__/lodash_debounce.ts", "test/mocks/pdf_viewer.ts"]) == {
+        "ts-file-names": "kebab-case"
+    }
+    for path in kebab:
+        write(repo, path, "export {}\n")
+    commit(repo, "sources")
+    assert main(["--repo", str(repo), "init"]) == 0
+    path = repo / ".cagr" / "changes.toml"
+    path.write_text(uncomment(path.read_text()))
+    commit(repo, "rules")
+    write(repo, "src/test/mocks/pdfjs-web-pdf_viewer.ts", "export {}\n")
+    write(repo, "web/__mocks__/lodash_debounce.ts", "export {}\n")
+    commit(repo, "mocks")
+    capsys.readouterr()
+    assert main(["--repo", str(repo), "rules", "check", "--committed", "--base", "HEAD~1"]) == 0
+    out = capsys.readouterr().out
+    assert "1 rule(s) checked, 2 changed path(s); 0 finding(s)" in out  # the rule ran
+    assert "pdf_viewer" not in out
+    assert "lodash_debounce" not in out
+    write(repo, "web/new_part.ts", "export {}\n")
+    commit(repo, "a source")
+    capsys.readouterr()
+    assert main(["--repo", str(repo), "rules", "check", "--committed", "--base", "HEAD~1"]) == 0
+    assert "web/new_part.ts" in capsys.readouterr().out  # a source's name is still judged
+
+
 def test_no_suggestion_without_evidence() -> None:
     assert names(SNAKE[:-1]) == {}  # fewer than MIN_FILES files
     assert names([f"pkg/m{i}.py" for i in range(12)]) == {}  # one-word names show nothing

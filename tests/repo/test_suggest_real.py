@@ -4,7 +4,10 @@ tests/repo/layouts/ holds each project's tracked paths (docs, images and transla
 and the part of its last 300 first-parent commits the suggestions read, as cagr read them from
 the real clone: NetBox (a Django project with many apps and a committed static build), umami
 (Next.js with Prisma, which moved from yarn to pnpm), Flask (a src/ package with tests/), tRPC (a
-JS monorepo with pnpm workspaces) and ripgrep (a Rust workspace with a second lockfile).
+JS monorepo with pnpm workspaces), ripgrep (a Rust workspace with a second lockfile),
+paperless-ngx (Django apps beside an Angular UI, images left out) and TanStack query (a pnpm
+workspace whose changesets bot releases every package); those two, recorded whole, also say
+which commits a bot made (`by_bot`) and which projects each lockfile names (`members`).
 """
 
 from __future__ import annotations
@@ -17,25 +20,40 @@ import pytest
 
 from cagr_config.example_runner import run_examples
 from cagr_config.validate import structure_config
+from cagr_core.values import replace
 from cagr_repo.suggest import suggest
 from cagr_repo.suggest_history import Commit, History
 from cagr_repo.suggestion import Suggestion
 
 LAYOUTS = Path(__file__).with_name("layouts")
+MOCKS = ["**/__mocks__/**", "**/mocks/**"]  # a mock is named after what it stands in for
 
 
-def real(name: str) -> list[Suggestion]:
-    paths = [
+def real_paths(name: str) -> list[str]:
+    return [
         line
         for line in (LAYOUTS / f"{name}.txt").read_text().splitlines()
         if line and not line.startswith("# ")
     ]
+
+
+def real(name: str) -> list[Suggestion]:
+    return suggest(real_paths(name), real_history(name))
+
+
+def real_history(name: str) -> History:
     data = json.loads((LAYOUTS / f"{name}.history.json").read_text())
     commits = tuple(
-        Commit(frozenset(c["changed"]), frozenset(c["added"]), frozenset(c["dependencies"]))
+        Commit(
+            frozenset(c["changed"]),
+            frozenset(c["added"]),
+            frozenset(c["dependencies"]),
+            c.get("by_bot", False),
+        )
         for c in data["commits"]
     )
-    return suggest(paths, History(commits))
+    members = {lock: frozenset(names) for lock, names in data.get("members", {}).items()}
+    return History(commits, members)
 
 
 def shape(suggestion: Suggestion) -> tuple[Any, ...]:
@@ -53,7 +71,23 @@ EXPECTED: dict[str, dict[str, tuple[Any, ...]]] = {
         "immutable-migrations": ("add_only", ["/netbox/**/migrations/**"], ["/netbox/netbox/tests/**"], None),
         "dependency-reason": ("pr_body", ["/base_requirements.txt", "/netbox/project-static/netbox-graphiql/package.json", "/netbox/project-static/package.json", "/pyproject.toml", "/requirements.txt"], None, None),
         "build-output-netbox-project-static-dist": ("requires", ["/netbox/project-static/src/**", "/netbox/project-static/styles/**"], None, ["/netbox/project-static/dist/**"]),
-        "ts-file-names": ("layout", ["**/*.ts"], None, "camelCase"),
+        "ts-file-names": ("layout", ["**/*.ts"], MOCKS, "camelCase"),
+    },
+    "django-paperless-ngx": {
+        "immutable-migrations": ("add_only", ["/src/documents/migrations/*.py", "/src/paperless/migrations/*.py", "/src/paperless_mail/migrations/*.py"], None, None),
+        "dependency-reason": ("pr_body", ["/pyproject.toml", "/src-ui/package.json"], None, None),
+        "lockfile-src-ui-pnpm-lock.yaml": ("requires", ["/src-ui/package.json"], None, ["/src-ui/pnpm-lock.yaml"]),
+        "lockfile-uv.lock": ("requires", ["/pyproject.toml"], None, ["/uv.lock"]),
+        "migration-for-src-documents-models": ("requires", ["/src/documents/models.py", "/src/documents/models/**"], None, [{"path": "/src/documents/migrations/*.py", "status": "added"}]),
+        "new-modules-have-tests": ("sibling", ["/src-ui/src/app/pipes/*.ts", "/src-ui/src/app/services/*.ts", "/src-ui/src/app/services/rest/*.ts", "/src-ui/src/app/utils/*.ts"], ["**/*.spec.*"], "{dir}/{name}.spec.{ext}"),
+        "ts-file-names": ("layout", ["**/*.ts"], MOCKS, "kebab-case"),
+    },
+    "js-workspaces-tanstack-query": {
+        "dependency-reason": ("pr_body", ["package.json"], ["/examples/**"], None),
+        "lockfile-pnpm-lock.yaml": ("requires", ["package.json"], ["/examples/vue/2.6-basic/**", "/examples/vue/2.7-basic/**", "/examples/vue/nuxt3/**"], ["/pnpm-lock.yaml"]),
+        "new-modules-have-tests": ("sibling", ["/packages/query-devtools/src/*.{ts,tsx}"], ["**/index.*"], ["{dir}/__tests__/{name}.test.{ext}", "{dir}/__tests__/{name}.test.ts"]),
+        "new-modules-have-tests-2": ("sibling", ["/packages/react-query/src/*.{ts,tsx}"], ["**/index.*"], ["{dir}/__tests__/{name}.test.tsx", "{dir}/__tests__/{name}.test.{ext}"]),
+        "new-modules-have-tests-3": ("sibling", ["/packages/vue-query/src/*.ts"], ["**/index.*"], "{dir}/__tests__/{name}.test.{ext}"),
     },
     "js-workspaces-trpc": {
         "dependency-reason": ("pr_body", ["package.json"], ["/examples/**", "/packages/tests/**"], None),
@@ -68,7 +102,7 @@ EXPECTED: dict[str, dict[str, tuple[Any, ...]]] = {
         "dependency-reason": ("pr_body", ["/package.json"], None, None),
         "prisma-migration": ("requires", ["/prisma/schema.prisma"], None, [{"path": "/prisma/migrations/**", "status": "added"}]),
         "lockfile-pnpm-lock.yaml": ("requires", ["/package.json"], None, ["/pnpm-lock.yaml"]),
-        "js-file-names": ("layout", ["**/*.js"], None, "kebab-case"),
+        "js-file-names": ("layout", ["**/*.js"], MOCKS, "kebab-case"),
     },
     "rust-workspace-ripgrep": {
         "dependency-reason": ("pr_body", ["Cargo.toml"], None, None),
@@ -105,6 +139,35 @@ def test_test_apps_examples_and_fixtures_are_left_out() -> None:
     assert why["immutable-migrations"].endswith("left out")
     assert "netbox/netbox/tests" in why["immutable-migrations"]
     assert "examples" in why["dependency-reason"]
+
+
+def test_a_bots_commits_show_no_co_change_habit() -> None:
+    """Out of sample, both mistakes were made on these histories: TanStack query's changesets bot
+    bumps every package's CHANGELOG.md (read as people's commits, five co-change rules asked a
+    README edit for other packages' CHANGELOG.md), and paperless-ngx's translation bot changes
+    src-ui/messages.xlf alone (with the bot's commits dropped, not counted against, 8 of the
+    people's commits made messages.xlf -> src/paperless/*.py a rule that failed 29 bot commits)."""
+    query, paperless = (
+        real_history("js-workspaces-tanstack-query"),
+        real_history("django-paperless-ngx"),
+    )
+    for name, history, wrong, noise in (
+        (
+            "js-workspaces-tanstack-query",
+            query,
+            History(tuple(replace(c, by_bot=False) for c in query.commits), query.members),
+            "co-change-packages-angular-query-experimental-all.md",
+        ),
+        (
+            "django-paperless-ngx",
+            paperless,
+            History(tuple(c for c in paperless.commits if not c.by_bot), paperless.members),
+            "co-change-src-ui-messages.xlf",
+        ),
+    ):
+        ids = {s.rule["id"] for s in suggest(real_paths(name), history)}
+        assert not any(i.startswith("co-change") for i in ids), ids
+        assert noise in {s.rule["id"] for s in suggest(real_paths(name), wrong)}
 
 
 def test_netbox_apps_are_never_pointed_at_another_apps_tests() -> None:

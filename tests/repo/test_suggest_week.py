@@ -16,6 +16,7 @@ from tests.support.configs import uncomment
 from tests.support.git import commit, git, write
 
 Capture = pytest.CaptureFixture[str]
+BOT = "GitHub Actions <41898282+github-actions[bot]@users.noreply.github.com>"
 
 
 def init(repo: Path, capsys: Capture) -> dict[str, dict]:
@@ -183,6 +184,52 @@ class TestCoChange:
         out = capsys.readouterr().out
         assert "tests/test_a.py changed" not in out
         assert ".changeset" not in out
+
+    def test_a_bots_commits_are_no_habit(self, repo: Path, capsys: Capture) -> None:
+        """TanStack query's changesets bot bumped every package's CHANGELOG.md in each `Version
+        Packages` commit, and init asked a README edit in one package for another package's
+        CHANGELOG.md: what a bot keeps in step by machine no person is asked to keep."""
+        for package in ("a", "b"):
+            write(repo, f"packages/{package}/CHANGELOG.md", "0\n")
+            write(repo, f"packages/{package}/README.md", "0\n")
+        write(repo, "src/app.py", "0\n")
+        write(repo, "schema/app.json", "0\n")
+        commit(repo)
+        for index in range(1, 10):
+            for package in ("a", "b"):
+                write(repo, f"packages/{package}/CHANGELOG.md", f"{index}\n")
+            git(repo, "add", "-A")
+            git(repo, "commit", "-q", "-m", "ci: Version Packages", "--author", BOT)
+            write(repo, "src/app.py", f"{index}\n")
+            write(repo, "schema/app.json", f"{index}\n")  # kept in step by people: a habit
+            commit(repo, f"work {index}")
+        assert main(["--repo", str(repo), "init"]) == 0
+        out = capsys.readouterr().out
+        assert "CHANGELOG.md changed" not in out
+        assert "that changed packages/" not in out
+        assert "co-change-schema-app.json (requires): src/app.py changed in 9 of the 9" in out
+
+    def test_a_bots_commit_can_break_a_habit(self, repo: Path, capsys: Capture) -> None:
+        """paperless-ngx's people changed src-ui/messages.xlf with src/paperless/*.py in 8 of 8
+        commits, and its translation bot changed messages.xlf alone in dozens: leaving the bot's
+        commits out of the count suggested a rule that failed every one of them."""
+        write(repo, "ui/messages.xlf", "0\n")
+        write(repo, "src/settings.py", "0\n")
+        commit(repo)
+        for index in range(1, 10):
+            write(repo, "ui/messages.xlf", f"{index}\n")
+            write(repo, "src/settings.py", f"{index}\n")
+            commit(repo, f"work {index}")
+            write(repo, "ui/messages.xlf", f"{index} translated\n")
+            git(repo, "add", "-A")
+            git(repo, "commit", "-q", "-m", "Auto translate strings", "--author", BOT)
+        assert main(["--repo", str(repo), "init"]) == 0
+        out = capsys.readouterr().out
+        assert "that changed ui/messages.xlf" not in out
+        assert (
+            "ui/messages.xlf changed in 9 of the 9 recent commits that changed src/settings.py"
+            in out
+        )
 
 
 SVELTE = """closes #<!-- Add the related issue number here -->
