@@ -86,18 +86,24 @@ def _git(root: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
 
 
-@pytest.fixture(scope="module")
-def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A branch whose change passes and owes the PR a Risk section, its record written."""
-    root = tmp_path_factory.mktemp("warm") / "repo"
+def _work_branch(root: Path, files: dict[str, str]) -> Path:
+    """A repository at `root` whose `main` holds `files`, on a branch `work` made from it."""
     root.mkdir()
     _git(root, "init", "-q", "-b", "main")
-    for path, text in (("cagr.toml", CONFIG), ("src/a.py", "a\n"), ("CHANGES.md", "x\n")):
+    for path, text in files.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
     _git(root, "add", "-A")
     _git(root, "commit", "-qm", "base")
     _git(root, "checkout", "-q", "-b", "work")
+    return root
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A branch whose change passes and owes the PR a Risk section, its record written."""
+    files = {"cagr.toml": CONFIG, "src/a.py": "a\n", "CHANGES.md": "x\n"}
+    root = _work_branch(tmp_path_factory.mktemp("warm") / "repo", files)
     (root / "src" / "a.py").write_text("b\n")
     (root / "CHANGES.md").write_text("y\n")
     _git(root, "commit", "-qam", "change")
@@ -211,15 +217,8 @@ examples.valid = [{ path = "src/a.py", after = "x = 1\\n" }]
 def test_ast_grep_loads_only_for_a_change_a_code_rule_searches(
     tmp_path: Path, edited: str, loads: bool
 ) -> None:
-    root = tmp_path / "repo"
-    root.mkdir()
-    _git(root, "init", "-q", "-b", "main")
-    for path, text in (("cagr.toml", CODE_RULE), ("src/a.py", "x = 1\n"), ("docs/a.md", "a\n")):
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "base")
-    _git(root, "checkout", "-q", "-b", "work")
+    files = {"cagr.toml": CODE_RULE, "src/a.py": "x = 1\n", "docs/a.md": "a\n"}
+    root = _work_branch(tmp_path / "repo", files)
     (root / edited).write_text("y = 2\n")
     for argv, stdin in (_hook(root, "Stop", stop_hook_active=False), (["rules", "check"], "")):
         loaded = _loaded(root, argv, stdin)
@@ -287,15 +286,8 @@ BROKEN = CONFIG.replace('reason = "Add its test."', 'reason = ""')
 def test_cagr_ci_compiles_without_the_model_what_the_quick_compile_is_sure_of(
     tmp_path: Path, config: str, not_loaded: tuple[str, ...], loaded: tuple[str, ...]
 ) -> None:
-    root = tmp_path / "repo"
-    root.mkdir()
-    _git(root, "init", "-q", "-b", "main")
-    for path, text in (("cagr.toml", config), ("src/a.py", "a\n"), ("CHANGES.md", "x\n")):
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "base")
-    _git(root, "checkout", "-q", "-b", "work")
+    files = {"cagr.toml": config, "src/a.py": "a\n", "CHANGES.md": "x\n"}
+    root = _work_branch(tmp_path / "repo", files)
     (root / "src" / "a.py").write_text("b\n")
     _git(root, "commit", "-qam", "change")
     modules = _loaded(root, ["ci", "--base", "main"], "")
