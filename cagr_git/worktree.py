@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import sys
 from collections.abc import Callable, Container, Iterable
 
 from cagr_core.errors import CagrError
@@ -127,6 +128,130 @@ def _read_whole(fd: int, size: int, path: bytes) -> bytes:
     if read != size:
         raise Unreadable(path, "changed while cagr was reading it")
     return b"".join(chunks)
+
+
+def _unvouched(
+    entries: tuple[IndexEntry, ...], root: bytes, exec_bit: int, index_mtime_ns: int
+) -> list[int]:
+    """The positions of the entries whose stat data does not vouch for the file on disk now:
+    lstat fails, a field differs, or the entry is racily clean or an intent to add. Entries git
+    uses as they are (assume-unchanged, skip-worktree) are never among them. What is beneath a
+    folder that is no folder any more is not known here: the caller looks at it again."""
+    found: list[int] = []
+    lstat = os.lstat
+    is_regular = stat.S_ISREG
+    for position, entry in enumerate(entries):  # once per tracked file: kept inline
+        path, _, mode, _, size, mtime_ns, ctime_ns, ino, valid, intent_to_add, skip = entry
+        if valid or skip:
+            continue
+        try:
+            st = lstat(root + path)
+        except OSError:
+            found.append(position)
+            continue
+        if not (
+            st.st_mtime_ns == mtime_ns
+            and st.st_ctime_ns == ctime_ns
+            and st.st_size & 0xFFFFFFFF == size
+            and st.st_ino & 0xFFFFFFFF == ino
+            and is_regular(st.st_mode)
+            and mode == (0o100755 if st.st_mode & exec_bit else 0o100644)
+            and mtime_ns < index_mtime_ns  # else racily clean: git would hash it too
+            and not intent_to_add
+        ):
+            found.append(position)
+    return found
+
+
+PARALLEL_FROM = 20_000  # tracked files from which the stat check runs in a forked process
+
+
+class StatCheck:
+    """`_unvouched` for a whole index, run in a forked child process on Linux while this one
+    reads trees and walks the untracked files (git stats on several threads; Python threads
+    take the GIL back for every lstat). Anything unexpected from the child (it failed, died, or
+    wrote what cannot be read back) and the check runs here instead: the answer is the same."""
+
+    def __init__(
+        self, entries: tuple[IndexEntry, ...], root: str, filemode: bool, index_mtime_ns: int
+    ) -> None:
+        self.args = (entries, os.fsencode(root) + b"/", 0o100 if filemode else 0, index_mtime_ns)
+        self.pid = 0
+        self.pipe = -1
+        self.status = -1
+        if len(entries) >= PARALLEL_FROM and _may_fork():
+            self._fork()
+
+    def _fork(self) -> None:
+        read, write = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read)
+            os.close(write)
+            return
+        if pid == 0:  # the child: check, write the positions, and leave without any cleanup
+            code = 1
+            try:
+                os.close(read)
+                found = _unvouched(*self.args)
+                data = b"%d\n%s\nend\n" % (len(found), b" ".join(b"%d" % p for p in found))
+                while data:
+                    data = data[os.write(write, data) :]
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write)
+        self.pid, self.pipe = pid, read
+
+    def result(self) -> list[int]:
+        """The positions `_unvouched` finds, from the child if it answered in full."""
+        found = self._collect()
+        return _unvouched(*self.args) if found is None else found
+
+    def _collect(self) -> list[int] | None:
+        if not self.pid:
+            return None
+        chunks = []
+        try:
+            while chunk := os.read(self.pipe, 1 << 16):
+                chunks.append(chunk)
+        except OSError:
+            chunks = []
+        finally:
+            self.close()
+        count, _, rest = b"".join(chunks).partition(b"\n")
+        positions, _, end = rest.rpartition(b"\n")
+        if self.status != 0 or end or not positions.endswith(b"\nend"):
+            return None
+        try:
+            found = [int(p) for p in positions[:-4].split()]
+        except ValueError:
+            return None
+        limit = len(self.args[0])
+        if len(found) != int(count) or any(not 0 <= p < limit for p in found):
+            return None
+        return found
+
+    def close(self) -> None:
+        """Reap the child (after `result`, or when the status fails before it)."""
+        if self.pipe >= 0:
+            os.close(self.pipe)
+            self.pipe = -1
+        if self.pid and self.status < 0:
+            try:
+                self.status = os.waitpid(self.pid, 0)[1]
+            except ChildProcessError:  # reaped elsewhere: its answer is not trusted
+                self.status = 1
+
+
+def _may_fork() -> bool:
+    """Linux only (other systems' libraries are not safe to use in a forked child), and no
+    other thread running (a lock it holds would stay held in the child)."""
+    if sys.platform != "linux" or not hasattr(os, "fork"):
+        return False
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() == 1
 
 
 class WorkTree:
@@ -266,13 +391,15 @@ class WorkTree:
             raise Unreadable(path, "is a submodule whose checked-out commit cagr cannot read")
         return bytes.fromhex(head)
 
-    def scan(
+    def scan(  # noqa: PLR0913  # the index, what differs, and what the walk found
         self,
-        entries: Iterable[IndexEntry],
+        entries: tuple[IndexEntry, ...],
         differs: dict[bytes, TreeEntry | None],
         index_mtime_ns: int,
         replaced: set[bytes] = frozenset(),  # type: ignore[assignment]
         staged: Container[bytes] = frozenset(),
+        *,
+        unvouched: Iterable[int] | None = None,
     ) -> Scan:
         """Every tracked path: what W has there, compared with the base and with the index.
 
@@ -281,17 +408,30 @@ class WorkTree:
 
         The index's stat data vouches for a file only when every field matches and the entry is
         not racily clean (written in the same instant as the index); otherwise it is hashed.
-        Paths beneath a `replaced` folder (now a symlink or a file) are gone. A `staged` path
+        `unvouched` are the positions of the entries it does not vouch for (`_unvouched`, found
+        here when not given); only those, the paths in `differs` and those beneath a
+        `replaced` folder (now a symlink or a file: gone) are looked at again. A `staged` path
         (the index differs from HEAD there) whose file differs from the index is pending: what
         `git commit` would record is neither what was checked nor HEAD's.
-        This loop runs once per tracked file, so the common case is kept inline and cheap.
         """
         result = Scan()
+        if unvouched is None:
+            unvouched = _unvouched(
+                entries, self.root + b"/", 0o100 if self.filemode else 0, index_mtime_ns
+            )
+        look = {entries[position][0] for position in unvouched}
+        look.update(differs)
+        if replaced:
+            look.update(entry[0] for entry in entries if _beneath(entry[0], replaced))
+        if not look:
+            return result
         lstat = os.lstat
         root = self.root + b"/"
         exec_bit = 0o100 if self.filemode else 0
         is_regular = stat.S_ISREG
         for entry in entries:
+            if entry[0] not in look:
+                continue  # the stat data vouches for it, and the base has what the index has
             path, _, mode, sha, size, mtime_ns, ctime_ns, ino, valid, intent_to_add, skip = entry
             if valid or skip:  # assume-unchanged or skip-worktree: git uses the entry as it is
                 clean = True
