@@ -131,18 +131,22 @@ def _read_whole(fd: int, size: int, path: bytes) -> bytes:
 
 
 def _unvouched(
-    entries: tuple[IndexEntry, ...], root: bytes, exec_bit: int, index_mtime_ns: int
+    entries: tuple[IndexEntry, ...],
+    root: bytes,
+    exec_bit: int,
+    index_mtime_ns: int,
+    every: bool = False,
 ) -> list[int]:
     """The positions of the entries whose stat data does not vouch for the file on disk now:
     lstat fails, a field differs, or the entry is racily clean or an intent to add. Entries git
-    uses as they are (assume-unchanged, skip-worktree) are never among them. What is beneath a
-    folder that is no folder any more is not known here: the caller looks at it again."""
+    uses as they are (assume-unchanged, skip-worktree) are skipped unless `every`. What is
+    beneath a folder that is no folder any more is not known here: the caller looks again."""
     found: list[int] = []
     lstat = os.lstat
     is_regular = stat.S_ISREG
     for position, entry in enumerate(entries):  # once per tracked file: kept inline
         path, _, mode, _, size, mtime_ns, ctime_ns, ino, valid, intent_to_add, skip = entry
-        if valid or skip:
+        if (valid or skip) and not every:
             continue
         try:
             st = lstat(root + path)
@@ -163,26 +167,42 @@ def _unvouched(
     return found
 
 
-PARALLEL_FROM = 20_000  # tracked files from which the stat check runs in a forked process
+PARALLEL_FROM = 20_000  # index entries from which the stat check runs in a forked process
+Parsed = tuple[tuple[IndexEntry, ...], int]  # the entries, the mtime their stat data predates
 
 
 class StatCheck:
-    """`_unvouched` for a whole index, run in a forked child process on Linux while this one
-    reads trees and walks the untracked files (git stats on several threads; Python threads
-    take the GIL back for every lstat). Anything unexpected from the child (it failed, died, or
-    wrote what cannot be read back) and the check runs here instead: the answer is the same."""
+    """`_unvouched` for the whole index, run on Linux in a forked child while this process
+    parses the index, builds its trees, reads the base's and walks the untracked files (git
+    stats on several threads; Python threads take the GIL back for every lstat). The child is
+    forked before the index is parsed and reads the same bytes itself (`quick`: straight from
+    them, without building entries; else `parse`), so neither process copies pages the other
+    wrote. Its answer is used only when it read as many entries with the same mtime; anything
+    unexpected (it failed, died, or wrote what cannot be read back) and the check runs here
+    instead, with the same predicate."""
 
     def __init__(
-        self, entries: tuple[IndexEntry, ...], root: str, filemode: bool, index_mtime_ns: int
+        self,
+        parse: Callable[[], Parsed],
+        count: int,
+        root: str,
+        filemode: bool,
+        quick: Callable[[bytes, int], tuple[list[int], int] | None] | None = None,
     ) -> None:
-        self.args = (entries, os.fsencode(root) + b"/", 0o100 if filemode else 0, index_mtime_ns)
+        self.root = os.fsencode(root) + b"/"
+        self.exec_bit = 0o100 if filemode else 0
         self.pid = 0
         self.pipe = -1
         self.status = -1
-        if len(entries) >= PARALLEL_FROM and _may_fork():
-            self._fork()
+        if count >= PARALLEL_FROM and _may_fork():
+            self._fork(parse, quick, count)
 
-    def _fork(self) -> None:
+    def _fork(
+        self,
+        parse: Callable[[], Parsed],
+        quick: Callable[[bytes, int], tuple[list[int], int] | None] | None,
+        count: int,
+    ) -> None:
         read, write = os.pipe()
         try:
             pid = os.fork()
@@ -194,8 +214,15 @@ class StatCheck:
             code = 1
             try:
                 os.close(read)
-                found = _unvouched(*self.args)
-                data = b"%d\n%s\nend\n" % (len(found), b" ".join(b"%d" % p for p in found))
+                quickly = None if quick is None else quick(self.root, self.exec_bit)
+                if quickly is None:
+                    entries, mtime_ns = parse()
+                    found = _unvouched(entries, self.root, self.exec_bit, mtime_ns, every=True)
+                    count = len(entries)
+                else:  # straight from the index's bytes, as many entries as its header says
+                    found, mtime_ns = quickly
+                positions = b" ".join(b"%d" % p for p in found)
+                data = b"%d %d %d\n%s\nend\n" % (len(found), count, mtime_ns, positions)
                 while data:
                     data = data[os.write(write, data) :]
                 code = 0
@@ -204,12 +231,15 @@ class StatCheck:
         os.close(write)
         self.pid, self.pipe = pid, read
 
-    def result(self) -> list[int]:
-        """The positions `_unvouched` finds, from the child if it answered in full."""
-        found = self._collect()
-        return _unvouched(*self.args) if found is None else found
+    def result(self, entries: tuple[IndexEntry, ...], index_mtime_ns: int) -> list[int]:
+        """The positions `_unvouched` finds among `entries` (this process's parse), from the
+        child when it answered in full for the same entries."""
+        found = self._collect(len(entries), index_mtime_ns)
+        if found is None:
+            return _unvouched(entries, self.root, self.exec_bit, index_mtime_ns)
+        return found
 
-    def _collect(self) -> list[int] | None:
+    def _collect(self, count: int, index_mtime_ns: int) -> list[int] | None:
         if not self.pid:
             return None
         chunks = []
@@ -220,16 +250,18 @@ class StatCheck:
             chunks = []
         finally:
             self.close()
-        count, _, rest = b"".join(chunks).partition(b"\n")
+        head, _, rest = b"".join(chunks).partition(b"\n")
         positions, _, end = rest.rpartition(b"\n")
         if self.status != 0 or end or not positions.endswith(b"\nend"):
             return None
         try:
             found = [int(p) for p in positions[:-4].split()]
+            size, entries, mtime_ns = map(int, head.split(b" "))
         except ValueError:
             return None
-        limit = len(self.args[0])
-        if len(found) != int(count) or any(not 0 <= p < limit for p in found):
+        if (size, entries, mtime_ns) != (len(found), count, index_mtime_ns):
+            return None
+        if any(not 0 <= p < count for p in found):
             return None
         return found
 

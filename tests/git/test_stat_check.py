@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cagr_git import worktree
-from cagr_git.index import load_index
+from cagr_git import index, worktree
+from cagr_git.index import index_file, load_index
 from cagr_git.worktree import StatCheck
 from tests.support.git import commit, git, write
 
@@ -36,6 +36,25 @@ def _serial(root: Path, entries: tuple, mtime: int) -> list[int]:
     return worktree._unvouched(entries, os.fsencode(root) + b"/", 0o100, mtime)
 
 
+def _check(root: Path) -> StatCheck:
+    """The check as a status starts it: the child parses the index file itself."""
+    file = index_file(str(root / ".git"))
+    assert file is not None
+    mtime = file.parse()[1]
+    return StatCheck(lambda: (file.parse()[0].entries, mtime), file.count, str(root), True)
+
+
+def test_a_whole_answer_is_read_back(
+    tracked: tuple[Path, tuple, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, entries, mtime = tracked
+    expected = _serial(root, entries, mtime)
+    monkeypatch.setattr(worktree, "PARALLEL_FROM", 1)
+    check = _check(root)
+    assert check.result(entries, mtime) == expected
+    check.close()  # twice: nothing more to reap
+
+
 def test_the_child_finds_what_this_process_finds(
     tracked: tuple[Path, tuple, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -43,9 +62,9 @@ def test_the_child_finds_what_this_process_finds(
     expected = _serial(root, entries, mtime)
     assert [entries[p].path for p in expected] == [b"d0/f0", b"d1/f1", b"d2/f2"]
     monkeypatch.setattr(worktree, "PARALLEL_FROM", 1)
-    check = StatCheck(entries, str(root), True, mtime)
+    check = _check(root)
     assert check.pid
-    assert check._collect() == expected
+    assert check._collect(len(entries), mtime) == expected
     assert check.status == 0
 
 
@@ -64,15 +83,24 @@ def test_a_failing_child_leaves_the_answer_to_this_process(
 
     monkeypatch.setattr(worktree, "_unvouched", fails_in_the_child)
     monkeypatch.setattr(worktree, "PARALLEL_FROM", 1)
-    check = StatCheck(entries, str(root), True, mtime)
+    check = _check(root)
     assert check.pid
-    assert check.result() == expected
+    assert check.result(entries, mtime) == expected
     assert check.status != 0
 
 
 @pytest.mark.parametrize(
     "written",
-    [b"", b"1\n3\n", b"2\n3\nend\n", b"1\n99999\nend\n", b"1\nx\nend\n", b"0\n\nend\nmore"],
+    [
+        b"",
+        b"1 30 %d\n3\n",  # cut short
+        b"2 30 %d\n3\nend\n",  # fewer positions than it says
+        b"1 30 %d\n99999\nend\n",  # no such entry
+        b"1 30 %d\nx\nend\n",
+        b"0 30 %d\n\nend\nmore",
+        b"0 29 %d\n\nend\n",  # it parsed another number of entries
+        b"0 30 1%d\n\nend\n",  # another mtime
+    ],
 )
 def test_what_the_child_wrote_is_read_back_only_when_whole(
     tracked: tuple[Path, tuple, int], monkeypatch: pytest.MonkeyPatch, written: bytes
@@ -84,22 +112,22 @@ def test_what_the_child_wrote_is_read_back_only_when_whole(
 
     def writes_something_else(fd: int, data: bytes) -> int:
         if os.getpid() != parent:
-            real_write(fd, written)
+            real_write(fd, written.replace(b"%d", b"%d" % mtime))
             return len(data)
         return real_write(fd, data)
 
     monkeypatch.setattr(os, "write", writes_something_else)
     monkeypatch.setattr(worktree, "PARALLEL_FROM", 1)
-    check = StatCheck(entries, str(root), True, mtime)
-    assert check._collect() is None
-    assert check.result() == expected
+    check = _check(root)
+    assert check._collect(len(entries), mtime) is None
+    assert check.result(entries, mtime) == expected
 
 
 def test_no_fork_below_the_threshold_or_with_other_threads(
     tracked: tuple[Path, tuple, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root, entries, mtime = tracked
-    assert not StatCheck(entries, str(root), True, mtime).pid  # 30 entries: checked here
+    root = tracked[0]
+    assert not _check(root).pid  # 30 entries: checked here
     monkeypatch.setattr(worktree, "PARALLEL_FROM", 1)
     import threading  # noqa: PLC0415
 
@@ -107,7 +135,28 @@ def test_no_fork_below_the_threshold_or_with_other_threads(
     thread = threading.Thread(target=stop.wait)
     thread.start()
     try:
-        assert not StatCheck(entries, str(root), True, mtime).pid
+        assert not _check(root).pid
     finally:
         stop.set()
         thread.join()
+
+
+def test_the_quick_read_finds_what_the_entries_show(tracked: tuple[Path, tuple, int]) -> None:
+    root = tracked[0]
+    write(root, "added", "new\n")
+    git(root, "add", "-N", "added")  # extended flags: an intent to add
+    git(root, "update-index", "--skip-worktree", "d0/f3")
+    git(root, "update-index", "--assume-unchanged", "d1/f4")
+    (root / "d0" / "f3").unlink()
+    prefix = os.fsencode(root) + b"/"
+    file = index_file(str(root / ".git"))
+    assert file is not None
+    entries, mtime = file.parse()[0].entries, file.parse()[1]
+    found = index.unvouched_positions(file.data, prefix, 0o100, mtime)
+    assert found == worktree._unvouched(entries, prefix, 0o100, mtime, every=True)
+    assert {entries[p].path for p in found} >= {b"added", b"d0/f3", b"d0/f0"}
+    for setting in ("--index-version=4", "--split-index"):
+        git(root, "update-index", setting)
+        file = index_file(str(root / ".git"))
+        assert file is not None
+        assert index.unvouched_positions(file.data, prefix, 0o100, mtime) is None
