@@ -10,6 +10,7 @@ git does. It never writes.
 from __future__ import annotations
 
 import bisect
+import gc
 import hashlib
 import itertools
 import operator
@@ -233,12 +234,18 @@ def _checksum(data: bytes) -> bytes:
     return hashlib.sha1(memoryview(data)[:-20], usedforsecurity=False).digest()
 
 
+_PATH = operator.itemgetter(0)
+
+
 def _check_order(entries: list[IndexEntry]) -> None:
     """git's check of the entries' order (`check_ce_order`): by path, then by stage, and a
     merged (stage 0) path only once; and no path empty or holding a NUL. cagr reads folders
     from that order."""
-    paths = [entry.path for entry in entries]
-    if (paths and not paths[0]) or b"\0" in b"/".join(paths):
+    paths = list(map(_PATH, entries))
+    join = b"".join  # in slices: one join of 1,000,000 paths took 86 ms, these 28
+    if (paths and not paths[0]) or any(
+        b"\0" in join(paths[at : at + 2048]) for at in range(0, len(paths), 2048)
+    ):
         raise UnreadableIndex("the index is damaged: it has an empty path or one with a NUL")
     if all(map(operator.lt, paths, itertools.islice(paths, 1, None))):
         return  # every path once, in order: the usual answer, at C speed
@@ -378,7 +385,15 @@ class IndexFile:
             mtimes.append(found[1])
             return found[0]
 
-        index = read_index(self.data, shared)
+        # Every entry made here lives as long as the index: the cyclic collector would walk
+        # them again and again for nothing (1,000,000 entries: 1.7-1.8 s with it, 1.0 s without).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            index = read_index(self.data, shared)
+        finally:
+            if collecting:
+                gc.enable()
         return index, min(mtimes)
 
 
