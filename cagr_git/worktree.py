@@ -14,6 +14,7 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Container, Iterable
+from itertools import filterfalse
 
 from cagr_core.errors import CagrError
 from cagr_core.values import field, value
@@ -562,9 +563,10 @@ class WorkTree:
                 continue
             files = index.files.get(directory, no_names)
             folders = index.folders.get(directory, no_names)
-            for name in names:
-                if name in files or name == b".git":
-                    continue  # the common case: one set lookup per tracked file, nothing more
+            # The common case, a tracked file, is set aside at C speed (in listing order).
+            for name in filterfalse(files.__contains__, names):
+                if name == b".git":
+                    continue
                 tracked_folder = name in folders
                 if fold:  # git compares whole paths without case: so does every lookup below
                     if name.lower() == b".git":
