@@ -168,7 +168,7 @@ def _unvouched(
     return found
 
 
-PARALLEL_FROM = 20_000  # index entries from which the stat check runs in a forked process
+PARALLEL_FROM = 50_000  # index entries from which the stat check runs in a forked process
 Parsed = tuple[tuple[IndexEntry, ...], int]  # the entries, the mtime their stat data predates
 
 
