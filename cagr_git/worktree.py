@@ -9,6 +9,7 @@ read is reported per path (a folder that cannot be listed as `folder/`), never s
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -215,6 +216,10 @@ class StatCheck:
             code = 1
             try:
                 os.close(read)
+                for fd in (0, 1, 2):  # a caller reading the output must not wait for the child
+                    if fd != write:
+                        with contextlib.suppress(OSError):
+                            os.close(fd)
                 quickly = None if quick is None else quick(self.root, self.exec_bit)
                 if quickly is None:
                     entries, mtime_ns = parse()
@@ -278,13 +283,22 @@ class StatCheck:
                 self.status = 1
 
 
+WAITING_WORKER = "cagr-check"  # cagr_hooks.worker's thread, whose caller only waits for it
+
+
 def _may_fork() -> bool:
     """Linux only (other systems' libraries are not safe to use in a forked child), and no
-    other thread running (a lock it holds would stay held in the child)."""
+    other thread running (a lock it holds would stay held in the child), unless this is the
+    hooks' deadline worker and the only other thread is the main one, which waits for it
+    (`join`) and holds nothing the child uses."""
     if sys.platform != "linux" or not hasattr(os, "fork"):
         return False
     threading = sys.modules.get("threading")
-    return threading is None or threading.active_count() == 1
+    if threading is None or threading.active_count() == 1:
+        return True
+    current = threading.current_thread()
+    others = [thread for thread in threading.enumerate() if thread is not current]
+    return current.name == WAITING_WORKER and others == [threading.main_thread()]
 
 
 class WorkTree:

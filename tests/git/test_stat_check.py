@@ -160,3 +160,22 @@ def test_the_quick_read_finds_what_the_entries_show(tracked: tuple[Path, tuple, 
         file = index_file(str(root / ".git"))
         assert file is not None
         assert index.unvouched_positions(file.data, prefix, 0o100, mtime) is None
+
+
+def test_the_hooks_deadline_worker_may_fork(
+    tracked: tuple[Path, tuple, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn-end hook checks in a worker thread while its main thread only waits."""
+    from cagr_hooks.worker import within  # noqa: PLC0415
+
+    root, entries, mtime = tracked
+    expected = _serial(root, entries, mtime)
+    monkeypatch.setattr(worktree, "PARALLEL_FROM", 1)
+
+    def checked() -> tuple[int, list[int]]:
+        check = _check(root)
+        return check.pid, check.result(entries, mtime)
+
+    pid, found = within(time.monotonic() + 30, checked)
+    assert pid
+    assert found == expected
