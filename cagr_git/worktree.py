@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import mmap
 import os
 import stat
+import struct
 import sys
 from collections.abc import Callable, Container, Iterable
 from itertools import filterfalse
@@ -173,15 +175,19 @@ PARALLEL_FROM = 50_000  # index entries from which the stat check runs in a fork
 Parsed = tuple[tuple[IndexEntry, ...], int]  # the entries, the mtime their stat data predates
 
 
+_ANSWER = struct.Struct("<4sIQQ")  # b"cagr", positions found, entries read, their mtime
+
+
 class StatCheck:
     """`_unvouched` for the whole index, run on Linux in a forked child while this process
     parses the index, builds its trees, reads the base's and walks the untracked files (git
     stats on several threads; Python threads take the GIL back for every lstat). The child is
     forked before the index is parsed and reads the same bytes itself (`quick`: straight from
     them, without building entries; else `parse`), so neither process copies pages the other
-    wrote. Its answer is used only when it read as many entries with the same mtime; anything
-    unexpected (it failed, died, or wrote what cannot be read back) and the check runs here
-    instead, with the same predicate."""
+    wrote. It answers in a shared anonymous mapping (memory, no file), read once it has
+    exited. The answer is used only when the child exited cleanly having read as many entries
+    with the same mtime; anything else and the check runs here instead, with the same
+    predicate."""
 
     def __init__(
         self,
@@ -194,8 +200,8 @@ class StatCheck:
         self.root = os.fsencode(root) + b"/"
         self.exec_bit = 0o100 if filemode else 0
         self.pid = 0
-        self.pipe = -1
         self.status = -1
+        self.answer: mmap.mmap | None = None
         if count >= PARALLEL_FROM and _may_fork():
             self._fork(parse, quick, count)
 
@@ -205,37 +211,38 @@ class StatCheck:
         quick: Callable[[bytes, int], tuple[list[int], int] | None] | None,
         count: int,
     ) -> None:
-        read, write = os.pipe()
+        try:
+            answer = mmap.mmap(-1, _ANSWER.size + 4 * count)  # shared with the child
+        except (OSError, ValueError):
+            return
         try:
             pid = os.fork()
         except OSError:
-            os.close(read)
-            os.close(write)
+            answer.close()
             return
-        if pid == 0:  # the child: check, write the positions, and leave without any cleanup
+        if pid == 0:  # the child: check, answer, and leave without any cleanup
             code = 1
             try:
-                os.close(read)
                 for fd in (0, 1, 2):  # a caller reading the output must not wait for the child
-                    if fd != write:
-                        with contextlib.suppress(OSError):
-                            os.close(fd)
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
                 quickly = None if quick is None else quick(self.root, self.exec_bit)
                 if quickly is None:
                     entries, mtime_ns = parse()
                     found = _unvouched(entries, self.root, self.exec_bit, mtime_ns, every=True)
-                    count = len(entries)
+                    read = len(entries)
                 else:  # straight from the index's bytes, as many entries as its header says
                     found, mtime_ns = quickly
-                positions = b" ".join(b"%d" % p for p in found)
-                data = b"%d %d %d\n%s\nend\n" % (len(found), count, mtime_ns, positions)
-                while data:
-                    data = data[os.write(write, data) :]
-                code = 0
+                    read = count
+                if _ANSWER.size + 4 * len(found) <= len(answer):
+                    _ANSWER.pack_into(answer, 0, b"cagr", len(found), read, mtime_ns)
+                    answer[_ANSWER.size : _ANSWER.size + 4 * len(found)] = struct.pack(
+                        f"<{len(found)}I", *found
+                    )
+                    code = 0
             finally:
                 os._exit(code)
-        os.close(write)
-        self.pid, self.pipe = pid, read
+        self.pid, self.answer = pid, answer
 
     def result(self, entries: tuple[IndexEntry, ...], index_mtime_ns: int) -> list[int]:
         """The positions `_unvouched` finds among `entries` (this process's parse), from the
@@ -246,41 +253,38 @@ class StatCheck:
         return found
 
     def _collect(self, count: int, index_mtime_ns: int) -> list[int] | None:
-        if not self.pid:
+        answer = self.answer
+        if not self.pid or answer is None:
             return None
-        chunks = []
         try:
-            while chunk := os.read(self.pipe, 1 << 16):
-                chunks.append(chunk)
-        except OSError:
-            chunks = []
+            self._reap()
+            if self.status != 0:
+                return None
+            magic, size, entries, mtime_ns = _ANSWER.unpack_from(answer, 0)
+            if (magic, entries, mtime_ns) != (b"cagr", count, index_mtime_ns):
+                return None
+            if _ANSWER.size + 4 * size > len(answer):
+                return None
+            found = list(struct.unpack_from(f"<{size}I", answer, _ANSWER.size))
         finally:
             self.close()
-        head, _, rest = b"".join(chunks).partition(b"\n")
-        positions, _, end = rest.rpartition(b"\n")
-        if self.status != 0 or end or not positions.endswith(b"\nend"):
-            return None
-        try:
-            found = [int(p) for p in positions[:-4].split()]
-            size, entries, mtime_ns = map(int, head.split(b" "))
-        except ValueError:
-            return None
-        if (size, entries, mtime_ns) != (len(found), count, index_mtime_ns):
-            return None
-        if any(not 0 <= p < count for p in found):
+        if any(p >= count for p in found):
             return None
         return found
 
-    def close(self) -> None:
-        """Reap the child (after `result`, or when the status fails before it)."""
-        if self.pipe >= 0:
-            os.close(self.pipe)
-            self.pipe = -1
+    def _reap(self) -> None:
         if self.pid and self.status < 0:
             try:
                 self.status = os.waitpid(self.pid, 0)[1]
             except ChildProcessError:  # reaped elsewhere: its answer is not trusted
                 self.status = 1
+
+    def close(self) -> None:
+        """Reap the child (after `result`, or when the status fails before it)."""
+        self._reap()
+        if self.answer is not None:
+            self.answer.close()
+            self.answer = None
 
 
 WAITING_WORKER = "cagr-check"  # cagr_hooks.worker's thread, whose caller only waits for it
