@@ -217,7 +217,7 @@ class StatCheck:
             return
         try:
             pid = os.fork()
-        except OSError:
+        except (OSError, DeprecationWarning):  # the latter: 3.12's warning beside threads, as error
             answer.close()
             return
         if pid == 0:  # the child: check, answer, and leave without any cleanup
