@@ -18,13 +18,14 @@ repositories built with `git fast-import` (by default 20,000 and 100,000 files, 
 `--real DIR` adds the same rows on a clone of a real repository (a scratch clone: the
 benchmark writes commit-graph files into it and removes them), for a small and a large range
 below HEAD; `--many-bases DIR T H` times the merge base of two revisions there (git.git's
-`origin/test` and `origin/master` had 26). `--large` adds the turn-end hook on a 300,000-file
-repository. The start-up rows (whole processes against `python -c pass`) are
+`origin/test` and `origin/master` had 26). `--large` adds the working tree (warm, in this
+process) and the turn-end hook on a 300,000-file repository; `--index-entries 1000000` an index
+read of that many entries. The start-up rows (whole processes against `python -c pass`) are
 benchmarks/startup.py; evaluation is benchmarks/evaluate.py.
 
 Usage: python benchmarks/collect.py [--files 20000 100000] [--runs 7] [--keep DIR]
            [--real DIR [--small HEAD~5] [--large-range HEAD~1500]] [--many-bases DIR T H]
-           [--large] [--skip-synthetic]
+           [--large] [--index-entries 1000000] [--skip-synthetic]
 Ratios, not absolute times, are the result: the machines are shared and noisy.
 """
 
@@ -47,6 +48,7 @@ from benchmarks.repos import add_wide_commit, build, build_criss_cross, git
 from benchmarks.timing import CAGR, ENV, call, cold, compare, header, process, shell
 from cagr_core.ruleset import RuleSet
 from cagr_git.discover import find_checkout
+from cagr_git.index import load_index
 from cagr_git.repository import open_repo
 from cagr_repo.collect import collect_committed, collect_working_tree
 from cagr_repo.range import RangeProblem, merge_base, resolve_target
@@ -63,7 +65,9 @@ def _git_working(root: Path, base: str) -> Callable[[], float]:
     )
 
 
-def working_rows(root: Path, target: str, runs: int, label: str = "") -> None:
+def working_rows(
+    root: Path, target: str, runs: int, label: str = "", *, cold_rows: bool = True
+) -> None:
     checkout = find_checkout(str(root))
     base = git(root, "merge-base", target, "HEAD").decode().strip()
 
@@ -73,6 +77,8 @@ def working_rows(root: Path, target: str, runs: int, label: str = "") -> None:
 
     git_working = _git_working(root, base)
     compare(f"working tree, warm{label}", call(warm), git_working, runs, 2)
+    if not cold_rows:
+        return
     gitdir = Path(checkout.gitdir)
     compare(
         f"working tree, cold: .git's pages evicted{label}",
@@ -228,6 +234,42 @@ def real(root: Path, small: str, large: str, runs: int) -> None:
     merge_base_rows(root, f"HEAD~{far}", runs, f", HEAD~{far}", 3)
 
 
+def large_working_tree(where: Path, runs: int) -> None:
+    """`collect_working_tree` on 300,000 files, in this process, against git's two commands."""
+    root = where / "repo-300000"
+    if not root.exists():
+        build(root, 300_000, 2_000, 800)
+    print("300,000 files, about 800 changes (--large):", flush=True)
+    working_rows(root, "main", runs, ", 300,000 files", cold_rows=False)
+
+
+def index_rows(where: Path, entries: int, runs: int) -> None:
+    """Reading an index of `entries` entries (no work tree: every entry names one blob):
+    cagr's `load_index` (checksum, entries, order) in this process against git's reading of
+    the whole index with a pathspec that matches nothing (`git ls-files -z -- PATH`), and, for
+    comparison, `git ls-files -s -z` printing every entry."""
+    root = where / f"index-{entries}"
+    if not root.exists():
+        root.mkdir(parents=True)
+        git(root, "init", "-q", "-b", "main")
+        blob = git(root, "hash-object", "-w", "--stdin", stdin=b"x\n").decode().strip()
+        lines = sorted(
+            f"100644 {blob}\tpkg{i % 97:02}/mod{i % 13:02}/file{i:07}.py\n" for i in range(entries)
+        )
+        git(root, "update-index", "--index-info", stdin="".join(lines).encode())
+    gitdir = root / ".git"
+    size = (gitdir / "index").stat().st_size
+    print(f"an index of {entries:,} entries ({size / 1e6:.0f} MB), no work tree:", flush=True)
+
+    def ours() -> None:
+        assert len(load_index(str(gitdir))[0].entries) == entries
+
+    nothing = shell(root, "git ls-files -z -- no/such/path >/dev/null")
+    compare(f"index read, {entries:,} entries (ls-files, no match)", call(ours), nothing, runs, 3)
+    printed = shell(root, "git ls-files -s -z >/dev/null")
+    compare("  same, against `git ls-files -s -z` (prints every entry)", call(ours), printed, runs)
+
+
 def large_hook(where: Path, runs: int) -> None:
     """The Stop hook on 300,000 files: against git, and inside the 60 s deadline."""
     from benchmarks.hooks import RULES as HOOK_RULES  # noqa: PLC0415
@@ -274,7 +316,16 @@ def main() -> None:
     parser.add_argument("--small", default="HEAD~5", help="the small range's target (--real)")
     parser.add_argument("--large-range", default="HEAD~1500", help="the large range's target")
     parser.add_argument("--many-bases", nargs=3, metavar=("DIR", "T", "H"))
-    parser.add_argument("--large", action="store_true", help="the turn-end hook at 300,000 files")
+    parser.add_argument(
+        "--large", action="store_true", help="the working tree and turn-end hook at 300,000 files"
+    )
+    parser.add_argument(
+        "--index-entries",
+        type=int,
+        default=0,
+        metavar="N",
+        help="an index read of N entries (1000000 for issue 34's row)",
+    )
     args = parser.parse_args()
     header(args.runs)
     with tempfile.TemporaryDirectory() as scratch:
@@ -292,7 +343,10 @@ def main() -> None:
             print(f"{Path(directory).name}: {one} and {two}:", flush=True)
             many_bases_rows(Path(directory), one, two, args.runs, f" ({Path(directory).name})")
         if args.large:
+            large_working_tree(where, args.runs)
             large_hook(where, max(3, args.runs // 2))
+        if args.index_entries:
+            index_rows(where, args.index_entries, args.runs)
     print("evaluation (1,000 rules x 100,000 paths, growth): benchmarks/evaluate.py")
 
 

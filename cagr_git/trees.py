@@ -136,7 +136,7 @@ def index_tree(entries: Iterable[IndexEntry]) -> IndexTree:
         raw = b"".join(written)
         oid = tree_id(raw)
         trees[oid] = raw
-        stack[-1][1].append(b"40000 " + folder.rpartition(b"/")[2] + b"\0" + oid)
+        stack[-1][1].extend((b"40000 ", folder.rpartition(b"/")[2], b"\0", oid))
 
     for path, _, mode, sha, _, _, _, _, _, intent_to_add, _ in entries:  # once per tracked file
         if intent_to_add:
@@ -158,7 +158,8 @@ def index_tree(entries: Iterable[IndexEntry]) -> IndexTree:
             records = stack[-1][1]
             names = files[folder]
         names.add(name)
-        records.append((modes.get(mode) or b"%o " % mode) + name + b"\0" + sha)
+        # A tree's records as their parts, joined once per tree (no bytes built per entry).
+        records.extend((modes.get(mode) or b"%o " % mode, name, b"\0", sha))
     while len(stack) > 1:
         close()
     raw = b"".join(stack[0][1])

@@ -9,10 +9,15 @@ read is reported per path (a folder that cannot be listed as `folder/`), never s
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import mmap
 import os
 import stat
+import struct
+import sys
 from collections.abc import Callable, Container, Iterable
+from itertools import filterfalse
 
 from cagr_core.errors import CagrError
 from cagr_core.values import field, value
@@ -127,6 +132,177 @@ def _read_whole(fd: int, size: int, path: bytes) -> bytes:
     if read != size:
         raise Unreadable(path, "changed while cagr was reading it")
     return b"".join(chunks)
+
+
+def _unvouched(
+    entries: tuple[IndexEntry, ...],
+    root: bytes,
+    exec_bit: int,
+    index_mtime_ns: int,
+    every: bool = False,
+) -> list[int]:
+    """The positions of the entries whose stat data does not vouch for the file on disk now:
+    lstat fails, a field differs, or the entry is racily clean or an intent to add. Entries git
+    uses as they are (assume-unchanged, skip-worktree) are skipped unless `every`. What is
+    beneath a folder that is no folder any more is not known here: the caller looks again."""
+    found: list[int] = []
+    lstat = os.lstat
+    is_regular = stat.S_ISREG
+    for position, entry in enumerate(entries):  # once per tracked file: kept inline
+        path, _, mode, _, size, mtime_ns, ctime_ns, ino, valid, intent_to_add, skip = entry
+        if (valid or skip) and not every:
+            continue
+        try:
+            st = lstat(root + path)
+        except OSError:
+            found.append(position)
+            continue
+        if not (
+            st.st_mtime_ns == mtime_ns
+            and st.st_ctime_ns == ctime_ns
+            and st.st_size & 0xFFFFFFFF == size
+            and st.st_ino & 0xFFFFFFFF == ino
+            and is_regular(st.st_mode)
+            and mode == (0o100755 if st.st_mode & exec_bit else 0o100644)
+            and mtime_ns < index_mtime_ns  # else racily clean: git would hash it too
+            and not intent_to_add
+        ):
+            found.append(position)
+    return found
+
+
+PARALLEL_FROM = 50_000  # index entries from which the stat check runs in a forked process
+Parsed = tuple[tuple[IndexEntry, ...], int]  # the entries, the mtime their stat data predates
+
+
+_ANSWER = struct.Struct("<4sIQQ")  # b"cagr", positions found, entries read, their mtime
+
+
+class StatCheck:
+    """`_unvouched` for the whole index, run on Linux in a forked child while this process
+    parses the index, builds its trees, reads the base's and walks the untracked files (git
+    stats on several threads; Python threads take the GIL back for every lstat). The child is
+    forked before the index is parsed and reads the same bytes itself (`quick`: straight from
+    them, without building entries; else `parse`), so neither process copies pages the other
+    wrote. It answers in a shared anonymous mapping (memory, no file), read once it has
+    exited. The answer is used only when the child exited cleanly having read as many entries
+    with the same mtime; anything else and the check runs here instead, with the same
+    predicate."""
+
+    def __init__(
+        self,
+        parse: Callable[[], Parsed],
+        count: int,
+        root: str,
+        filemode: bool,
+        quick: Callable[[bytes, int], tuple[list[int], int] | None] | None = None,
+    ) -> None:
+        self.root = os.fsencode(root) + b"/"
+        self.exec_bit = 0o100 if filemode else 0
+        self.pid = 0
+        self.status = -1
+        self.answer: mmap.mmap | None = None
+        if count >= PARALLEL_FROM and _may_fork():
+            self._fork(parse, quick, count)
+
+    def _fork(
+        self,
+        parse: Callable[[], Parsed],
+        quick: Callable[[bytes, int], tuple[list[int], int] | None] | None,
+        count: int,
+    ) -> None:
+        try:
+            answer = mmap.mmap(-1, _ANSWER.size + 4 * count)  # shared with the child
+        except (OSError, ValueError):
+            return
+        try:
+            pid = os.fork()
+        except (OSError, DeprecationWarning):  # the latter: 3.12's warning beside threads, as error
+            answer.close()
+            return
+        if pid == 0:  # the child: check, answer, and leave without any cleanup
+            code = 1
+            try:
+                for fd in (0, 1, 2):  # a caller reading the output must not wait for the child
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+                quickly = None if quick is None else quick(self.root, self.exec_bit)
+                if quickly is None:
+                    entries, mtime_ns = parse()
+                    found = _unvouched(entries, self.root, self.exec_bit, mtime_ns, every=True)
+                    read = len(entries)
+                else:  # straight from the index's bytes, as many entries as its header says
+                    found, mtime_ns = quickly
+                    read = count
+                if _ANSWER.size + 4 * len(found) <= len(answer):
+                    _ANSWER.pack_into(answer, 0, b"cagr", len(found), read, mtime_ns)
+                    answer[_ANSWER.size : _ANSWER.size + 4 * len(found)] = struct.pack(
+                        f"<{len(found)}I", *found
+                    )
+                    code = 0
+            finally:
+                os._exit(code)
+        self.pid, self.answer = pid, answer
+
+    def result(self, entries: tuple[IndexEntry, ...], index_mtime_ns: int) -> list[int]:
+        """The positions `_unvouched` finds among `entries` (this process's parse), from the
+        child when it answered in full for the same entries."""
+        found = self._collect(len(entries), index_mtime_ns)
+        if found is None:
+            return _unvouched(entries, self.root, self.exec_bit, index_mtime_ns)
+        return found
+
+    def _collect(self, count: int, index_mtime_ns: int) -> list[int] | None:
+        answer = self.answer
+        if not self.pid or answer is None:
+            return None
+        try:
+            self._reap()
+            if self.status != 0:
+                return None
+            magic, size, entries, mtime_ns = _ANSWER.unpack_from(answer, 0)
+            if (magic, entries, mtime_ns) != (b"cagr", count, index_mtime_ns):
+                return None
+            if _ANSWER.size + 4 * size > len(answer):
+                return None
+            found = list(struct.unpack_from(f"<{size}I", answer, _ANSWER.size))
+        finally:
+            self.close()
+        if any(p >= count for p in found):
+            return None
+        return found
+
+    def _reap(self) -> None:
+        if self.pid and self.status < 0:
+            try:
+                self.status = os.waitpid(self.pid, 0)[1]
+            except ChildProcessError:  # reaped elsewhere: its answer is not trusted
+                self.status = 1
+
+    def close(self) -> None:
+        """Reap the child (after `result`, or when the status fails before it)."""
+        self._reap()
+        if self.answer is not None:
+            self.answer.close()
+            self.answer = None
+
+
+WAITING_WORKER = "cagr-check"  # cagr_hooks.worker's thread, whose caller only waits for it
+
+
+def _may_fork() -> bool:
+    """Linux only (other systems' libraries are not safe to use in a forked child), and no
+    other thread running (a lock it holds would stay held in the child), unless this is the
+    hooks' deadline worker and the only other thread is the main one, which waits for it
+    (`join`) and holds nothing the child uses."""
+    if sys.platform != "linux" or not hasattr(os, "fork"):
+        return False
+    threading = sys.modules.get("threading")
+    if threading is None or threading.active_count() == 1:
+        return True
+    current = threading.current_thread()
+    others = [thread for thread in threading.enumerate() if thread is not current]
+    return current.name == WAITING_WORKER and others == [threading.main_thread()]
 
 
 class WorkTree:
@@ -266,13 +442,15 @@ class WorkTree:
             raise Unreadable(path, "is a submodule whose checked-out commit cagr cannot read")
         return bytes.fromhex(head)
 
-    def scan(
+    def scan(  # noqa: PLR0913  # the index, what differs, and what the walk found
         self,
-        entries: Iterable[IndexEntry],
+        entries: tuple[IndexEntry, ...],
         differs: dict[bytes, TreeEntry | None],
         index_mtime_ns: int,
         replaced: set[bytes] = frozenset(),  # type: ignore[assignment]
         staged: Container[bytes] = frozenset(),
+        *,
+        unvouched: Iterable[int] | None = None,
     ) -> Scan:
         """Every tracked path: what W has there, compared with the base and with the index.
 
@@ -281,17 +459,30 @@ class WorkTree:
 
         The index's stat data vouches for a file only when every field matches and the entry is
         not racily clean (written in the same instant as the index); otherwise it is hashed.
-        Paths beneath a `replaced` folder (now a symlink or a file) are gone. A `staged` path
+        `unvouched` are the positions of the entries it does not vouch for (`_unvouched`, found
+        here when not given); only those, the paths in `differs` and those beneath a
+        `replaced` folder (now a symlink or a file: gone) are looked at again. A `staged` path
         (the index differs from HEAD there) whose file differs from the index is pending: what
         `git commit` would record is neither what was checked nor HEAD's.
-        This loop runs once per tracked file, so the common case is kept inline and cheap.
         """
         result = Scan()
+        if unvouched is None:
+            unvouched = _unvouched(
+                entries, self.root + b"/", 0o100 if self.filemode else 0, index_mtime_ns
+            )
+        look = {entries[position][0] for position in unvouched}
+        look.update(differs)
+        if replaced:
+            look.update(entry[0] for entry in entries if _beneath(entry[0], replaced))
+        if not look:
+            return result
         lstat = os.lstat
         root = self.root + b"/"
         exec_bit = 0o100 if self.filemode else 0
         is_regular = stat.S_ISREG
         for entry in entries:
+            if entry[0] not in look:
+                continue  # the stat data vouches for it, and the base has what the index has
             path, _, mode, sha, size, mtime_ns, ctime_ns, ino, valid, intent_to_add, skip = entry
             if valid or skip:  # assume-unchanged or skip-worktree: git uses the entry as it is
                 clean = True
@@ -390,9 +581,10 @@ class WorkTree:
                 continue
             files = index.files.get(directory, no_names)
             folders = index.folders.get(directory, no_names)
-            for name in names:
-                if name in files or name == b".git":
-                    continue  # the common case: one set lookup per tracked file, nothing more
+            # The common case, a tracked file, is set aside at C speed (in listing order).
+            for name in filterfalse(files.__contains__, names):
+                if name == b".git":
+                    continue
                 tracked_folder = name in folders
                 if fold:  # git compares whole paths without case: so does every lookup below
                     if name.lower() == b".git":

@@ -36,6 +36,8 @@ def within(deadline: float, work: Callable[[], T]) -> T:
         except BaseException as error:  # handed to the caller's thread
             failure.append(error)
 
+    # The name tells cagr_git.worktree (WAITING_WORKER) that this thread's caller only waits
+    # for it, so the stat check may fork from it.
     worker = threading.Thread(target=run, name="cagr-check", daemon=True)
     worker.start()
     worker.join(max(0.0, deadline - time.monotonic()))

@@ -9,6 +9,8 @@ into a pass.
 
 from __future__ import annotations
 
+import gc
+
 from cagr_core.changes import Change, ChangeSet, Range, Side, Stage, Unchecked
 from cagr_core.dependencies import MAX_MANIFEST_BYTES
 from cagr_core.errors import CagrError
@@ -120,6 +122,21 @@ def collect_committed(  # noqa: PLR0913  # keyword-only options, each with a def
         range_ = _resolve(repo, name, True, chosen_by, own_branch, head=head)
     except RangeProblem as problem:
         return _problem_set(problem)
+    assert range_.head is not None
+    # What is made here lives until the change set is returned: the cyclic collector would
+    # walk it again and again for nothing (8,000 changed files: 101 -> 84 ms without it).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _committed(repo, range_, rules, max_content_bytes)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _committed(
+    repo: Repository, range_: Range, rules: RuleSet, max_content_bytes: int
+) -> ChangeSet:
     assert range_.head is not None
     try:
         raw = diff_trees(repo.objects, _tree_of(repo, range_.base), _tree_of(repo, range_.head))

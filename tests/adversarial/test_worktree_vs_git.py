@@ -8,9 +8,11 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
+from cagr_git import worktree
 from tests.support.adversarial import Outcome
 from tests.support.git import collect, commit, git, oracle, rows, write
 
@@ -22,6 +24,8 @@ def _agrees_with_git(root: Path) -> list[tuple[str, str]]:
     changes = collect(root)
     assert changes.unchecked == ()
     assert rows(changes) == oracle(root, base)
+    with mock.patch.object(worktree, "PARALLEL_FROM", 1):  # the stat check in a forked child
+        assert collect(root) == changes
     return [(row[1], row[0]) for row in rows(changes)]
 
 

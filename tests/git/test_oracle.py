@@ -11,11 +11,13 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cagr_git import worktree
 from tests.support.git import collect, commit, git, oracle, pending_oracle, rows, write
 
 # Names git allows, with the awkward ones cagr must carry through untouched.
@@ -235,6 +237,8 @@ class TestAgainstGit:
             base = git(tree, "merge-base", "main", "HEAD").decode().strip()
             head = git(tree, "rev-parse", "HEAD").decode().strip()
             working = collect(tree)
+            with mock.patch.object(worktree, "PARALLEL_FROM", 1):  # the stat check forked
+                assert collect(tree) == working
             committed = collect(tree, committed=True)
             assert working.unchecked == ()
             assert committed.unchecked == ()

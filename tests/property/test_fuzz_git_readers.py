@@ -26,9 +26,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cagr_git import worktree
 from cagr_git.gitconfig import GitConfigError, parse_config
 from cagr_git.history import CommitGraph, GraphDamaged, History, merge_bases
-from cagr_git.index import UnreadableIndex, load_index
+from cagr_git.index import UnreadableIndex, index_file, load_index, unvouched_positions
 from cagr_git.objects import (
     COMMIT,
     EMPTY_TREE,
@@ -276,6 +277,37 @@ class TestIndex:
         (shared,) = source.glob("sharedindex.*")
         (folder / shared.name).write_bytes(data.draw(damaged(shared.read_bytes())))
         assert _ours(folder) is None
+
+    @FUZZ
+    @given(st.data(), st.sampled_from(["v3", "v4", "split"]), st.booleans())
+    def test_the_quick_stat_read_never_crashes_and_agrees_where_the_index_is_read(  # noqa: PLR0917  # fixtures, then what is drawn
+        self,
+        made: Made,
+        indexes: dict[str, Path],
+        scratch: Path,
+        data: st.DataObject,
+        variant: str,
+        checksummed: bool,
+    ) -> None:
+        source = indexes[variant]
+        folder = _fresh(scratch)
+        for shared in source.glob("sharedindex.*"):
+            shutil.copy(shared, folder)
+        original = (source / "index").read_bytes()
+        mutated = data.draw(damaged(original[:-20], protect=12)) + bytes(20)
+        if checksummed:
+            mutated = rechecksummed(mutated)
+        (folder / "index").write_bytes(mutated)
+        root = os.fsencode(made.root) + b"/"
+        quick = unvouched_positions(mutated, root, 0o100, 1 << 62)  # never raises
+        file = index_file(str(folder))
+        assert file is not None
+        try:
+            entries = file.parse()[0].entries
+        except UnreadableIndex:
+            return  # a status refuses the index: the quick answer is never used
+        if quick is not None:
+            assert quick == worktree._unvouched(entries, root, 0o100, 1 << 62, every=True)
 
     @FUZZ
     @given(st.data(), st.sampled_from(["v3", "v4", "split"]))
