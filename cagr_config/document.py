@@ -7,7 +7,6 @@ structured into a Config, then combined: lists of tables add up, a scalar set tw
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from attrs import field, frozen
 
@@ -16,9 +15,9 @@ from cagr_core.errors import ConfigIssue
 from .field_docs import doc
 from .rule_kinds import CodeConfig, CodeRule, GuardRule, GuardsConfig, LayoutConfig, LayoutRule
 from .rules import Rule
+from .tables import join_sources
 
 AnyRule = Rule | CodeRule | LayoutRule | GuardRule
-_RESERVED = "guard."  # the built-in guards' ids: no rule of the configuration may use one
 
 
 @frozen(kw_only=True)
@@ -105,76 +104,14 @@ class LoadedConfig:
 
 def combine(parts: Sequence[tuple[str, Config]]) -> tuple[LoadedConfig, list[ConfigIssue]]:
     """Join per-source configs: table lists add up; a scalar set in two sources is an issue."""
-    issues: list[ConfigIssue] = []
-    rules: list[Rule] = []
-    code: list[CodeRule] = []
-    layout: list[LayoutRule] = []
-    guards: list[GuardRule] = []
-    disabled: list[str] = []
-    rule_sources: list[tuple[str, str]] = []
-    first_source: dict[str, str] = {}
-    on_turn_end: list[StackCommand] = []
-    ci: list[StackCommand] = []
-    protected: tuple[str, str] | None = None
-    sections: tuple[str, tuple[str, ...]] | None = None
-    for source, part in parts:
-        kinds: list[tuple[str, tuple[AnyRule, ...], list[Any]]] = [
-            ("changes.rules", part.changes.rules, rules),
-            ("code.rules", part.code.rules, code),
-            ("layout.rules", part.layout.rules, layout),
-            ("guards.rules", part.guards.rules, guards),
-        ]
-        for key, declared, kept in kinds:
-            for index, rule in enumerate(declared):
-                where = f"{key}[{index}] (id {rule.id!r})"
-                if rule.id.startswith(_RESERVED):
-                    issues.append(
-                        ConfigIssue(
-                            source,
-                            f"{where}.id",
-                            f"ids starting with {_RESERVED!r} are the built-in guards'; rename it",
-                        )
-                    )
-                    continue
-                if rule.id in first_source:
-                    issues.append(
-                        ConfigIssue(
-                            source,
-                            where,
-                            f"the id {rule.id!r} is already used in {first_source[rule.id]};"
-                            " ids are unique across all rules (change, code, layout and guard"
-                            " rules): rename one",
-                        )
-                    )
-                    continue
-                first_source[rule.id] = f"{source} ({key})"
-                kept.append(rule)
-                rule_sources.append((rule.id, source))
-        disabled.extend(part.guards.disable)
-        on_turn_end.extend(part.stack.on_turn_end)
-        ci.extend(part.stack.ci)
-        if part.git.protected_branch is not None:
-            if protected is not None:
-                issues.append(_twice(source, "git.protected_branch", protected[1]))
-            else:
-                protected = (part.git.protected_branch, source)
-        if part.review.pr_sections:
-            if sections is not None:
-                issues.append(_twice(source, "review.pr_sections", sections[0]))
-            else:
-                sections = (source, part.review.pr_sections)
+    joined, issues = join_sources(parts)
     config = Config(
-        changes=ChangesConfig(rules=tuple(rules)),
-        code=CodeConfig(rules=tuple(code)),
-        layout=LayoutConfig(rules=tuple(layout)),
-        guards=GuardsConfig(rules=tuple(guards), disable=tuple(dict.fromkeys(disabled))),
-        git=GitConfig(protected_branch=protected[0] if protected else None),
-        review=ReviewConfig(pr_sections=sections[1] if sections else ()),
-        stack=StackConfig(on_turn_end=tuple(on_turn_end), ci=tuple(ci)),
+        changes=ChangesConfig(rules=joined.rules["changes"]),
+        code=CodeConfig(rules=joined.rules["code"]),
+        layout=LayoutConfig(rules=joined.rules["layout"]),
+        guards=GuardsConfig(rules=joined.rules["guards"], disable=joined.disable),
+        git=GitConfig(protected_branch=joined.protected_branch),
+        review=ReviewConfig(pr_sections=joined.pr_sections),
+        stack=StackConfig(on_turn_end=joined.on_turn_end, ci=joined.ci),
     )
-    loaded = LoadedConfig(config, tuple(rule_sources))
-    return loaded, issues
-
-
-def _twice(source: str, key: str, other: str) -> ConfigIssue:
-    return ConfigIssue(source, key, f"already set in {other}; set it in one file only")
+    return LoadedConfig(config, joined.rule_sources), issues

@@ -28,9 +28,7 @@ from cagr_core.when import When
 from .checks import digest_of, validate
 from .compile import compiled_of
 from .compiled import Compiled
-from .tables import branch_problems, cagr_table
-
-_RESERVED = "guard."  # as in document.combine
+from .tables import branch_problems, cagr_table, join_sources
 
 
 class Unsure(Exception):  # not an error: the model's way decides
@@ -293,45 +291,21 @@ def _compile(read: list[tuple[str, bytes]]) -> Compiled | None:
 
 
 def _combine(parts: list[tuple[str, Any]]) -> tuple[Any, tuple[tuple[str, str], ...]] | None:
-    """The parts joined as `document.combine` joins them; None for what it would call an issue."""
-    kinds: dict[str, list[Any]] = {"changes": [], "code": [], "layout": [], "guards": []}
-    seen: set[str] = set()
-    rule_sources: list[tuple[str, str]] = []
-    disabled: list[str] = []
-    on_turn_end: list[Any] = []
-    ci: list[Any] = []
-    protected: list[str] = []
-    sections: list[tuple[str, ...]] = []
-    for source, part in parts:
-        for key, kept in kinds.items():
-            for rule in getattr(part, key).rules:
-                if rule.id.startswith(_RESERVED) or rule.id in seen:
-                    return None
-                seen.add(rule.id)
-                kept.append(rule)
-                rule_sources.append((rule.id, source))
-        disabled.extend(part.guards.disable)
-        on_turn_end.extend(part.stack.on_turn_end)
-        ci.extend(part.stack.ci)
-        if part.git.protected_branch is not None:
-            protected.append(part.git.protected_branch)
-        if part.review.pr_sections:
-            sections.append(part.review.pr_sections)
-    if len(protected) > 1 or len(sections) > 1:
+    """The parts joined as the model's way joins them; None for anything it calls an issue."""
+    joined, issues = join_sources(parts)
+    if issues:
         return None
+    rules = joined.rules
     config = Plain(
         "Config",
         {
-            "changes": Plain("ChangesConfig", {"rules": tuple(kinds["changes"])}),
-            "code": Plain("CodeConfig", {"rules": tuple(kinds["code"])}),
-            "layout": Plain("LayoutConfig", {"rules": tuple(kinds["layout"])}),
-            "guards": Plain(
-                "GuardsConfig",
-                {"rules": tuple(kinds["guards"]), "disable": tuple(dict.fromkeys(disabled))},
-            ),
-            "git": Plain("GitConfig", {"protected_branch": protected[0] if protected else None}),
-            "review": Plain("ReviewConfig", {"pr_sections": sections[0] if sections else ()}),
-            "stack": Plain("StackConfig", {"on_turn_end": tuple(on_turn_end), "ci": tuple(ci)}),
+            "changes": Plain("ChangesConfig", {"rules": rules["changes"]}),
+            "code": Plain("CodeConfig", {"rules": rules["code"]}),
+            "layout": Plain("LayoutConfig", {"rules": rules["layout"]}),
+            "guards": Plain("GuardsConfig", {"rules": rules["guards"], "disable": joined.disable}),
+            "git": Plain("GitConfig", {"protected_branch": joined.protected_branch}),
+            "review": Plain("ReviewConfig", {"pr_sections": joined.pr_sections}),
+            "stack": Plain("StackConfig", {"on_turn_end": joined.on_turn_end, "ci": joined.ci}),
         },
     )
-    return config, tuple(rule_sources)
+    return config, joined.rule_sources
