@@ -119,7 +119,12 @@ def _text(done: Replay, rules: dict[str, Any], body_from_message: bool) -> str:
             rows.append([commit.sha[:10], "root", "", _cut(commit.subject)])
             continue
         said = sorted({f.rule for f in report.findings} | {u.rule or "-" for u in report.unchecked})
-        rows.append([commit.sha[:10], report.status, ", ".join(said), _cut(commit.subject)])
+        owed = sorted({d.rule for d in report.deferred} - set(said))
+        status = json_status(report.status)
+        if status == "pass" and owed:
+            status = "owed"  # it passes only if the PR's description gives what is owed
+        named = [*said, *(f"{rule} (owed)" for rule in owed)]
+        rows.append([commit.sha[:10], status, ", ".join(named), _cut(commit.subject)])
     lines.append(_table(["commit", "status", "rules", "subject"], rows))
     return "\n".join(lines)
 

@@ -99,6 +99,9 @@ def test_it_writes_nothing_and_prints_a_table(
         "0",
     ]
     assert rows[history["alone"][:10]][:3] == [history["alone"][:10], "fail", "schema-companion"]
+    # A commit that passes only if its description gives what a rule asks says so, and which.
+    owing = history["unexplained"][:10]
+    assert rows[owing][:4] == [owing, "owed", "dependency-reason", "(owed)"]
     assert git(repo, "status", "--porcelain=v2", "--untracked-files=all") == before
     # Nothing of cagr's own either: not a gate record, nor a kept configuration (before: one
     # config/<key>.json).
