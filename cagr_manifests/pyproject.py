@@ -2,8 +2,10 @@
 and Poetry's `[tool.poetry]` dependency tables.
 
 Names, extras and group names compare by PEP 503 normalisation (`Foo_Bar` is `foo-bar`). A
-`{include-group = ...}` entry of a dependency group names a group, not a package; Poetry's
-`python` entry is the interpreter, not a dependency.
+`{include-group = ...}` entry of a dependency group names a group, not a package; an entry
+naming the project itself (`pytest[dev]` in pytest's own `dev` group) selects its extras, whose
+entries are read where they are declared; Poetry's `python` entry is the interpreter, not a
+dependency.
 """
 
 from __future__ import annotations
@@ -34,17 +36,17 @@ def read(text: str) -> Declared:
     data = load_toml(text)
     found: list[DependencySection] = []
     project = table(data, "project")
+    itself = normalise(project["name"]) if isinstance(project.get("name"), str) else None
     where: tuple[str, ...] = ("project", "dependencies")
-    found.append(
-        DependencySection(_RUNTIME, label(*where), *_requirements(array(project, *where), where))
-    )
+    read = _requirements(array(project, *where), where, itself)
+    found.append(DependencySection(_RUNTIME, label(*where), *read))
     for extra, entries in table(project, "project", "optional-dependencies").items():
         where = ("project", "optional-dependencies", extra)
-        read = _requirements(as_array(entries, *where), where)
+        read = _requirements(as_array(entries, *where), where, itself)
         found.append(DependencySection(f"extra {normalise(extra)}", label(*where), *read))
     for group, entries in table(data, "dependency-groups").items():
         where = ("dependency-groups", group)
-        read = _requirements(as_array(entries, *where), where, groups=True)
+        read = _requirements(as_array(entries, *where), where, itself, groups=True)
         found.append(DependencySection(_group(group), label(*where), *read))
     poetry = table(table(data, "tool"), "tool", "poetry")
     for key, name in ((_RUNTIME, "dependencies"), (_group("dev"), "dev-dependencies")):
@@ -69,9 +71,11 @@ def _group(name: str) -> str:
 Read = tuple[dict[str, str], dict[str, str]]  # names and requirements, by normalised name
 
 
-def _requirements(entries: list[Any], where: tuple[str, ...], groups: bool = False) -> Read:
-    """The names (and requirements) of a list of PEP 508 strings; with `groups`,
-    `{include-group = ...}` entries (PEP 735) are allowed and name no package."""
+def _requirements(
+    entries: list[Any], where: tuple[str, ...], itself: str | None, groups: bool = False
+) -> Read:
+    """The names (and requirements) of a list of PEP 508 strings but the project `itself`; with
+    `groups`, `{include-group = ...}` entries (PEP 735) are allowed and name no package."""
     names: dict[str, str] = {}
     specs: dict[str, list[str]] = {}
     for index, entry in enumerate(entries):
@@ -84,6 +88,8 @@ def _requirements(entries: list[Any], where: tuple[str, ...], groups: bool = Fal
             holds = "requirement strings and {include-group = ...} tables" if groups else "strings"
             raise Malformed(f"has {at} as {kind_of(entry)}; it holds {holds}")
         name, spec = parse_requirement(entry, at)
+        if normalise(name) == itself:
+            continue  # the project's own extras: their entries are read where they are declared
         names.setdefault(normalise(name), name)
         specs.setdefault(normalise(name), []).append(spec)
     return names, {name: "\n".join(sorted(texts)) for name, texts in specs.items()}

@@ -185,6 +185,17 @@ mkdocs = { version = "1", optional = true }
         after = '[dependency-groups]\ndev = ["pytest", "pytest-xdist>=3"]\n'
         assert added(Format.PYPROJECT, before, after) == ["dependency-groups.dev: pytest-xdist"]
 
+    def test_the_project_naming_itself_adds_no_dependency(self) -> None:
+        # pytest's `dev` group installs its own `dev` extra: the extra's entries are the news.
+        before = '[project]\nname = "Py_Test"\n[project.optional-dependencies]\ndev = []\n'
+        after = (
+            '[project]\nname = "Py_Test"\n[project.optional-dependencies]\n'
+            'dev = ["py-test[testing]", "pexpect"]\n[dependency-groups]\ndev = ["py.test[dev]"]\n'
+        )
+        assert added(Format.PYPROJECT, before, after) == [
+            "project.optional-dependencies.dev: pexpect"
+        ]
+
     def test_names_compare_normalised_and_show_as_written(self) -> None:
         before = '[project]\ndependencies = ["foo-bar", "zope.interface"]\n'
         after = '[project]\ndependencies = ["Foo_Bar", "ZOPE-Interface", "New.Thing"]\n'
