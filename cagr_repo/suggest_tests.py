@@ -25,7 +25,7 @@ from .suggestion import Suggestion, example, examples, in_test_folder, slug
 # A rule asks every new module of a folder for a test: only where most modules already have one.
 _MIN_PAIRS = 5
 _STRONG = "a folder is suggested only where at least 5 modules, and three in four, have one"
-_TEST_ROOTS = ("tests", "test")
+_TEST_ROOTS = ("tests", "test", "testing")  # testing: pytest's own layout
 _SOURCE_ROOTS = ("src", "lib")  # dropped when mirroring: `src/pkg/x.py` -> `tests/pkg/...`
 _TEST_KINDS = ("unit", "unittests")  # `tests/unit/<mirror>` mirrors as `tests/<mirror>` does
 _SCRIPT_EXTENSIONS = ("ts", "tsx", "js", "jsx", "mjs", "cjs")

@@ -58,6 +58,10 @@ class TestPython:
                 [*each("src/flask/{}.py"), *each("tests/test_{}.py")],
                 {"/src/flask/*.py": "tests/test_{name}.py"},
             ),
+            (  # pytest's own: src/_pytest -> testing/
+                [*each("src/_pytest/{}.py"), *each("testing/test_{}.py")],
+                {"/src/_pytest/*.py": "testing/test_{name}.py"},
+            ),
             (  # a mirrored tree: src/pkg/sub -> tests/sub
                 [*each("src/pkg/io/{}.py"), *each("tests/io/test_{}.py"), "tests/test_a.py"],
                 {"/src/pkg/io/*.py": "tests/io/test_{name}.py"},
