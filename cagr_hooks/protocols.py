@@ -182,11 +182,10 @@ class Decision:
         if text:  # safe_text imports re: the fast paths decide nothing
             from cagr_core.safe_text import terminal_safe  # noqa: PLC0415
 
-            text = terminal_safe(text)
-        safe = text  # file names and command output never drive a terminal
+            text = terminal_safe(text)  # file names and command output never drive a terminal
         # The agents cap notices (systemMessage, additionalContext), not a turn end's block
         # reason; cut, a block would lose its first finding's `Instead:` line (a long reason).
-        self.text = safe if kind == "block" else cap(safe)
+        self.text = text if kind == "block" else cap(text)
 
     def __repr__(self) -> str:
         return f"Decision({self.kind!r}, {self.text[:60]!r})"
