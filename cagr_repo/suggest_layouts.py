@@ -178,7 +178,9 @@ def _dependencies(paths: Sequence[str], section: tuple[str, str] | None) -> list
 
 
 def _rails_schema(paths: Sequence[str]) -> list[Suggestion]:
-    """Rails: a new migration changes db/schema.rb (or db/structure.sql) when it runs."""
+    """Rails: a new migration changes db/schema.rb (or db/structure.sql) when it runs. Only a new
+    one (`when = "added"`): an edit of an existing migration (a lint fix, say) need not change the
+    schema, and whether it may be edited at all is the add_only rule's question."""
     tracked = set(paths)
     dump = next((d for d in ("db/schema.rb", "db/structure.sql") if d in tracked), None)
     if dump is None or not any(p.startswith("db/migrate/") for p in paths):
@@ -191,12 +193,14 @@ def _rails_schema(paths: Sequence[str]) -> list[Suggestion]:
                 "id": "migrations-update-schema",
                 "kind": "requires",
                 "paths": ["/db/migrate/**"],
+                "when": "added",
                 "require": [f"/{dump}"],
                 "reason": f"Run `bin/rails db:migrate` and include {dump} in this change.",
                 "examples": {
                     "invalid": [example({"path": migration, "status": "A"})],
                     "valid": [
-                        example({"path": migration, "status": "A"}, {"path": dump, "status": "M"})
+                        example({"path": migration, "status": "A"}, {"path": dump, "status": "M"}),
+                        example({"path": migration, "status": "M"}),
                     ],
                 },
             },
