@@ -48,10 +48,22 @@ def suggest(
             if answer is not None
             else ("Risk", f"{template} has no section left for an answer: add `## Risk` to it")
         )
+    history = history or History()
+    bots = sorted({commit.bot for commit in history.commits if commit.bot})
+    if bots:  # bots' pull requests fill in no template
+        listed = ", ".join(bots)
+        body = [
+            Suggestion(
+                f"{s.why}; waived for {listed}, who made commits here",
+                s.rule | {"waive_authors": bots},
+                s.table,
+            )
+            for s in body
+        ]
     return [
         *_from_layout(ordered, section),
         *body,
-        *_from_history(ordered, history or History()),
+        *_from_history(ordered, history),
         *_tests(ordered),
         *_names(ordered),
     ]
@@ -75,7 +87,8 @@ def _toml_value(value: Any) -> Any:
 # what it asks for, why, and last the examples that test it.
 _KEY_ORDER = (
     "id", "kind", "severity", "paths", "ignores", "when", "format", "require", "target",
-    "name", "forbid", "section", "contains", "placeholders", "reason", "note", "examples",
+    "name", "forbid", "section", "contains", "placeholders", "reason", "note", "waive_authors",
+    "examples",
 )  # fmt: skip
 _SEVERITY_NOTE = 'make it "error" once `cagr replay --last 30` shows its findings are ones you want'
 

@@ -62,12 +62,14 @@ _NOT_SOURCES = frozenset(("node_modules", "tests", "test", "__tests__", "docs"))
 class Commit:
     """One recent commit as the suggestions read it: the paths it changed, those it added, the
     manifests it added a dependency to, and whether a bot made it (an author whose name or
-    address has `[bot]` in it, as GitHub names its apps: `github-actions[bot]`)."""
+    address has `[bot]` in it, as GitHub names its apps: `github-actions[bot]`), with the bot's
+    login where the author shows it (`bot`, "" otherwise)."""
 
     changed: frozenset[str]
     added: frozenset[str] = frozenset()
     dependencies: frozenset[str] = frozenset()
     by_bot: bool = False
+    bot: str = ""
 
 
 @value
@@ -165,8 +167,22 @@ def read_history(repo: Repository, paths: Sequence[str], limit: int = HISTORY_LI
         }
         changes = [(path, old is not None, new is not None) for path, (old, new) in sides.items()]
         commit = commit_of(changes, _blob_reader(repo, sides), wanted)
-        commits.append(replace(commit, by_bot=b"[bot]" in entry.author))
+        commits.append(
+            replace(commit, by_bot=b"[bot]" in entry.author, bot=bot_login(entry.author))
+        )
     return History(tuple(commits), _members_at(repo, head, _lock_groups(paths)))
+
+
+def bot_login(author: bytes) -> str:
+    """A GitHub app's login from a commit's author (`dependabot[bot] <49699333+dependabot[bot]@
+    users.noreply.github.com>`, or a display name with that address): what a pull request's
+    author is called, which `waive_authors` matches; "" for a person."""
+    name, _, address = author.decode("utf-8", "replace").partition(" <")
+    local = address.partition("@")[0].rpartition("+")[2]
+    for login in (name.strip(), local):
+        if login.endswith("[bot]") and " " not in login:
+            return login
+    return ""
 
 
 def _members_at(repo: Repository, head: str, groups: Iterable[str]) -> dict[str, frozenset[str]]:

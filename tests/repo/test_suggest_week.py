@@ -339,6 +339,25 @@ class TestPullRequestTemplate:
             }
             assert fired == {not wanted}, out
 
+    def test_bots_that_commit_here_are_waived_from_the_template(
+        self, repo: Path, capsys: Capture
+    ) -> None:
+        """django-cms: 44 of 150 commits were dependabot's, whose pull requests fill in no
+        template; each template rule would have warned on every one of them."""
+        write(repo, ".github/pull_request_template.md", DJANGO)
+        commit(repo)
+        write(repo, "requirements.txt", "x==2\n")
+        git(repo, "add", "-A")
+        dependabot = "dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>"
+        git(repo, "commit", "-q", "-m", "build(deps): bump x", "--author", dependabot)
+        write(repo, "README.md", "y\n")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "docs", "--author", BOT)  # github-actions[bot]
+        rules = init(repo, capsys)
+        wanted = ["dependabot[bot]", "github-actions[bot]"]
+        assert rules["pr-template-description"]["waive_authors"] == wanted
+        assert "waive_authors" not in rules.get("dependency-reason", {})
+
     def test_a_template_without_a_section_to_answer_is_told_so(self) -> None:
         paths = ["pyproject.toml", ".github/PULL_REQUEST_TEMPLATE.md"]
         templates = {".github/PULL_REQUEST_TEMPLATE.md": SVELTE}
