@@ -33,6 +33,12 @@ def _strict_str(value: object, _: object) -> str:
     return value
 
 
+def _strict_bool(value: object, _: object) -> bool:
+    if not isinstance(value, bool):  # cattrs' own would take bool(value): "false" is True
+        raise TypeError(f"expected true or false, got {_toml_type(value)}")
+    return value
+
+
 def _toml_type(value: object) -> str:
     names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string"}
     if isinstance(value, list):
@@ -66,6 +72,7 @@ def _table(value: object, _: object) -> dict[str, Any]:
 def _make_converter() -> cattrs.Converter:
     converter = cattrs.Converter(forbid_extra_keys=True)
     converter.register_structure_hook(str, _strict_str)
+    converter.register_structure_hook(bool, _strict_bool)
 
     def tuple_hook(kind: Any) -> Callable[[object, object], tuple[Any, ...]]:
         (item,) = [a for a in typing.get_args(kind) if a is not Ellipsis]

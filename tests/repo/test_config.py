@@ -253,6 +253,16 @@ class TestErrors:
         assert "cagr.toml: review.pr_sections: expected an array, got a string" in found
         assert "cagr.toml: stack.ci[0].run: a required key is missing" in found
 
+    def test_a_boolean_is_true_or_false_not_any_value(self, repo: Path) -> None:
+        # cattrs alone took bool("false"): a layout rule that forbade what it meant to name.
+        layout = '[[layout.rules]]\nid = "a"\npaths = ["x/**"]\nforbid = "false"\nreason = "r"\n'
+        write(repo, "cagr.toml", layout)
+        (message,) = errors(repo)
+        assert (
+            message
+            == "cagr.toml: layout.rules[0] (id 'a').forbid: expected true or false, got a string"
+        )
+
     def test_a_value_where_a_table_belongs_is_named_so(self, repo: Path) -> None:
         write(
             repo,
