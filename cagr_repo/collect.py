@@ -9,13 +9,12 @@ into a pass.
 
 from __future__ import annotations
 
-import gc
-
 from cagr_core.changes import Change, ChangeSet, Range, Side, Stage, Unchecked
 from cagr_core.dependencies import MAX_MANIFEST_BYTES
 from cagr_core.errors import CagrError
 from cagr_core.ruleset import RuleSet
 from cagr_core.values import replace
+from cagr_git.collector import paused_collector
 from cagr_git.gitconfig import GitConfigError
 from cagr_git.objects import BLOB, DamagedObject, commit_tree, read_raw
 from cagr_git.repository import Repository
@@ -123,15 +122,8 @@ def collect_committed(  # noqa: PLR0913  # keyword-only options, each with a def
     except RangeProblem as problem:
         return _problem_set(problem)
     assert range_.head is not None
-    # What is made here lives until the change set is returned: the cyclic collector would
-    # walk it again and again for nothing (8,000 changed files: 101 -> 84 ms without it).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_collector():  # 8,000 changed files: 101 -> 84 ms without collecting
         return _committed(repo, range_, rules, max_content_bytes)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _committed(
