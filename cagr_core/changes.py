@@ -13,6 +13,11 @@ if TYPE_CHECKING:
     from .code import CodeRead
     from .dependencies import Declared, Format, ManifestProblem
 
+# The most of one side's content cagr loads; a longer side is loaded cut one byte over, so
+# whoever reads it can tell it was cut. Every reader of content (manifests, code rules,
+# whitespace) reads at most this much.
+MAX_CONTENT_BYTES = 1024 * 1024
+
 
 class Kind(enum.Enum):
     """What a git tree entry is, from its mode."""

@@ -9,8 +9,7 @@ into a pass.
 
 from __future__ import annotations
 
-from cagr_core.changes import Change, ChangeSet, Range, Side, Stage, Unchecked
-from cagr_core.dependencies import MAX_MANIFEST_BYTES
+from cagr_core.changes import MAX_CONTENT_BYTES, Change, ChangeSet, Range, Side, Stage, Unchecked
 from cagr_core.errors import CagrError
 from cagr_core.ruleset import RuleSet
 from cagr_core.values import replace
@@ -24,8 +23,6 @@ from cagr_git.worktree import Unreadable, WorkTree
 
 from .range import RangeProblem, head_commit, merge_base, resolve_target
 from .target import missing_target_advice, own_branch_problem
-
-MAX_CONTENT_BYTES = MAX_MANIFEST_BYTES  # manifests read for the dependency selector
 
 
 class BareRepository(CagrError):
@@ -106,7 +103,6 @@ def collect_committed(  # noqa: PLR0913  # keyword-only options, each with a def
     repo: Repository,
     name: str,
     rules: RuleSet,
-    max_content_bytes: int = MAX_CONTENT_BYTES,
     *,
     chosen_by: str | None = None,
     own_branch: str | None = None,
@@ -123,12 +119,10 @@ def collect_committed(  # noqa: PLR0913  # keyword-only options, each with a def
         return _problem_set(problem)
     assert range_.head is not None
     with paused_collector():  # 8,000 changed files: 101 -> 84 ms without collecting
-        return _committed(repo, range_, rules, max_content_bytes)
+        return _committed(repo, range_, rules)
 
 
-def _committed(
-    repo: Repository, range_: Range, rules: RuleSet, max_content_bytes: int
-) -> ChangeSet:
+def _committed(repo: Repository, range_: Range, rules: RuleSet) -> ChangeSet:
     assert range_.head is not None
     try:
         raw = diff_trees(repo.objects, _tree_of(repo, range_.base), _tree_of(repo, range_.head))
@@ -136,15 +130,14 @@ def _committed(
         return _missing_object(error)
     except DamagedObject as error:
         return _damaged(range_, error)
-    changes, unchecked = _to_changes(repo, raw, rules, None, max_content_bytes)
+    changes, unchecked = _to_changes(repo, raw, rules, None)
     return ChangeSet(tuple(changes), range_, unchecked=tuple(unchecked))
 
 
-def collect_working_tree(  # noqa: PLR0913  # keyword-only options, each with a default
+def collect_working_tree(
     repo: Repository,
     name: str,
     rules: RuleSet,
-    max_content_bytes: int = MAX_CONTENT_BYTES,
     *,
     chosen_by: str | None = None,
     own_branch: str | None = None,
@@ -159,12 +152,10 @@ def collect_working_tree(  # noqa: PLR0913  # keyword-only options, each with a 
         range_ = _resolve(repo, name, False, chosen_by, own_branch)
     except RangeProblem as problem:
         return _problem_set(problem)
-    return _read_working_tree(repo, range_, rules, max_content_bytes)
+    return _read_working_tree(repo, range_, rules)
 
 
-def _read_working_tree(
-    repo: Repository, range_: Range, rules: RuleSet, max_content_bytes: int
-) -> ChangeSet:
+def _read_working_tree(repo: Repository, range_: Range, rules: RuleSet) -> ChangeSet:
     """The base -> working tree change set of a resolved range, read again if it moved."""
     for _ in range(2):
         before = index_signature(repo)
@@ -178,9 +169,7 @@ def _read_working_tree(
             return _damaged(range_, error)
         except GitConfigError as error:  # a setting the working tree needs, which git refuses
             return _incomplete(range_, Stage.COLLECT, f"{error}; git refuses it too. Repair it.")
-        changes, unreadable = _to_changes(
-            repo, status.changes, rules, status.tree, max_content_bytes
-        )
+        changes, unreadable = _to_changes(repo, status.changes, rules, status.tree)
         unchecked = [_unreadable(error) for error in status.unreadable]
         pending = tuple(sorted(decode(path) for path in status.pending))
         if index_signature(repo) == before and status.tree.unchanged():
@@ -197,7 +186,6 @@ def collect_snapshot(
     repo: Repository,
     rules: RuleSet,
     paths: tuple[str, ...] | None = None,
-    max_content_bytes: int = MAX_CONTENT_BYTES,
 ) -> ChangeSet:
     """The working tree's files, each as if added (no baseline: a snapshot judges no change):
     every tracked file present and every untracked file that is not ignored, or those at or
@@ -224,7 +212,7 @@ def collect_snapshot(
             for path, _, new in status.changes
             if new is not None and (paths is None or _within(decode(path), paths))
         ]
-        changes, unreadable = _to_changes(repo, raw, rules, status.tree, max_content_bytes)
+        changes, unreadable = _to_changes(repo, raw, rules, status.tree)
         unchecked = [
             _unreadable(error)
             for error in status.unreadable
@@ -261,9 +249,7 @@ def count_uncommitted(repo: Repository, committed: ChangeSet) -> int | None:
             return None  # HEAD moved since: no count is better than a wrong one
     except RangeProblem:
         return None
-    worktree = _read_working_tree(
-        repo, replace(range_, head=None), RuleSet.of(()), MAX_CONTENT_BYTES
-    )
+    worktree = _read_working_tree(repo, replace(range_, head=None), RuleSet.of(()))
     if worktree.unchecked:
         return None
     at_head = {c.path: (c.new.mode, c.new.oid) if c.new else None for c in committed.changes}
@@ -287,7 +273,6 @@ def _to_changes(
     raw: list[RawChange],
     rules: RuleSet,
     worktree: WorkTree | None,
-    max_content_bytes: int,
 ) -> tuple[list[Change], list[Unchecked]]:
     """Core Change values, with content loaded only for the paths a selector reads."""
     wanted = rules.content_paths(decode(path) for path, _, _ in raw)
@@ -296,7 +281,7 @@ def _to_changes(
         from cagr_manifests import read_change  # noqa: PLC0415
     changes: list[Change] = []
     unchecked: list[Unchecked] = []
-    limit = max_content_bytes + 1  # one byte over tells the reader "too big"
+    limit = MAX_CONTENT_BYTES + 1  # one byte over tells the reader "too big"
     for path, old, new in raw:
         name = decode(path)
         load = name in wanted
@@ -312,7 +297,7 @@ def _to_changes(
                 new_side = _side(new, worktree.read(path, new[0], limit))
             change = Change(name, old_side, new_side)
             if load:
-                change = search_code(rules, read_change(rules, change, max_content_bytes))
+                change = search_code(rules, read_change(rules, change, MAX_CONTENT_BYTES))
             changes.append(change)
         except DamagedObject as error:
             unchecked.append(Unchecked(None, Stage.COLLECT, f"{name}: {error.advice}", name))
