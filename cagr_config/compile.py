@@ -174,6 +174,7 @@ def compile_rule(rule: Rule) -> CompiledRule:
         placeholders=rule.placeholders if rule.kind == "pr_body" else None,
         ignore_dependencies=name_filter(getattr(rule, "ignore_dependencies", ())),
         waive_authors=rule.waive_authors,
+        ignore_whitespace=getattr(rule, "ignore_whitespace", None),
     )
     if rule.kind == "requires":
         if not rule.require:

@@ -15,6 +15,7 @@ from cagr_core.ruleset import KINDS, CompiledRule, RuleSet, Selector
 from cagr_core.severity import Severity
 from cagr_core.templates import Template
 from cagr_core.when import When
+from cagr_core.whitespace import Whitespace
 
 from .compiled import Compiled, Settings, StackRun
 
@@ -45,6 +46,7 @@ def to_data(kept: Compiled) -> dict[str, Any]:
 
 
 def _rule_data(compiled: CompiledRule) -> dict[str, Any]:
+    ignored = compiled.ignore_whitespace
     return {
         "id": compiled.id,
         "kind": compiled.kind,
@@ -58,6 +60,7 @@ def _rule_data(compiled: CompiledRule) -> dict[str, Any]:
         "placeholders": None if compiled.placeholders is None else list(compiled.placeholders),
         "ignore_dependencies": _filter_data(compiled.ignore_dependencies),
         "waive_authors": list(compiled.waive_authors),
+        "ignore_whitespace": None if ignored is None else ignored.value,
         "paths": _matcher_data(compiled.selector.paths),
         "ignores": _matcher_data(compiled.selector.ignores),
         "require": [_matcher_data(matcher) for matcher in compiled.require],
@@ -122,6 +125,7 @@ def _rule(item: dict[str, Any]) -> CompiledRule:
         raise Damaged
     kind = text(item["kind"])
     scope = text(item["scope"])
+    ignored = item["ignore_whitespace"]
     if kind not in KINDS or scope not in _SCOPES:
         raise Damaged
     return CompiledRule(
@@ -142,6 +146,7 @@ def _rule(item: dict[str, Any]) -> CompiledRule:
         placeholders=None if item["placeholders"] is None else texts(item["placeholders"]),
         ignore_dependencies=_filter(item["ignore_dependencies"]),
         waive_authors=texts(item["waive_authors"]),
+        ignore_whitespace=None if ignored is None else Whitespace(text(ignored)),
         language=text_or_none(item["language"]),
         code_rule=text_or_none(item["code_rule"]),
         scope=scope,

@@ -24,6 +24,7 @@ from cagr_core.changes import Status
 from cagr_core.pull_request import Phase
 from cagr_core.severity import Severity
 from cagr_core.when import When
+from cagr_core.whitespace import Whitespace
 
 from .checks import digest_of, validate
 from .compile import compiled_of
@@ -113,6 +114,7 @@ FIELDS: dict[str, tuple[tuple[str, Any, Any], ...]] = {
         _RULE_HEAD[0],
         ("kind", ("literal", "add_only"), "add_only"),
         *_RULE_HEAD[1:],
+        ("ignore_whitespace", ("optional", Whitespace), None),
         *_RULE_TAIL,
     ),
     "SiblingRule": (

@@ -9,6 +9,7 @@ from attrs import field, frozen
 
 from cagr_core.severity import Severity
 from cagr_core.when import When
+from cagr_core.whitespace import Whitespace
 
 from .examples import Examples
 from .field_docs import doc
@@ -193,6 +194,15 @@ class AddOnlyRule:
     kind: Literal["add_only"] = field(default="add_only", metadata=_KIND)
     paths: tuple[str, ...] = _paths()
     ignores: tuple[str, ...] = _ignores()
+    ignore_whitespace: Whitespace | None = field(
+        default=None,
+        metadata=doc(
+            "Optional: an edit that changes only whitespace does not count, as git diff's option"
+            " of that name shows it: all-space (-w), space-change (-b) or space-at-eol"
+            " (--ignore-space-at-eol). Unset: any edit counts. Where whitespace means something"
+            " (Python's indentation, a string), all-space and space-change let a real change by."
+        ),
+    )
     reason: str = _reason()
     note: str | None = _note()
     severity: Severity = _severity()

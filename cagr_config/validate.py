@@ -18,13 +18,14 @@ from cattrs.errors import ForbiddenExtraKeysError, IterableValidationError, Iter
 from cagr_core.changes import Status
 from cagr_core.errors import ConfigIssue
 from cagr_core.pull_request import Phase
+from cagr_core.whitespace import Whitespace
 
 from .checks import _other_problems, _rule_problems, digest_of, validate
 from .document import AnyRule, Config
 from .rule_kinds import CodeRule, GuardRule, LayoutRule
 from .rules import RULE_KINDS, RequireAdded, Requirement, Rule, Severity, Targets, When
 
-_ENUMS: tuple[type, ...] = (Status, Phase, When, Severity)
+_ENUMS: tuple[type, ...] = (Status, Phase, When, Severity, Whitespace)
 
 
 def _strict_str(value: object, _: object) -> str:

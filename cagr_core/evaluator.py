@@ -14,7 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import chain
 
-from .changes import Change, ChangeSet, Kind, Stage, Status, Unchecked
+from .changes import (
+    MAX_CONTENT_BYTES,
+    Change,
+    ChangeSet,
+    Kind,
+    Side,
+    Stage,
+    Status,
+    Unchecked,
+)
 from .code import CodeMatch, CodeProblem, new_matches
 from .dependencies import (
     FORMATS,
@@ -38,6 +47,7 @@ from .severity import Severity
 from .templates import RenderError
 from .values import field, replace, value
 from .when import When
+from .whitespace import Whitespace, only_whitespace
 
 
 @value
@@ -570,9 +580,30 @@ def _check_add_only(compiled: CompiledRule, ctx: _Context) -> None:
             what = f"changed mode from {old.mode:o} to {new.mode:o}"
         elif old.mode != new.mode:
             what = f"was edited and changed mode from {old.mode:o} to {new.mode:o}"
-        else:
+        elif compiled.ignore_whitespace is None:
             what = "was edited"
+        else:
+            what = _beyond_whitespace(old, new, compiled.ignore_whitespace)
+            if what is None:
+                continue
         ctx.find(compiled, f"{change.path} existed at the baseline and {what}.", [change.path])
+
+
+def _beyond_whitespace(old: Side, new: Side, mode: Whitespace) -> str | None:
+    """How an edit is more than `mode`'s whitespace (None: it is not, so it does not count);
+    an edit whose content was not loaded whole counts, since it cannot be compared."""
+    if not (old.kind.is_file and new.kind.is_file):
+        return "was edited"
+    if old.content is None or new.content is None:
+        return "was edited (its content was not read, so not compared ignoring whitespace)"
+    if max(len(old.content), len(new.content)) > MAX_CONTENT_BYTES:
+        return (
+            f"was edited (a side is larger than the {MAX_CONTENT_BYTES} bytes cagr compares"
+            " ignoring whitespace)"
+        )
+    if only_whitespace(old.content, new.content, mode):
+        return None
+    return "was edited beyond its whitespace"
 
 
 def _check_sibling(compiled: CompiledRule, ctx: _Context) -> None:

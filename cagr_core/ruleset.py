@@ -19,6 +19,7 @@ from .severity import Severity
 from .templates import Template
 from .values import field, value
 from .when import When
+from .whitespace import Whitespace
 
 CHANGE_KINDS = ("requires", "add_only", "sibling", "pr_body")
 FILE_KINDS = ("code", "layout")
@@ -46,6 +47,7 @@ class CompiledRule:
     `pr_body` rule's; `format` the manifest format a dependency rule reads every selected path
     as (None: by its name), and `ignore_dependencies` the names it never fires for.
     `waive_authors`: in CI, a pull request by one of these accounts waives the rule.
+    `ignore_whitespace`: an `add_only` rule's whitespace that does not count as an edit.
 
     Kinds beyond the change rules' four: `code` (an ast-grep rule, as the canonical JSON text
     of its rule object and constraints, `code_rule`, in `language`, judging what a change adds
@@ -70,6 +72,7 @@ class CompiledRule:
     placeholders: tuple[str, ...] | None = None
     ignore_dependencies: NameFilter | None = None
     waive_authors: tuple[str, ...] = ()
+    ignore_whitespace: Whitespace | None = None
     language: str | None = None
     code_rule: str | None = None
     scope: str = "new"
@@ -81,6 +84,11 @@ class CompiledRule:
     def judges_files(self) -> bool:
         """A code or layout rule: one that `cagr check` runs on the working tree's files."""
         return self.kind in FILE_KINDS
+
+    @property
+    def reads_content(self) -> bool:
+        """Whether the rule reads the content of the paths it selects, not only their entries."""
+        return self.when.reads_manifests or self.kind == "code" or bool(self.ignore_whitespace)
 
     @property
     def parts_used(self) -> frozenset[str]:
@@ -133,8 +141,9 @@ class RuleSet:
 
     def content_paths(self, paths: Iterable[str]) -> frozenset[str]:
         """Which of these changed paths a selector needs the before/after content of: the
-        manifests a dependency rule reads, and the files a code rule searches."""
-        readers = [c.selector for c in self.rules if c.when.reads_manifests or c.kind == "code"]
+        manifests a dependency rule reads, the files a code rule searches, and those an
+        `add_only` rule compares ignoring whitespace."""
+        readers = [c.selector for c in self.rules if c.reads_content]
         if not readers:
             return frozenset()
         return frozenset(p for p in paths if any(s.selects(p) for s in readers))

@@ -197,15 +197,7 @@ def _explained(rule: AnyRule, source: str) -> str:
     if isinstance(rule, LayoutRule):
         judged = f"added files' stems must be {rule.name}" if rule.name else "no file may be added"
         lines.append(f"  layout:   {judged}")
-    when = getattr(rule, "when", None)
-    if when is not None:
-        lines.append(f"  when:     {when.value}")
-    fmt = getattr(rule, "format", None)
-    if fmt is not None:
-        lines.append(f"  format:   {fmt}")
-    ignored = getattr(rule, "ignore_dependencies", ())
-    if ignored:
-        lines.append(f"  ignoring: dependencies named {', '.join(ignored)}")
+    lines.extend(_triggers(rule))
     if isinstance(rule, RequiresRule):
         lines.append(f"  require:  {', '.join(map(describe_requirement, rule.require))}")
     if isinstance(rule, SiblingRule):
@@ -234,6 +226,27 @@ def _explained(rule: AnyRule, source: str) -> str:
             " its findings reported as waived"
         )
     return "\n".join([*lines, *_tail(rule)])
+
+
+def _triggers(rule: AnyRule) -> list[str]:
+    """What fires a change rule beyond its paths, and which edits do not count."""
+    lines = []
+    when = getattr(rule, "when", None)
+    if when is not None:
+        lines.append(f"  when:     {when.value}")
+    fmt = getattr(rule, "format", None)
+    if fmt is not None:
+        lines.append(f"  format:   {fmt}")
+    ignored = getattr(rule, "ignore_dependencies", ())
+    if ignored:
+        lines.append(f"  ignoring: dependencies named {', '.join(ignored)}")
+    whitespace = getattr(rule, "ignore_whitespace", None)
+    if whitespace is not None:
+        lines.append(
+            f"  edits:    one that changes only whitespace does not count ({whitespace.value}:"
+            f" `git diff {whitespace.git_option}` shows nothing)"
+        )
+    return lines
 
 
 def _tail(rule: AnyRule) -> list[str]:

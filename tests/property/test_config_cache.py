@@ -72,6 +72,8 @@ def rule_text(draw: st.DrawFn, prefix: str, tag: str) -> str:
     elif kind == "sibling":
         target = draw(st.sampled_from(['"tests/test_{name}.py"', '["a/{name}.x", "b/{name}.y"]']))
         lines.append(f"target = {target}")
+    elif kind == "add_only" and draw(st.booleans()):
+        lines.append('ignore_whitespace = "all-space"')
     elif kind == "pr_body":
         lines.append('section = "Risk"')
         if draw(st.booleans()):

@@ -105,7 +105,10 @@ _CHANGE_RULES = {
         {**_COMMON, **_MANIFEST, "require": st.lists(_REQUIREMENT, max_size=2)},
         _REQUIRED | {"require"},
     ),
-    "add_only": _table(_COMMON, _REQUIRED),
+    "add_only": _table(
+        {**_COMMON, "ignore_whitespace": _odd(["all-space", "space-at-eol", "-w", "All-Space"])},
+        _REQUIRED,
+    ),
     "sibling": _table(
         {**_COMMON, "target": st.one_of(_odd(_TARGETS), st.lists(_odd(_TARGETS), max_size=2))},
         _REQUIRED | {"target"},
@@ -274,6 +277,8 @@ def _good_rule(draw: st.DrawFn, index: int) -> dict[str, Any]:
                 st.lists(st.sampled_from(["tests/test_{name}.py", "docs/{name}.md"]), min_size=1),
             )
         )
+    if kind == "add_only" and draw(st.booleans()):
+        rule["ignore_whitespace"] = draw(st.sampled_from(["all-space", "space-change"]))
     if kind == "pr_body":
         rule["section"] = draw(st.sampled_from(["Risk", "## Risk", "### AI usage"]))
         if draw(st.booleans()):
