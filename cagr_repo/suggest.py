@@ -86,7 +86,7 @@ def _toml_value(value: Any) -> Any:
 # The order a reader reads a rule in: what it is, what it watches (`ignores` beside `paths`),
 # what it asks for, why, and last the examples that test it.
 _KEY_ORDER = (
-    "id", "kind", "severity", "paths", "ignores", "when", "format", "require", "target",
+    "id", "kind", "severity", "paths", "ignores", "ignore_whitespace", "when", "format", "require", "target",
     "name", "forbid", "section", "contains", "placeholders", "reason", "note", "waive_authors",
     "examples",
 )  # fmt: skip

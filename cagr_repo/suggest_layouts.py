@@ -90,7 +90,24 @@ def _migrations(paths: Sequence[str]) -> list[Suggestion]:
     }
     if ignores:
         rule["ignores"] = ignores
+    formatter = _ruby_formatter(paths) if extension == ".rb" else None
+    if formatter is not None:
+        # rubocop's layout fixes (`[ :a ]`, trailing spaces) edit merged migrations' whitespace
+        rule["ignore_whitespace"] = "all-space"
+        why += (
+            f"; {formatter} is tracked, and a formatter's spacing fixes (what `git diff -w` shows"
+            " nothing for) do not count: remove ignore_whitespace if a space inside a string"
+            " can matter to a migration"
+        )
     return [Suggestion(why, rule)]
+
+
+_RUBY_FORMATTERS = (".rubocop.yml", ".standard.yml")
+
+
+def _ruby_formatter(paths: Sequence[str]) -> str | None:
+    """The root's rubocop (or standard) configuration, when it tracks one."""
+    return next((name for name in _RUBY_FORMATTERS if name in paths), None)
 
 
 # Folders whose manifests belong to no workspace: examples, templates a project ships for its

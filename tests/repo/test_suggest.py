@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 LAYOUTS = {
     "rails": ["db/migrate/20240101_create_users.rb", "db/migrate/20240202_add_email.rb", "db/schema.rb", "app/x.rb"],
+    "rails-rubocop": [".rubocop.yml", "db/migrate/20240101_create_users.rb", "db/schema.rb"],
     "django": [f"app{i}/migrations/0001_initial.py" for i in range(5)] + ["manage.py"],
     "django-new-app": ["shop/migrations/__init__.py", "shop/models.py"],  # no migration yet
     "alembic": ["alembic/versions/abc_first.py", "alembic/env.py"],
@@ -40,6 +41,7 @@ LAYOUTS = {
 }  # fmt: skip
 EXPECTED = {
     "rails": {"immutable-migrations": ["/db/migrate/**"], "migrations-update-schema": ["/db/migrate/**"]},
+    "rails-rubocop": {"immutable-migrations": ["/db/migrate/**"], "migrations-update-schema": ["/db/migrate/**"]},
     "django": {"immutable-migrations": ["**/migrations/*.py"]},
     "django-new-app": {"immutable-migrations": ["/shop/migrations/*.py"]},
     "alembic": {"immutable-migrations": ["/alembic/versions/**"]},
@@ -65,6 +67,31 @@ EXPECTED = {
 def test_each_layout_suggests_its_rules(layout: str) -> None:
     found = {s.rule["id"]: s.rule["paths"] for s in suggest(LAYOUTS[layout])}
     assert found == EXPECTED[layout]
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ([".rubocop.yml"], "all-space"),
+        ([".standard.yml"], "all-space"),
+        ([], None),  # no formatter: any edit counts
+        (["app/.rubocop.yml"], None),  # only the root's configuration formats db/migrate
+    ],
+)
+def test_rails_migrations_beside_a_ruby_formatter_ignore_its_whitespace(
+    extra: list[str], expected: str | None
+) -> None:
+    found = {s.rule["id"]: s for s in suggest(sorted([*LAYOUTS["rails"], *extra]))}
+    migrations = found["immutable-migrations"]
+    assert migrations.rule.get("ignore_whitespace") == expected
+    assert ("git diff -w" in migrations.why) is (expected is not None)
+
+
+def test_python_migrations_never_ignore_whitespace() -> None:
+    """Indentation is Python's syntax: a formatter there is no reason to look away."""
+    paths = sorted([*LAYOUTS["django"], ".rubocop.yml", "pyproject.toml"])
+    found = {s.rule["id"]: s.rule for s in suggest(paths)}
+    assert "ignore_whitespace" not in found["immutable-migrations"]
 
 
 def test_nothing_is_suggested_without_evidence() -> None:
