@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from .dependencies import Declared, Format, ManifestProblem
 
 # The most of one side's content cagr loads; a longer side is loaded cut one byte over, so
-# whoever reads it can tell it was cut. Every reader of content (manifests, code rules,
-# whitespace) reads at most this much.
+# whoever reads it can tell it was cut. No reader of content reads more (the manifests'
+# MAX_MANIFEST_BYTES, code rules' MAX_CODE_BYTES; add_only's whitespace compares this much).
 MAX_CONTENT_BYTES = 1024 * 1024
 
 

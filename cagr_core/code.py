@@ -9,10 +9,9 @@ so a third identical `print(x)` where the baseline had two is one new finding.
 
 from __future__ import annotations
 
-from .changes import MAX_CONTENT_BYTES
 from .values import value
 
-MAX_CODE_BYTES = MAX_CONTENT_BYTES  # of each side a code rule reads
+MAX_CODE_BYTES = 1024 * 1024  # of each side a code rule reads (<= changes.MAX_CONTENT_BYTES)
 _PAIRING_LIMIT = 1_000_000  # old x new occurrences of one text paired by position, at most
 
 

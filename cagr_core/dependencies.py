@@ -14,10 +14,9 @@ import enum
 import re
 from collections.abc import Mapping
 
-from .changes import MAX_CONTENT_BYTES
 from .values import field, value
 
-MAX_MANIFEST_BYTES = MAX_CONTENT_BYTES  # the most of one manifest side cagr reads
+MAX_MANIFEST_BYTES = 1024 * 1024  # the most of one manifest side cagr reads (<= MAX_CONTENT_BYTES)
 
 
 class Format(enum.Enum):

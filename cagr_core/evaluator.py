@@ -580,18 +580,20 @@ def _check_add_only(compiled: CompiledRule, ctx: _Context) -> None:
             what = f"changed mode from {old.mode:o} to {new.mode:o}"
         elif old.mode != new.mode:
             what = f"was edited and changed mode from {old.mode:o} to {new.mode:o}"
-        elif compiled.ignore_whitespace is None:
-            what = "was edited"
         else:
-            what = _beyond_whitespace(old, new, compiled.ignore_whitespace)
-            if what is None:
-                continue
+            edited = _edited(old, new, compiled.ignore_whitespace)
+            if edited is None:
+                continue  # only in whitespace the rule lets by
+            what = edited
         ctx.find(compiled, f"{change.path} existed at the baseline and {what}.", [change.path])
 
 
-def _beyond_whitespace(old: Side, new: Side, mode: Whitespace) -> str | None:
-    """How an edit is more than `mode`'s whitespace (None: it is not, so it does not count);
-    an edit whose content was not loaded whole counts, since it cannot be compared."""
+def _edited(old: Side, new: Side, mode: Whitespace | None) -> str | None:
+    """How a content edit counts, with `mode`'s whitespace let by (None: the edit is only in
+    that whitespace); an edit whose content was not loaded whole counts, as it cannot be
+    compared."""
+    if mode is None:
+        return "was edited"
     if not (old.kind.is_file and new.kind.is_file):
         return "was edited"
     if old.content is None or new.content is None:

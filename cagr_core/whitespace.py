@@ -56,8 +56,20 @@ def _lines(data: bytes) -> list[bytes]:
     return lines
 
 
+def _without_space(line: bytes) -> bytes:
+    return line.translate(None, _SPACE)
+
+
+def _one_space_per_run(line: bytes) -> bytes:
+    return _RUN.sub(b" ", line.rstrip(_SPACE))
+
+
+def _without_trailing_space(line: bytes) -> bytes:
+    return line.rstrip(_SPACE)
+
+
 _NORMAL = {
-    Whitespace.ALL_SPACE: lambda line: line.translate(None, _SPACE),
-    Whitespace.SPACE_CHANGE: lambda line: _RUN.sub(b" ", line.rstrip(_SPACE)),
-    Whitespace.SPACE_AT_EOL: lambda line: line.rstrip(_SPACE),
+    Whitespace.ALL_SPACE: _without_space,
+    Whitespace.SPACE_CHANGE: _one_space_per_run,
+    Whitespace.SPACE_AT_EOL: _without_trailing_space,
 }

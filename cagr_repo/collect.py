@@ -24,6 +24,10 @@ from cagr_git.worktree import Unreadable, WorkTree
 from .range import RangeProblem, head_commit, merge_base, resolve_target
 from .target import missing_target_advice, own_branch_problem
 
+TYPE_CHECKING = False  # not typing's
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 class BareRepository(CagrError):
     """A working-tree check was asked of a repository that has no working tree."""
@@ -276,9 +280,7 @@ def _to_changes(
 ) -> tuple[list[Change], list[Unchecked]]:
     """Core Change values, with content loaded only for the paths a selector reads."""
     wanted = rules.content_paths(decode(path) for path, _, _ in raw)
-    if wanted:  # the manifest readers and ast-grep load only for a change a rule reads
-        from cagr_code import read_change as search_code  # noqa: PLC0415
-        from cagr_manifests import read_change  # noqa: PLC0415
+    read = _reader(rules) if wanted else None
     changes: list[Change] = []
     unchecked: list[Unchecked] = []
     limit = MAX_CONTENT_BYTES + 1  # one byte over tells the reader "too big"
@@ -296,14 +298,26 @@ def _to_changes(
             else:
                 new_side = _side(new, worktree.read(path, new[0], limit))
             change = Change(name, old_side, new_side)
-            if load:
-                change = search_code(rules, read_change(rules, change, MAX_CONTENT_BYTES))
+            if load and read is not None:
+                change = read(change)
             changes.append(change)
         except DamagedObject as error:
             unchecked.append(Unchecked(None, Stage.COLLECT, f"{name}: {error.advice}", name))
         except (KeyError, OSError, ValueError) as error:  # a missing blob, a file, a bad mode
             unchecked.append(Unchecked(None, Stage.COLLECT, f"cannot read {name}: {error}.", name))
     return changes, unchecked
+
+
+def _reader(rules: RuleSet) -> Callable[[Change], Change] | None:
+    """What reads a loaded change for the dependency and code rules (None: no rule does, and
+    an add_only rule that compares whitespace reads the bytes themselves): the manifest
+    readers and ast-grep load only for a change such a rule reads."""
+    if not any(c.when.reads_manifests or c.kind == "code" for c in rules.rules):
+        return None
+    from cagr_code import read_change as search_code  # noqa: PLC0415
+    from cagr_manifests import read_change  # noqa: PLC0415
+
+    return lambda change: search_code(rules, read_change(rules, change, MAX_CONTENT_BYTES))
 
 
 def _side(entry: TreeEntry | None, content: bytes | None) -> Side | None:

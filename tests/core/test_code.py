@@ -3,7 +3,9 @@ occurrence that is new told by position."""
 
 from __future__ import annotations
 
-from cagr_core.code import CodeMatch, new_matches
+from cagr_core.changes import MAX_CONTENT_BYTES
+from cagr_core.code import MAX_CODE_BYTES, CodeMatch, new_matches
+from cagr_core.dependencies import MAX_MANIFEST_BYTES
 
 
 def _at(*lines: int, text: str = "print(x)") -> tuple[CodeMatch, ...]:
@@ -42,3 +44,9 @@ def test_many_occurrences_fall_back_to_the_last_ones() -> None:
     before = _at(*range(1, 1501))
     after = _at(*range(1, 1503))
     assert new_matches(before, after) == list(_at(1501, 1502))
+
+
+def test_no_reader_reads_more_than_collect_loads() -> None:
+    """collect loads a side cut one byte over MAX_CONTENT_BYTES: a reader allowed more would
+    take a cut side for a whole one."""
+    assert max(MAX_CODE_BYTES, MAX_MANIFEST_BYTES) <= MAX_CONTENT_BYTES
