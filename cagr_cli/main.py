@@ -117,8 +117,11 @@ def _replay(commands: Commands, fmt: argparse.ArgumentParser) -> None:
     )
     replay_parser.add_argument(
         "--body-from",
-        choices=["message"],
-        help="message: each commit's message stands in for its PR description",
+        metavar="message|FILE",
+        help="message: each commit's message stands in for its PR description; FILE: merged pull"
+        " requests as `gh pr list --state merged --json number,title,body,mergeCommit,author,"
+        "labels` (or `glab mr list --merged --output json`) prints them: a commit one merged is"
+        " judged with its description, author and labels",
     )
     replay_parser.set_defaults(command_module="replay", command_parser=replay_parser)
 

@@ -3,16 +3,19 @@ by the rules in the working tree, writing nothing.
 
 It is how a team decides whether a rule is ready to go from `warn` to `error`: what it would have
 said on real changes. A commit's change is its first parent -> the commit (a merge: everything it
-brought in); its message stands in for the PR description only when asked (`body_from_message`),
-else PR-body obligations are reported as owed. Every commit goes through the one check service.
+brought in). Its PR description is its pull request's when an export of merged pull requests
+names it as their merge (or squash) commit (`pull_requests`, from pr_export), with that pull
+request's author and labels, which waive as they would have in CI; else its message when asked
+(`body_from_message`); else PR-body obligations are reported as owed. Every commit goes through
+the one check service.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from cagr_core.pull_request import PrBody
-from cagr_core.values import value
+from cagr_core.values import replace, value
 from cagr_git.discover import Checkout
 from cagr_git.log import Commit, first_parents, read_commit
 from cagr_git.objects import DamagedObject
@@ -22,6 +25,7 @@ from cagr_git.revisions import RevisionProblem, resolve_revision
 from .check import CheckRequest, CheckResult, check
 from .config import RepoConfig
 from .judging_config import CommittedConfig
+from .pr_export import ExportedPullRequest
 from .range import RangeProblem, resolve_target
 from .target import choose_target
 
@@ -30,10 +34,14 @@ DEFAULT_LAST = 20
 
 @value
 class Replayed:
-    """One commit and its verdict (None: it has no parent to be a change from)."""
+    """One commit and its verdict (None: it has no parent to be a change from).
+
+    `description`: where its PR description came from (`pull request #12`, `merge request !12`,
+    `message`), None when it had none."""
 
     commit: Commit
     result: CheckResult | None
+    description: str | None = None
 
 
 @value
@@ -52,9 +60,14 @@ def replay(  # noqa: PLR0913  # what to replay and how
     base: str | None = None,
     last: int = DEFAULT_LAST,
     body_from_message: bool = False,
+    pull_requests: Mapping[str, ExportedPullRequest] | None = None,
     progress: Callable[[int, int, Commit], None] | None = None,
 ) -> Replay:
     """Judge each of `revisions`, or the last `last` first-parent commits of the target.
+
+    A commit `pull_requests` maps (merge commit -> pull request) is judged with its pull
+    request's description, author and labels; another with its message (`body_from_message`),
+    else with its PR-body obligations owed.
 
     RangeProblem when the target or a revision names no commit."""
     with open_repo(checkout) as repo:
@@ -81,11 +94,24 @@ def replay(  # noqa: PLR0913  # what to replay and how
             base=commit.parent,
             base_chosen_by="its first parent",
             head=commit.sha,
-            body=PrBody(commit.message) if body_from_message else None,
             write_record=False,
             note_target=False,  # its target is a past commit: nothing to say of its rules
         )
-        done.append(Replayed(commit, check(config, checkout, request, judged_by=judged_by)))
+        described = None
+        pull_request = (pull_requests or {}).get(commit.sha)
+        if pull_request is not None:
+            described = pull_request.name
+            request = replace(
+                request,
+                body=PrBody(pull_request.body),
+                labels=pull_request.labels,
+                author=pull_request.author,
+            )
+        elif body_from_message:
+            described = "message"
+            request = replace(request, body=PrBody(commit.message))
+        result = check(config, checkout, request, judged_by=judged_by)
+        done.append(Replayed(commit, result, described))
     return Replay(source, tuple(done))
 
 

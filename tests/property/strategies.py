@@ -342,3 +342,63 @@ _plain_line = st.one_of(
               st.sampled_from(["<!-- a", "-->", "<!-- one --> after", "a -->"])),
 )  # fmt: skip
 scanner_markdown = st.lists(_plain_line, max_size=12).map("\n".join)
+
+# Merged pull requests as `gh pr list --json ...` and `glab mr list --output json` print them
+# (tests/property/test_pr_export.py): each entry drawn with the pull request it describes.
+commit_id = st.text(alphabet="0123456789abcdefABCDEF", min_size=40, max_size=40)
+_login = st.text(alphabet="abcdefghij-0123456789", min_size=1, max_size=8)
+_label = st.text(min_size=1, max_size=6)
+_body = st.one_of(st.none(), st.text(max_size=40))
+
+
+@st.composite
+def gh_pull_request(draw: st.DrawFn, number: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One gh entry, and what it maps to: {commit: (number, body, author, labels)}."""
+    oid, body = draw(st.one_of(st.none(), commit_id)), draw(_body)
+    entry: dict[str, Any] = {"number": number, "title": draw(st.text(max_size=8)), "body": body}
+    entry["mergeCommit"] = None if oid is None else {"oid": oid}
+    author = labels = None
+    if draw(st.booleans()):
+        login, bot = draw(_login), draw(st.booleans())
+        entry["author"] = {"is_bot": bot, "login": f"app/{login}" if bot else login}
+        author = f"{login}[bot]" if bot else login
+    if draw(st.booleans()):
+        names = draw(st.lists(_label, max_size=3))
+        entry["labels"] = [{"name": name, "color": "ededed"} for name in names]
+        labels = frozenset(names)
+    mapped = {} if oid is None else {oid.lower(): (number, body or "", author, labels)}
+    return entry, mapped
+
+
+@st.composite
+def glab_merge_request(draw: st.DrawFn, number: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One glab entry, and what it maps to (its merge and its squash commit)."""
+    merge, squash = (draw(st.one_of(st.none(), st.just(""), commit_id)) for _ in range(2))
+    body = draw(_body)
+    entry: dict[str, Any] = {"iid": number, "description": body}
+    entry |= {"merge_commit_sha": merge, "squash_commit_sha": squash}
+    author = labels = None
+    if draw(st.booleans()):
+        author = draw(_login)
+        entry["author"] = {"username": author, "id": number}
+    if draw(st.booleans()):
+        names = draw(st.lists(_label, max_size=3))
+        entry["labels"], labels = names, frozenset(names)
+    commits = {sha.lower() for sha in (merge, squash) if sha}
+    return entry, dict.fromkeys(commits, (number, body or "", author, labels))
+
+
+@st.composite
+def pr_exports(draw: st.DrawFn) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """An export of distinct pull requests with distinct commits, and the map it describes."""
+    numbers = draw(st.lists(st.integers(1, 10**6), unique=True, max_size=6))
+    entries: list[dict[str, Any]] = []
+    mapped: dict[str, Any] = {}
+    for number in numbers:
+        make = draw(st.sampled_from([gh_pull_request, glab_merge_request]))
+        entry, commits = draw(make(number))
+        if commits.keys() & mapped.keys():
+            continue  # another pull request's commit: a claim the parser refuses (tested apart)
+        entries.append(entry)
+        mapped |= commits
+    return entries, mapped
