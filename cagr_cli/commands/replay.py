@@ -164,6 +164,8 @@ def _text(done: Replay, rules: dict[str, Any], body_from: str | None) -> str:
             status = "owed"  # it passes only if the PR's description gives what is owed
         elif status == "pass" and waived:
             status = "waived"  # a waiver is never a pass
+        elif status == "pass" and report.warnings:
+            status = "warn"  # it passes, with what `warn` rules found shown
         named = [*said, *(f"{rule} (owed)" for rule in owed), *(f"{r} (waived)" for r in waived)]
         row = [commit.sha[:10], status, *pull_request, ", ".join(named), _cut(commit.subject)]
         rows.append(row)

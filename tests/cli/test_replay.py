@@ -108,6 +108,27 @@ def test_it_writes_nothing_and_prints_a_table(
     assert not (repo / ".git" / "cagr").exists()
 
 
+def test_a_commit_only_warnings_were_found_for_says_warn(
+    repo: Path, history: dict[str, str], capsys: Capture
+) -> None:
+    """It passes, but a reader deciding whether to make the rule an error must see it."""
+    write(
+        repo,
+        "cagr.toml",
+        RULES.replace('id = "schema-companion"', 'id = "schema-companion"\nseverity = "warn"'),
+    )
+    assert main(["--repo", str(repo), "replay"]) == 0
+    rows = {
+        line.split()[0]: line.split()
+        for line in capsys.readouterr().out.splitlines()
+        if line.strip()
+    }
+    alone = history["alone"][:10]
+    assert rows[alone][:3] == [alone, "warn", "schema-companion"]
+    assert rows[history["both"][:10]][1] == "pass"
+    assert _by_commit(replay(repo, capsys))[history["alone"]]["status"] == "pass"  # as JSON says
+
+
 def test_usage_and_configuration_errors_exit_2(
     repo: Path, history: dict[str, str], capsys: Capture
 ) -> None:
