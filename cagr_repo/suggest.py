@@ -86,11 +86,17 @@ def _toml_value(value: Any) -> Any:
 # The order a reader reads a rule in: what it is, what it watches (`ignores` beside `paths`),
 # what it asks for, why, and last the examples that test it.
 _KEY_ORDER = (
-    "id", "kind", "severity", "paths", "ignores", "ignore_whitespace", "when", "format", "require", "target",
-    "name", "forbid", "section", "contains", "placeholders", "reason", "note", "waive_authors",
-    "examples",
+    "id", "kind", "severity", "paths", "ignores", "ignore_whitespace", "when", "format",
+    "require", "target", "name", "forbid", "section", "contains", "placeholders", "reason",
+    "note", "waive_authors", "examples",
 )  # fmt: skip
 _SEVERITY_NOTE = 'make it "error" once `cagr replay --last 30` shows its findings are ones you want'
+# A description rule judges descriptions, which commits do not hold: replay with gh's export.
+_BODY_SEVERITY_NOTE = (
+    'make it "error" once `cagr replay --last 30 --body-from prs.json` shows its findings are'
+    " ones you want (prs.json: `gh pr list --state merged --json"
+    " number,body,mergeCommit,author,labels`)"
+)
 
 
 def _rule_text(rule: dict[str, Any], kind: str) -> str:
@@ -101,7 +107,8 @@ def _rule_text(rule: dict[str, Any], kind: str) -> str:
         value = ordered[key]
         if key == "severity":
             item = tomlkit.item(value)
-            item.comment(_SEVERITY_NOTE if "severity" not in rule else "keep it a warning")
+            note = _BODY_SEVERITY_NOTE if rule.get("kind") == "pr_body" else _SEVERITY_NOTE
+            item.comment(note if "severity" not in rule else "keep it a warning")
             item.trivia.comment_ws = "  "
             table.add(key, item)
         elif key == "examples":

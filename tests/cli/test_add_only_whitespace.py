@@ -147,7 +147,9 @@ def test_a_bad_value_is_a_configuration_error(
     repo: Path, capsys: Capture, value: str, says: str
 ) -> None:
     root = _project(repo, None)
-    write(root, "cagr.toml", _config(None).replace("reason", f"ignore_whitespace = {value}\nreason"))
+    write(
+        root, "cagr.toml", _config(None).replace("reason", f"ignore_whitespace = {value}\nreason")
+    )
     assert _check(root) == 2
     err = capsys.readouterr().err
     assert says in err
