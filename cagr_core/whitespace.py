@@ -30,9 +30,10 @@ _GIT_OPTION = {
     Whitespace.SPACE_CHANGE: "-b",
     Whitespace.SPACE_AT_EOL: "--ignore-space-at-eol",
 }
-_SPACE = b" \t\n\r"  # git's isspace()
-_RUN = re.compile(rb"[ \t\n\r]+")
 _BINARY_SCAN = 8_000  # git's buffer_is_binary looks this far for a NUL
+# Inside a line, whitespace is git's isspace() but the newline: space, tab, carriage return.
+_RUN = re.compile(rb"[ \t\r]+")
+_AT_EOL = re.compile(rb"[ \t\r]+(?=\n|\Z)")
 
 
 def only_whitespace(old: bytes, new: bytes, mode: Whitespace) -> bool:
@@ -41,35 +42,21 @@ def only_whitespace(old: bytes, new: bytes, mode: Whitespace) -> bool:
         return True
     if b"\0" in old[:_BINARY_SCAN] or b"\0" in new[:_BINARY_SCAN]:
         return False
-    before, after = _lines(old), _lines(new)
-    if len(before) != len(after):
-        return False  # git matches line to line: a line added, even a blank one, is shown
-    same = _NORMAL[mode]
-    return all(a == b or same(a) == same(b) for a, b in zip(before, after, strict=True))
+    # git matches line to line, so a line added, even a blank one, is shown
+    return _lines(old, mode) == _lines(new, mode)
 
 
-def _lines(data: bytes) -> list[bytes]:
-    """The lines as git's diff counts them (a last line without a newline is still a line)."""
-    lines = data.split(b"\n")
-    if lines[-1] == b"":
+def _lines(data: bytes, mode: Whitespace) -> list[bytes]:
+    """The lines as git's diff counts them (a last line without a newline is still a line),
+    each without the whitespace `mode` ignores: all of it, or at its end with each other run
+    made one space, or at its end only."""
+    if mode is Whitespace.ALL_SPACE:
+        normal = data.translate(None, b" \t\r")
+    else:
+        normal = _AT_EOL.sub(b"", data)
+        if mode is Whitespace.SPACE_CHANGE:
+            normal = _RUN.sub(b" ", normal)
+    lines = normal.split(b"\n")  # the newlines are all still there: as many lines as in data
+    if data.endswith(b"\n") or not data:
         lines.pop()
     return lines
-
-
-def _without_space(line: bytes) -> bytes:
-    return line.translate(None, _SPACE)
-
-
-def _one_space_per_run(line: bytes) -> bytes:
-    return _RUN.sub(b" ", line.rstrip(_SPACE))
-
-
-def _without_trailing_space(line: bytes) -> bytes:
-    return line.rstrip(_SPACE)
-
-
-_NORMAL = {
-    Whitespace.ALL_SPACE: _without_space,
-    Whitespace.SPACE_CHANGE: _one_space_per_run,
-    Whitespace.SPACE_AT_EOL: _without_trailing_space,
-}
