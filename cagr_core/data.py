@@ -13,6 +13,21 @@ class Damaged(ValueError):
     """The data is not what its writer writes."""
 
 
+def json_kind(value: object) -> str:
+    """What a JSON value is, in words, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    return "a number"  # json reads NaN and Infinity as numbers too
+
+
 def table(value: object) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise Damaged(f"expected an object, got {type(value).__name__}")

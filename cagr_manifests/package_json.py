@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from cagr_core.data import json_kind
 from cagr_core.dependencies import Declared, DependencySection
 
 from ._reading import Malformed
@@ -32,18 +33,6 @@ def _any_number(_: str) -> _Number:
     return _NUMBER
 
 
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    return "a number"  # _NUMBER, or NaN and Infinity, which json reads as floats
-
-
 def read(text: str) -> Declared:
     """The sections of one package.json side; Malformed when it is not a JSON object with
     object sections."""
@@ -56,18 +45,18 @@ def read(text: str) -> Declared:
     except RecursionError as error:
         raise Malformed("nests too deeply to read") from error
     if not isinstance(data, dict):
-        raise Malformed(f"is JSON but {_kind(data)}, not an object")
+        raise Malformed(f"is JSON but {json_kind(data)}, not an object")
     sections = []
     for name in SECTIONS:
         value = data.get(name, {})
         if not isinstance(value, dict):
-            raise Malformed(f"has {name} as {_kind(value)}, not an object")
+            raise Malformed(f"has {name} as {json_kind(value)}, not an object")
         names: dict[str, str] = {}
         specs: dict[str, str] = {}
         for key, spec in value.items():
             package = _aliased(name, key, spec)
             names.setdefault(package, package)
-            specs.setdefault(package, spec if isinstance(spec, str) else _kind(spec))
+            specs.setdefault(package, spec if isinstance(spec, str) else json_kind(spec))
         sections.append(DependencySection(name, name, names, specs))
     return Declared(tuple(sections))
 

@@ -26,6 +26,7 @@ import os
 from collections.abc import Mapping
 from typing import Literal
 
+from cagr_core.data import json_kind
 from cagr_core.errors import CagrError
 from cagr_core.values import value
 from cagr_git.files import read_regular
@@ -101,7 +102,7 @@ def parse_pr_export(data: bytes | str, name: str) -> dict[str, ExportedPullReque
         ) from None
     if not isinstance(entries, list):
         raise PrExportError(
-            f"the pull-request export {name} is JSON {_kind(entries)}, not an array of pull"
+            f"the pull-request export {name} is JSON {json_kind(entries)}, not an array of pull"
             f" requests. {_FIX}"
         )
     by_commit: dict[str, ExportedPullRequest] = {}
@@ -109,7 +110,7 @@ def parse_pr_export(data: bytes | str, name: str) -> dict[str, ExportedPullReque
         where = f"the pull-request export {name}, entry {index}"
         if not isinstance(entry, dict):
             raise PrExportError(
-                f"{where} is {_kind(entry)}, not a pull request (an object). {_FIX}"
+                f"{where} is {json_kind(entry)}, not a pull request (an object). {_FIX}"
             )
         pull_request, commits = _entry(entry, where)
         for sha in commits:
@@ -236,18 +237,3 @@ def _github_labels(entry: Mapping[str, object], where: str) -> frozenset[str] | 
         raise PrExportError(f"{where}: `labels` is not a list of labels with a `name`. {_FIX}")
     assert isinstance(labels, list)
     return frozenset(label["name"] for label in labels)
-
-
-def _kind(data: object) -> str:
-    """What a JSON value is, in words."""
-    if isinstance(data, dict):
-        return "an object"
-    if isinstance(data, list):
-        return "an array"
-    if isinstance(data, str):
-        return "a string"
-    if isinstance(data, bool):
-        return "a boolean"
-    if data is None:
-        return "null"
-    return "a number"
