@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from cagr_core.data import json_kind
+
 TYPE_CHECKING = False  # not typing's: a check need not import it
 if TYPE_CHECKING:
     from typing import Any
@@ -52,17 +54,11 @@ def load_toml(text: str) -> dict[str, Any]:
 
 
 def kind_of(value: object) -> str:
-    """The TOML or JSON name of a value's type, for messages."""
-    if isinstance(value, bool):
-        return "a boolean"
+    """The TOML name of a value's type, for messages: as JSON's, but a table or a date."""
     if isinstance(value, dict):
         return "a table"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, int | float):
-        return "a number"
+    if isinstance(value, bool | int | float | str | list):
+        return json_kind(value)
     return "a date or time"
 
 
