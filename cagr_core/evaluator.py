@@ -592,9 +592,7 @@ def _edited(old: Side, new: Side, mode: Whitespace | None) -> str | None:
     """How a content edit counts, with `mode`'s whitespace let by (None: the edit is only in
     that whitespace); an edit whose content was not loaded whole counts, as it cannot be
     compared."""
-    if mode is None:
-        return "was edited"
-    if not (old.kind.is_file and new.kind.is_file):
+    if mode is None or not (old.kind.is_file and new.kind.is_file):
         return "was edited"
     if old.content is None or new.content is None:
         return "was edited (its content was not read, so not compared ignoring whitespace)"

@@ -88,7 +88,8 @@ class CompiledRule:
     @property
     def reads_content(self) -> bool:
         """Whether the rule reads the content of the paths it selects, not only their entries."""
-        return self.when.reads_manifests or self.kind == "code" or bool(self.ignore_whitespace)
+        reads = self.when.reads_manifests or self.kind == "code"
+        return reads or self.ignore_whitespace is not None
 
     @property
     def parts_used(self) -> frozenset[str]:
