@@ -73,7 +73,7 @@ def judge_section(
         return Judged()
     assert body.text is not None
     empty = not body.text.strip()
-    return Judged(gap=describe_problem(problem, section, contains, empty_body=empty))
+    return Judged(gap=describe_problem(problem, section, contains, empty_body=empty, found=found))
 
 
 def owed(obligation: Deferred, gap: str) -> Finding:

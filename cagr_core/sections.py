@@ -55,6 +55,9 @@ class Section:
     lines: tuple[str, ...] = ()
     ended: bool = False
     rendered: bool = False  # missing, but a setext or HTML heading of the name is there
+    # missing, but the name is there otherwise: a heading of another level (`### Risk`) or a
+    # line of text that is only the name (`**Risk**`, `Risk:`), as written, for the message
+    near: str = ""
 
     def decided_by_cut_text(self) -> bool:
         """Whether a cut copy of the description decides this lookup: a duplicate seen in it
@@ -136,6 +139,22 @@ def placeholder_words(words: tuple[str, ...] | None) -> frozenset[str]:
 
 def _normalize_name(text: str) -> str:
     return _SPACE.sub(" ", visible_text(text)).strip().casefold()
+
+
+def _near_miss(document: Document, level: int, wanted: str) -> str:
+    """For a section that is missing, the first place its name is written otherwise: an ATX
+    heading of another level (`### Risk`), or a line of text that is only the name (`Risk`,
+    `Risk:`, as `**Risk**` reads); "" when there is none."""
+    for block in document:
+        if isinstance(block, Heading):
+            if block.atx and block.level != level and _normalize_name(block.text) == wanted:
+                return f"{'#' * block.level} {block.text}"
+            continue
+        for line in block.lines:
+            short = len(line) <= 2 * len(wanted) + 8  # most lines, at once
+            if short and _normalize_name(line).rstrip(": ") == wanted:
+                return line.strip()
+    return ""
 
 
 def is_placeholder(line: str, words: frozenset[str] = _DEFAULT_WORDS) -> bool:
@@ -248,7 +267,8 @@ def find_section(document: Document, name: str) -> Section:
     if len(bodies) + rendered > 1:
         return Section(name, Found.DUPLICATE)
     if not bodies:
-        return Section(name, Found.MISSING, rendered=rendered > 0)
+        near = "" if rendered else _near_miss(document, level, wanted)
+        return Section(name, Found.MISSING, rendered=rendered > 0, near=near)
     lines = (visible_text(line).strip() for line in bodies[0])
     return Section(name, Found.FOUND, tuple(line for line in lines if line), ended)
 
@@ -267,14 +287,30 @@ _PROBLEMS = {
 
 
 def describe_problem(
-    problem: Problem, section: str, contains: str | None, empty_body: bool = False
+    problem: Problem,
+    section: str,
+    contains: str | None,
+    empty_body: bool = False,
+    found: Section | None = None,
 ) -> str:
-    """What is wrong, for a message: 'Risk lacks `Dependency reason:`'."""
+    """What is wrong, for a message: 'Risk lacks `Dependency reason:`'; `found`, the lookup,
+    tells an empty section from one of placeholders and names a near miss."""
     if empty_body:
         return "the PR body is empty"
-    return _PROBLEMS[problem].format(
-        section=heading_text(section), heading=heading_marks(section), contains=contains
+    heading = heading_marks(section)
+    said = _PROBLEMS[problem].format(
+        section=heading_text(section), heading=heading, contains=contains
     )
+    if found is None:
+        return said
+    if problem is Problem.EMPTY and not found.lines:
+        return f"{heading_text(section)} is empty"
+    if problem is Problem.MISSING and found.near.startswith("#"):
+        level = len(found.near) - len(found.near.lstrip("#"))
+        return f"{said} (it has `{found.near}`, a level-{level} heading: write `{heading}`)"
+    if problem is Problem.MISSING and found.near:
+        return f"{said} (`{found.near}` is a line of text there, not a heading: write `{heading}`)"
+    return said
 
 
 def check_section(

@@ -1,5 +1,9 @@
 """Section lookups shared by pr_body rules and [review].pr_sections."""
 
+import pytest
+
+from cagr_core.description import judge_section
+from cagr_core.pull_request import PrBody
 from cagr_core.sections import (
     Found,
     Problem,
@@ -8,6 +12,7 @@ from cagr_core.sections import (
     is_placeholder,
     missing_sections,
 )
+from cagr_markdown import parsed
 from tests.support.evaluation import document, section_of
 
 
@@ -47,3 +52,37 @@ def test_a_section_knows_whether_a_next_heading_ended_it() -> None:
     assert section_of("## Risk\nlow\n### Deeper\nmore\n## Next\n", "Risk").ended
     assert not section_of("## Risk\nlow\n### Deeper\nmore\n", "Risk").ended
     assert not section_of("## Other\n## Risk\nlow", "Risk").ended
+
+
+@pytest.mark.parametrize(
+    ("body", "gap"),
+    [
+        (
+            "### Description\nFixes it.\n",
+            "the PR body has no `## Description` section (it has `### Description`, a level-3"
+            " heading: write `## Description`)",
+        ),
+        (
+            "**Description**\nFixes it.\n",
+            "the PR body has no `## Description` section (`Description` is a line of text"
+            " there, not a heading: write `## Description`)",
+        ),
+        (
+            "Description:\nFixes it.\n",
+            "the PR body has no `## Description` section (`Description:` is a line of text"
+            " there, not a heading: write `## Description`)",
+        ),
+        ("A description of the fix.\n", "the PR body has no `## Description` section"),
+        ("## Descriptions\nx\n", "the PR body has no `## Description` section"),
+        ("## Description\n\n## Next\nx\n", "Description is empty"),
+        ("## Description\nTODO\n", "Description has no text beyond placeholders"),
+    ],
+)
+def test_a_missing_or_empty_section_says_what_is_there_instead(body: str, gap: str) -> None:
+    """The django-cms trial: `### Description` and `**Description**` were only "no section"."""
+    assert judge_section(parsed(PrBody(body)), "## Description", None).gap == gap
+
+
+def test_a_near_miss_changes_no_verdict() -> None:
+    for body in ("### Risk\nlow\n", "**Risk**\nlow\n", "Risk:\nlow\n"):
+        assert check_section(find_section(document(body), "Risk"), None) is Problem.MISSING
