@@ -68,11 +68,13 @@ def first_parent_log(repo: Repository, start: str, limit: int) -> list[CommitCha
 @value
 class Commit:
     """A commit as a pull request would have been: its id, its first parent (None: a root
-    commit) and its message (decoded, undecodable bytes kept as escapes)."""
+    commit), its message (decoded, undecodable bytes kept as escapes) and its author as the
+    `author` header names them (`Name <email>`)."""
 
     sha: str
     parent: str | None
     message: str
+    author: bytes = b""
 
     @property
     def subject(self) -> str:
@@ -90,6 +92,7 @@ def read_commit(repo: Repository, sha: str) -> Commit:
         sha,
         parent.hex() if parent is not None else None,
         message.decode("utf-8", "surrogateescape"),
+        _author(raw),
     )
 
 

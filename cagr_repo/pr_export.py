@@ -68,6 +68,18 @@ class ExportedPullRequest:
         return f"pull request #{self.number}"
 
 
+def app_login(author: bytes) -> str:
+    """A GitHub app's login from a commit's author (`dependabot[bot] <49699333+dependabot[bot]@
+    users.noreply.github.com>`, or a display name with that address): what a pull request's
+    author is called, which `waive_authors` matches; "" for a person."""
+    name, _, address = author.decode("utf-8", "replace").partition(" <")
+    local = address.partition("@")[0].rpartition("+")[2]
+    for login in (name.strip(), local):
+        if login.endswith("[bot]") and " " not in login:
+            return login
+    return ""
+
+
 def read_pr_export(path: str, limit: int = MAX_EXPORT_BYTES) -> dict[str, ExportedPullRequest]:
     """The export at `path`: each merge (or squash) commit's pull request."""
     # Read without blocking and only as a regular file: a FIFO there never hangs the command.

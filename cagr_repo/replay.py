@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from cagr_core.pull_request import PrBody
+from cagr_core.report import same_account
 from cagr_core.values import replace, value
 from cagr_git.discover import Checkout
 from cagr_git.log import Commit, first_parents, read_commit
@@ -25,7 +26,7 @@ from cagr_git.revisions import RevisionProblem, resolve_revision
 from .check import CheckRequest, CheckResult, check
 from .config import RepoConfig
 from .judging_config import CommittedConfig
-from .pr_export import ExportedPullRequest
+from .pr_export import ExportedPullRequest, app_login
 from .range import RangeProblem, resolve_target
 from .target import choose_target
 
@@ -37,11 +38,16 @@ class Replayed:
     """One commit and its verdict (None: it has no parent to be a change from).
 
     `description`: where its PR description came from (`pull request #12`, `merge request !12`,
-    `message`), None when it had none."""
+    `message`), None when it had none. `author`: the login it was judged as opened by (its
+    pull request's, or the GitHub app whose commit it is), None when unknown. `waived_owed`:
+    the rules whose PR-body obligations it owes but whose `waive_authors` name that author, so
+    in CI they would be met or waived, never failed."""
 
     commit: Commit
     result: CheckResult | None
     description: str | None = None
+    author: str | None = None
+    waived_owed: tuple[str, ...] = ()
 
 
 @value
@@ -107,12 +113,26 @@ def replay(  # noqa: PLR0913  # what to replay and how
                 labels=pull_request.labels,
                 author=pull_request.author,
             )
-        elif body_from_message:
-            described = "message"
-            request = replace(request, body=PrBody(commit.message))
+        else:
+            # As a pull request, a commit is its author's: a GitHub app's login is in its
+            # address; a person's is not known here.
+            request = replace(request, author=app_login(commit.author) or None)
+            if body_from_message:
+                described = "message"
+                request = replace(request, body=PrBody(commit.message))
         result = check(config, checkout, request, judged_by=judged_by)
-        done.append(Replayed(commit, result, described))
+        author = request.author
+        done.append(Replayed(commit, result, described, author, _waived_owed(result, author)))
     return Replay(source, tuple(done))
+
+
+def _waived_owed(result: CheckResult, author: str | None) -> tuple[str, ...]:
+    """The rules whose owed obligations `author`'s pull request would have waived."""
+    if author is None:
+        return ()
+    owed = result.report.deferred
+    waived = {d.rule for d in owed if any(same_account(author, a) for a in d.waive_authors)}
+    return tuple(sorted(waived))
 
 
 def _commit(repo: Repository, revision: str) -> Commit:

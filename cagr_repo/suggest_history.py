@@ -30,6 +30,7 @@ from cagr_git.repository import Repository
 from cagr_git.trees import TREE_MODE, TreeEntry, read_tree
 from cagr_manifests import ManifestError, added_dependencies
 
+from .pr_export import app_login
 from .suggestion import Suggestion, example, examples, in_test_folder, manifest_change, slug
 
 HISTORY_LIMIT = 300  # recent first-parent commits read: enough to show a habit, fast on big repos
@@ -168,21 +169,9 @@ def read_history(repo: Repository, paths: Sequence[str], limit: int = HISTORY_LI
         changes = [(path, old is not None, new is not None) for path, (old, new) in sides.items()]
         commit = commit_of(changes, _blob_reader(repo, sides), wanted)
         commits.append(
-            replace(commit, by_bot=b"[bot]" in entry.author, bot=bot_login(entry.author))
+            replace(commit, by_bot=b"[bot]" in entry.author, bot=app_login(entry.author))
         )
     return History(tuple(commits), _members_at(repo, head, _lock_groups(paths)))
-
-
-def bot_login(author: bytes) -> str:
-    """A GitHub app's login from a commit's author (`dependabot[bot] <49699333+dependabot[bot]@
-    users.noreply.github.com>`, or a display name with that address): what a pull request's
-    author is called, which `waive_authors` matches; "" for a person."""
-    name, _, address = author.decode("utf-8", "replace").partition(" <")
-    local = address.partition("@")[0].rpartition("+")[2]
-    for login in (name.strip(), local):
-        if login.endswith("[bot]") and " " not in login:
-            return login
-    return ""
 
 
 def _members_at(repo: Repository, head: str, groups: Iterable[str]) -> dict[str, frozenset[str]]:

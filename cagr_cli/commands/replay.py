@@ -72,8 +72,9 @@ def _rule_rows(done: Replay, rules: dict[str, Any]) -> list[dict[str, Any]]:
     obligations it left owed, the commits where it could not be decided, and those where a
     pull request's label or author waived its findings."""
     rows = []
+    judged = [(r.result.report, r.waived_owed) for r in done.commits if r.result is not None]
+    reports = [report for report, _ in judged]
     for rule_id, compiled in rules.items():
-        reports = [report for _, report in _reports(done) if report is not None]
         findings = [f for r in reports for f in r.findings if f.rule == rule_id]
         rows.append(
             {
@@ -85,9 +86,15 @@ def _rule_rows(done: Replay, rules: dict[str, Any]) -> list[dict[str, Any]]:
                 "commits_with_findings": sum(
                     any(f.rule == rule_id for f in r.findings) for r in reports
                 ),
-                "owed": sum(any(d.rule == rule_id for d in r.deferred) for r in reports),
+                "owed": sum(
+                    rule_id not in moot and any(d.rule == rule_id for d in r.deferred)
+                    for r, moot in judged
+                ),
                 "unchecked": sum(any(u.rule == rule_id for u in r.unchecked) for r in reports),
-                "waived": sum(any(w.finding.rule == rule_id for w in r.waived) for r in reports),
+                "waived": sum(
+                    rule_id in moot or any(w.finding.rule == rule_id for w in r.waived)
+                    for r, moot in judged
+                ),
             }
         )
     return rows
@@ -106,6 +113,8 @@ def _data(done: Replay, rules: dict[str, Any], body_from: str | None) -> dict[st
                 **{key: data.get(key, []) for key in ("findings", "unchecked", "deferred")},
                 "waived": data.get("waived", []),
                 "description": replayed.description,
+                "author": replayed.author,
+                "waived_owed": list(replayed.waived_owed),
             }
         )
     return {
@@ -157,8 +166,9 @@ def _text(done: Replay, rules: dict[str, Any], body_from: str | None) -> str:
             rows.append([commit.sha[:10], "root", *pull_request, "", _cut(commit.subject)])
             continue
         said = sorted({f.rule for f in report.findings} | {u.rule or "-" for u in report.unchecked})
-        owed = sorted({d.rule for d in report.deferred} - set(said))
-        waived = sorted({w.finding.rule for w in report.waived} - set(said))
+        moot = set(replayed.waived_owed)  # owed, but its author's pull request waives it
+        owed = sorted({d.rule for d in report.deferred} - set(said) - moot)
+        waived = sorted(({w.finding.rule for w in report.waived} | moot) - set(said))
         status = json_status(report.status)
         if status == "pass" and owed:
             status = "owed"  # it passes only if the PR's description gives what is owed

@@ -137,3 +137,34 @@ def test_usage_and_configuration_errors_exit_2(
     write(repo, "cagr.toml", "[[changes.rules]]\nid = 1\n")
     assert main(["--repo", str(repo), "replay"]) == 2
     assert "changes.rules" in capsys.readouterr().err
+
+
+def test_a_github_apps_commit_is_judged_as_its_pull_request(repo: Path, capsys: Capture) -> None:
+    """django-cms: 44 of 150 commits were dependabot's, each shown owing the PR-template rules
+    that waive dependabot[bot]; as its pull request, the app's commit would be waived in CI."""
+    write(repo, "package.json", "{}")
+    commit(repo, "root")
+    write(repo, "package.json", '{"dependencies": {"x": "1"}}')
+    app = "dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>"
+    git(repo, "commit", "-q", "-a", "-m", "Bump x", f"--author={app}")
+    write(repo, "package.json", '{"dependencies": {"x": "1", "y": "1"}}')
+    person = commit(repo, "add y")
+    rules = RULES.replace(
+        'id = "dependency-reason"', 'id = "dependency-reason"\nwaive_authors = ["dependabot[bot]"]'
+    )
+    write(repo, "cagr.toml", rules)
+    data = replay(repo, capsys)
+    by_app, by_person = data["commits"][1], data["commits"][0]
+    assert by_person["commit"] == person
+    assert (by_app["author"], by_app["waived_owed"]) == ("dependabot[bot]", ["dependency-reason"])
+    assert (by_person["author"], by_person["waived_owed"]) == (None, [])
+    row = {r["rule"]: r for r in data["rules"]}["dependency-reason"]
+    assert (row["owed"], row["waived"]) == (1, 1)
+    assert main(["--repo", str(repo), "replay"]) == 0
+    lines = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines() if line}
+    app_sha = by_app["commit"][:10]
+    assert lines[app_sha][:4] == [app_sha, "waived", "dependency-reason", "(waived)"]
+    # With its message as the description, the app's finding is waived as CI waives it.
+    judged = replay(repo, capsys, "--body-from", "message")["commits"][1]
+    assert [w["rule"] for w in judged["waived"]] == ["dependency-reason"]
+    assert judged["findings"] == []
