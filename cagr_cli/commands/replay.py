@@ -177,7 +177,7 @@ def _text(done: Replay, rules: dict[str, Any], body_from: str | None) -> str:
         elif status == "pass" and report.warnings:
             status = "warn"  # it passes, with what `warn` rules found shown
         named = [*said, *(f"{rule} (owed)" for rule in owed), *(f"{r} (waived)" for r in waived)]
-        row = [commit.sha[:10], status, *pull_request, ", ".join(named), _cut(commit.subject)]
+        row = [commit.sha[:10], status, *pull_request, _names(named), _cut(commit.subject)]
         rows.append(row)
     header = ["commit", "status", *(["pr"] if from_file else []), "rules", "subject"]
     lines.append(_table(header, rows))
@@ -196,6 +196,18 @@ _COLUMNS = (
     "rule", "kind", "severity", "fired", "findings", "commits_with_findings", "owed", "unchecked",
     "waived",
 )  # fmt: skip
+
+
+def _names(names: list[str], width: int = 60) -> str:
+    """Rule names for one row, as many as fit in `width`, then how many more (JSON has all)."""
+    shown = ""
+    for index, name in enumerate(names):
+        more = f" +{len(names) - index} more"
+        joined = f"{shown}, {name}" if shown else name
+        if index and len(joined) + (len(more) if index < len(names) - 1 else 0) > width:
+            return shown + more
+        shown = joined
+    return shown
 
 
 def _cut(text: str, width: int = 60) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cagr_cli.commands.replay import _names
 from cagr_cli.main import main
 from tests.support.configs import TWO_RULES as RULES
 from tests.support.git import commit, git, write
@@ -168,3 +169,10 @@ def test_a_github_apps_commit_is_judged_as_its_pull_request(repo: Path, capsys: 
     judged = replay(repo, capsys, "--body-from", "message")["commits"][1]
     assert [w["rule"] for w in judged["waived"]] == ["dependency-reason"]
     assert judged["findings"] == []
+
+
+def test_a_row_names_the_rules_that_fit_and_counts_the_rest() -> None:
+    names = ["pr-template-checklist", "pr-template-description", "pr-template-related-resources"]
+    assert _names(names) == "pr-template-checklist, pr-template-description +1 more"
+    assert _names(names[:2]) == "pr-template-checklist, pr-template-description"
+    assert _names(["x" * 80]) == "x" * 80  # the first is always named
