@@ -194,6 +194,13 @@ def _init(commands: Commands, _: argparse.ArgumentParser) -> None:
         help="replace .cagr/changes.toml, or a CI workflow that was edited",
     )
     init_parser.add_argument(
+        "--body-from",
+        metavar="FILE",
+        help="merged pull requests as `gh pr list --state merged --json"
+        " number,body,mergeCommit,author,labels` prints them (or glab's): a PR-template rule"
+        " that fewer than four in five of their descriptions meet is not suggested",
+    )
+    init_parser.add_argument(
         "--hooks",
         metavar="AGENT",
         action="append",

@@ -16,6 +16,13 @@ from typing import Any
 
 import tomlkit
 
+from cagr_core.description import judge_section
+from cagr_core.pull_request import PrBody
+from cagr_core.report import same_account
+from cagr_core.values import replace
+from cagr_markdown import parsed
+
+from .pr_export import ExportedPullRequest
 from .suggest_history import History
 from .suggest_history import suggest_from_history as _from_history
 from .suggest_layouts import suggest_from_layout as _from_layout
@@ -33,9 +40,11 @@ def suggest(
     paths: Iterable[str],
     history: History | None = None,
     read: Callable[[str], str | None] | None = None,
+    descriptions: Sequence[ExportedPullRequest] | None = None,
 ) -> list[Suggestion]:
-    """What the tracked `paths` (and, when given, recent `history`, and the project's PR
-    template as `read(path)` gives it) support, in a stable order."""
+    """What the tracked `paths` (and, when given, recent `history`, the project's PR template
+    as `read(path)` gives it, and merged pull requests' `descriptions`) support, in a stable
+    order; a template rule the descriptions mostly do not meet is withheld."""
     ordered = sorted(paths)
     template = find_template(ordered)
     text = read(template) if read is not None and template is not None else None
@@ -60,6 +69,8 @@ def suggest(
             )
             for s in body
         ]
+    if descriptions is not None:
+        body = [_against(s, descriptions) for s in body]
     return [
         *_from_layout(ordered, section),
         *body,
@@ -67,6 +78,38 @@ def suggest(
         *_tests(ordered),
         *_names(ordered),
     ]
+
+
+_TOO_FEW = 5  # descriptions, fewer than which tell nothing either way
+
+
+def _against(suggestion: Suggestion, descriptions: Sequence[ExportedPullRequest]) -> Suggestion:
+    """A template rule judged on the merged pull requests' descriptions, as CI would have judged
+    them (those its `waive_authors` opened left out): kept, with how many met it, when four in
+    five did (or too few were there to tell); else withheld, since it would fire on most."""
+    rule = suggestion.rule
+    waived = rule.get("waive_authors", ())
+    bodies = [
+        d.body
+        for d in descriptions
+        if d.author is None or not any(same_account(d.author, a) for a in waived)
+    ]
+    met = sum(
+        judge_section(parsed(PrBody(body)), rule["section"], None, placeholders=_words(rule)).gap
+        is None
+        for body in bodies
+    )
+    seen = f"{met} of the {len(bodies)} merged pull requests' descriptions given meet it"
+    if len(bodies) < _TOO_FEW:
+        return replace(suggestion, why=f"{suggestion.why}; {seen} (too few to tell)")
+    if 5 * met >= 4 * len(bodies):
+        return replace(suggestion, why=f"{suggestion.why}; {seen}")
+    return replace(suggestion, withheld=f"{seen}: as an error it would fail most of them")
+
+
+def _words(rule: dict[str, Any]) -> tuple[str, ...] | None:
+    words = rule.get("placeholders")
+    return None if words is None else tuple(words)
 
 
 def _toml_value(value: Any) -> Any:
@@ -138,7 +181,10 @@ def render(suggestions: Sequence[Suggestion]) -> str:
             " manifests,\n# generated files beside their source, test layouts or one name"
             " convention were found)."
         )
-    for suggestion in suggestions:
+    for withheld in (s for s in suggestions if s.withheld is not None):
+        lines.append(f"#\n# Not suggested: {withheld.rule['id']}, for {withheld.why};")
+        lines.append(f"# {withheld.withheld}.")
+    for suggestion in (s for s in suggestions if s.withheld is None):
         lines.append(f"\n# Suggested because: {suggestion.why}.")
         text = _rule_text(suggestion.rule, suggestion.table)
         lines.extend("# " + line if line else "#" for line in text.splitlines())

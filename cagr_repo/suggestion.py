@@ -44,11 +44,13 @@ def in_test_folder(folder: str) -> bool:
 @value
 class Suggestion:
     """One suggested rule (as plain TOML-ready data), why cagr suggests it, and the table of
-    rules it belongs to (`changes`, or `layout` for a name rule)."""
+    rules it belongs to (`changes`, or `layout` for a name rule). `withheld`: why the evidence
+    speaks against it after all (None: it is suggested); a withheld rule is named, not written."""
 
     why: str
     rule: dict[str, Any]
     table: str = "changes"
+    withheld: str | None = None
 
 
 def example(*changes: dict[str, str], pr_body: str | None = None) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from cagr_hooks.install import (
 from cagr_hooks.installed import agent_status, resolve
 from cagr_repo.config import ConfigErrors, load_config
 from cagr_repo.files import UnsafeOutput, output_path, write_atomically
+from cagr_repo.pr_export import ExportedPullRequest, PrExportError, read_pr_export
 from cagr_repo.schema_file import DEFAULT_SCHEMA_FILE as SCHEMA_FILE
 from cagr_repo.suggest import History, render, suggest
 from cagr_repo.suggest_history import read_history
@@ -41,7 +42,9 @@ from .schema import schema_text
 RULES_FILE = ".cagr/changes.toml"
 
 
-def _rules(root: Path, checkout: Checkout, force: bool) -> int:
+def _rules(
+    root: Path, checkout: Checkout, force: bool, descriptions: list[ExportedPullRequest] | None
+) -> int:
     try:
         path = Path(output_path(str(root / RULES_FILE), str(root), confined=True))
         schema = Path(output_path(str(root / SCHEMA_FILE), str(root), confined=True))
@@ -63,12 +66,15 @@ def _rules(root: Path, checkout: Checkout, force: bool) -> int:
             file=sys.stderr,
         )
         return EXIT_INVALID
-    suggestions = suggest(tracked, _history(checkout, tracked), _reader(root))
-    write_atomically(str(path), render(suggestions).encode("utf-8"))
+    found = suggest(tracked, _history(checkout, tracked), _reader(root), descriptions)
+    write_atomically(str(path), render(found).encode("utf-8"))
+    suggestions = [s for s in found if s.withheld is None]
     print(f"{RULES_FILE}: {len(suggestions)} suggested rule(s), commented out:")
     for suggestion in suggestions:
         kind = suggestion.rule.get("kind", suggestion.table)
         print(f"  {suggestion.rule['id']} ({kind}): {suggestion.why}")
+    for withheld in (s for s in found if s.withheld is not None):
+        print(f"  not suggested: {withheld.rule['id']}: {withheld.why}; {withheld.withheld}")
     print("  Uncomment what fits, then run `cagr rules test` and `cagr rules check`.")
     if not schema.exists():
         write_atomically(str(schema), schema_text().encode("utf-8"))
@@ -217,6 +223,15 @@ def run(args: argparse.Namespace) -> int:
     ):
         print("cagr init: --install, --sarif and --comment go with --ci github.", file=sys.stderr)
         return EXIT_INVALID
+    descriptions = None
+    if args.body_from is not None:
+        try:
+            exported = read_pr_export(args.body_from)
+        except PrExportError as error:
+            print(f"cagr init: --body-from: {error}", file=sys.stderr)
+            return EXIT_INVALID
+        # a merge request may be named by its merge and its squash commit: count it once
+        descriptions = list({(d.forge, d.number): d for d in exported.values()}.values())
     try:
         checkout = find_checkout(args.repo)
     except NotARepository as error:
@@ -234,7 +249,10 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     root = Path(checkout.root)
     rules = args.rules or not (args.hooks or args.ci)
-    code = _rules(root, checkout, args.force) if rules else EXIT_OK
+    if descriptions is not None and not rules:
+        print("cagr init: --body-from goes with the suggested rules (--rules).", file=sys.stderr)
+        return EXIT_INVALID
+    code = _rules(root, checkout, args.force, descriptions) if rules else EXIT_OK
     if args.hooks:
         code = max(code, _hooks(root, args.hooks, args.hook_command))
     if args.ci == "github":

@@ -4,6 +4,7 @@ from the project's own PR or MR template; nothing on test apps, fixtures or temp
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -358,6 +359,59 @@ class TestPullRequestTemplate:
         assert rules["pr-template-description"]["waive_authors"] == wanted
         assert "waive_authors" not in rules.get("dependency-reason", {})
 
+    def test_descriptions_keep_the_rules_the_team_meets_and_withhold_the_rest(
+        self, repo: Path, capsys: Capture
+    ) -> None:
+        """django-cms: its maintainer answers `## Summary by Sourcery`, not the template's
+        `## Description`; a rule for it would have warned on 21 of 31 merged pull requests."""
+        write(repo, ".github/pull_request_template.md", DJANGO)
+        commit(repo)
+        write(repo, "README.md", "y\n")
+        git(repo, "add", "-A")
+        dependabot = "dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>"
+        git(repo, "commit", "-q", "-m", "build(deps): bump x", "--author", dependabot)
+        answered = "#### Trac ticket number\nticket-12\n### Description\nFixes the cache.\n"
+        bodies = [answered] * 5 + ["## Summary by Sourcery\nFixes it.\n"]
+        export = repo.parent / "prs.json"
+        pulls = [_pull_request(n, b) for n, b in enumerate(bodies, 1)]
+        pulls.append(_pull_request(7, "Bumps x.", "app/dependabot"))  # waived: not counted
+        export.write_text(json.dumps(pulls))
+        argv = ["--repo", str(repo), "init", "--force", "--body-from", str(export)]
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        text = (repo / ".cagr" / "changes.toml").read_text()
+        rules = {r["id"]: r for r in tomllib.loads(uncomment(text))["changes"]["rules"]}
+        assert sorted(rules) == ["pr-template-description", "pr-template-trac-ticket-number"]
+        assert "5 of the 6 merged pull requests' descriptions given meet it" in text
+        for withheld in ("pr-template-ai-usage", "pr-template-checklist"):
+            assert f"# Not suggested: {withheld}, for " in text
+            assert f"not suggested: {withheld}:" in out
+        assert "0 of the 6 merged pull requests' descriptions given meet it" in out
+        (repo / ".cagr" / "changes.toml").write_text(uncomment(text))
+        assert main(["--repo", str(repo), "rules", "test"]) == 0
+
+    def test_too_few_descriptions_tell_nothing(self, repo: Path) -> None:
+        write(repo, ".github/pull_request_template.md", DJANGO)
+        commit(repo)
+        export = repo.parent / "prs.json"
+        export.write_text(json.dumps([_pull_request(1, "no headings")]))
+        assert main(["--repo", str(repo), "init", "--force", "--body-from", str(export)]) == 0
+        text = (repo / ".cagr" / "changes.toml").read_text()
+        assert "Not suggested" not in text
+        assert (
+            "0 of the 1 merged pull requests' descriptions given meet it (too few to tell)" in text
+        )
+
+    def test_an_unreadable_export_writes_nothing(self, repo: Path, capsys: Capture) -> None:
+        write(repo, ".github/pull_request_template.md", DJANGO)
+        commit(repo)
+        export = repo.parent / "prs.json"
+        export.write_text("{")
+        assert main(["--repo", str(repo), "init", "--body-from", str(export)]) == 2
+        assert "--body-from: the pull-request export" in capsys.readouterr().err
+        assert not (repo / ".cagr").exists()
+        assert main(["--repo", str(repo), "init", "--hooks", "claude", "--body-from", "x"]) == 2
+
     def test_a_template_without_a_section_to_answer_is_told_so(self) -> None:
         paths = ["pyproject.toml", ".github/PULL_REQUEST_TEMPLATE.md"]
         templates = {".github/PULL_REQUEST_TEMPLATE.md": SVELTE}
@@ -371,3 +425,15 @@ class TestPullRequestTemplate:
             "### Please don't delete this checklist!",
             "### Tests",
         ]
+
+
+def _pull_request(number: int, body: str, login: str | None = None) -> dict[str, object]:
+    """One merged pull request as `gh pr list --json number,body,mergeCommit,author` prints it
+    (an app's login as gh writes it: `app/NAME`)."""
+    login = login or f"person{number}"
+    return {
+        "number": number,
+        "body": body,
+        "mergeCommit": {"oid": f"{number:040x}"},
+        "author": {"login": login, "is_bot": login.startswith("app/")},
+    }
