@@ -104,7 +104,7 @@ def _against(suggestion: Suggestion, descriptions: Sequence[ExportedPullRequest]
         return replace(suggestion, why=f"{suggestion.why}; {seen} (too few to tell)")
     if 5 * met >= 4 * len(bodies):
         return replace(suggestion, why=f"{suggestion.why}; {seen}")
-    return replace(suggestion, withheld=f"{seen}: as an error it would fail most of them")
+    return replace(suggestion, withheld=f"{seen}, so as an error it would fail most of them")
 
 
 def _words(rule: dict[str, Any]) -> tuple[str, ...] | None:
@@ -182,8 +182,8 @@ def render(suggestions: Sequence[Suggestion]) -> str:
             " convention were found)."
         )
     for withheld in (s for s in suggestions if s.withheld is not None):
-        lines.append(f"#\n# Not suggested: {withheld.rule['id']}, for {withheld.why};")
-        lines.append(f"# {withheld.withheld}.")
+        lines.append(f"#\n# Not suggested: {withheld.rule['id']}: {withheld.withheld}")
+        lines.append(f"# ({withheld.why}).")
     for suggestion in (s for s in suggestions if s.withheld is None):
         lines.append(f"\n# Suggested because: {suggestion.why}.")
         text = _rule_text(suggestion.rule, suggestion.table)

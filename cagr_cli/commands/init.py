@@ -74,7 +74,7 @@ def _rules(
         kind = suggestion.rule.get("kind", suggestion.table)
         print(f"  {suggestion.rule['id']} ({kind}): {suggestion.why}")
     for withheld in (s for s in found if s.withheld is not None):
-        print(f"  not suggested: {withheld.rule['id']}: {withheld.why}; {withheld.withheld}")
+        print(f"  not suggested: {withheld.rule['id']}: {withheld.withheld}")
     print("  Uncomment what fits, then run `cagr rules test` and `cagr rules check`.")
     if not schema.exists():
         write_atomically(str(schema), schema_text().encode("utf-8"))

@@ -384,7 +384,7 @@ class TestPullRequestTemplate:
         assert sorted(rules) == ["pr-template-description", "pr-template-trac-ticket-number"]
         assert "5 of the 6 merged pull requests' descriptions given meet it" in text
         for withheld in ("pr-template-ai-usage", "pr-template-checklist"):
-            assert f"# Not suggested: {withheld}, for " in text
+            assert f"# Not suggested: {withheld}: 0 of the 6 merged" in text
             assert f"not suggested: {withheld}:" in out
         assert "0 of the 6 merged pull requests' descriptions given meet it" in out
         (repo / ".cagr" / "changes.toml").write_text(uncomment(text))
