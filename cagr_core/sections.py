@@ -58,6 +58,7 @@ class Section:
     # missing, but the name is there otherwise: a heading of another level (`### Risk`) or a
     # line of text that is only the name (`**Risk**`, `Risk:`), as written, for the message
     near: str = ""
+    tasks: int = 0  # its task-list items (checkboxes), subsections' included
 
     def decided_by_cut_text(self) -> bool:
         """Whether a cut copy of the description decides this lookup: a duplicate seen in it
@@ -74,6 +75,7 @@ class Problem(enum.Enum):
     EMPTY = "empty"
     NO_MARKER = "no-marker"
     MARKER_ALONE = "marker-alone"
+    NO_CHECKLIST = "no-checklist"
 
 
 def visible_text(text: str) -> str:
@@ -191,9 +193,11 @@ class Heading:
 
 @value
 class Content:
-    """The text of a block that is not a heading, line by line, as a reader sees it."""
+    """The text of a block that is not a heading, line by line, as a reader sees it, and how
+    many task-list items (`- [ ] ...`, `- [x] ...`: the checkboxes GitHub renders) it holds."""
 
     lines: tuple[str, ...]
+    tasks: int = 0
 
 
 Document = tuple[Heading | Content, ...]  # a parsed description's top-level blocks, in order
@@ -246,6 +250,7 @@ def find_section(document: Document, name: str) -> Section:
     level, text = heading_level(name)
     wanted = _normalize_name(text)
     bodies: list[list[str]] = []
+    tasks: list[int] = []  # each body's task-list items
     rendered = 0  # headings of the name in another form than ATX
     current: list[str] | None = None
     ended = False
@@ -260,17 +265,19 @@ def find_section(document: Document, name: str) -> Section:
                 if block.atx:
                     current = []
                     bodies.append(current)
+                    tasks.append(0)
                 else:
                     rendered += 1
         elif current is not None:
             current.extend(block.lines)
+            tasks[-1] += block.tasks
     if len(bodies) + rendered > 1:
         return Section(name, Found.DUPLICATE)
     if not bodies:
         near = "" if rendered else _near_miss(document, level, wanted)
         return Section(name, Found.MISSING, rendered=rendered > 0, near=near)
     lines = (visible_text(line).strip() for line in bodies[0])
-    return Section(name, Found.FOUND, tuple(line for line in lines if line), ended)
+    return Section(name, Found.FOUND, tuple(line for line in lines if line), ended, tasks=tasks[0])
 
 
 _PROBLEMS = {
@@ -283,6 +290,9 @@ _PROBLEMS = {
     Problem.EMPTY: "{section} has no text beyond placeholders",
     Problem.NO_MARKER: "{section} lacks `{contains}`",
     Problem.MARKER_ALONE: "{section} has `{contains}` with no explanation after it",
+    Problem.NO_CHECKLIST: (
+        "`{heading}` has no checklist: keep the template's `- [ ]` items (tick the ones done)"
+    ),
 }
 
 
@@ -314,14 +324,21 @@ def describe_problem(
 
 
 def check_section(
-    section: Section, contains: str | None, placeholders: tuple[str, ...] | None = None
+    section: Section,
+    contains: str | None,
+    placeholders: tuple[str, ...] | None = None,
+    *,
+    checklist: bool = False,
 ) -> Problem | None:
-    """None when the section has substance (after `contains`, when given); else the problem.
-    `placeholders`: the rule's own placeholder words (None: the default ones)."""
+    """None when the section has substance (after `contains`, when given) and, with
+    `checklist`, at least one task-list item; else the problem. `placeholders`: the rule's own
+    placeholder words (None: the default ones)."""
     if section.found is Found.MISSING:
         return Problem.NOT_ATX if section.rendered else Problem.MISSING
     if section.found is Found.DUPLICATE:
         return Problem.DUPLICATE
+    if checklist and not section.tasks:
+        return Problem.NO_CHECKLIST
     words = placeholder_words(placeholders)
     if contains is None:
         substantive = any(not is_placeholder(line, words) for line in section.lines)

@@ -42,19 +42,21 @@ def parsed(body: PrBody) -> PrBody:
 
 def normal(document: Document) -> Document:
     """The Document as sections read it: headings' text and every line stripped of the
-    whitespace around it, blank lines dropped, consecutive Content merged (a section reads the
-    stripped, non-empty lines of the Content under its heading, so none of this changes a
-    verdict)."""
+    whitespace around it, blank lines dropped, consecutive Content merged, their task-list
+    items added up (a section reads the stripped, non-empty lines of the Content under its
+    heading and counts its task items, so none of this changes a verdict)."""
     blocks: list[Heading | Content] = []
     lines: list[str] = []
+    tasks = 0
     for block in document:
         if isinstance(block, Content):
             lines.extend(line.strip() for line in block.lines if line.strip())
+            tasks += block.tasks
             continue
-        if lines:
-            blocks.append(Content(tuple(lines)))
-            lines = []
+        if lines or tasks:
+            blocks.append(Content(tuple(lines), tasks))
+            lines, tasks = [], 0
         blocks.append(Heading(block.level, block.text.strip(), atx=block.atx))
-    if lines:
-        blocks.append(Content(tuple(lines)))
+    if lines or tasks:
+        blocks.append(Content(tuple(lines), tasks))
     return tuple(blocks)

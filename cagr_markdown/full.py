@@ -68,7 +68,15 @@ def _block(token: Mapping[str, Any]) -> Heading | Content:
     if token["type"] == "heading":
         text = _inline_text(token.get("children", ()))
         return Heading(token["attrs"]["level"], text, atx=token.get("style") == "atx")
-    return Content(tuple(_block_lines(token)))
+    return Content(tuple(_block_lines(token)), _tasks(token))
+
+
+def _tasks(token: Mapping[str, Any]) -> int:
+    """The task-list items (checkboxes) in one block token, nested ones included: the items
+    mistune's task_lists plugin marks (a list item whose first paragraph starts with `[ ]`,
+    `[x]` or `[X]` and white space, a line break included)."""
+    own = token["type"] == "task_list_item"
+    return own + sum(_tasks(child) for child in token.get("children", ()))
 
 
 def _inline_text(tokens: Iterable[Mapping[str, Any]]) -> str:

@@ -69,8 +69,10 @@ class _Scanner:
         self.at = 0
         self.out: list[Heading | Content] = []
         self.pending: list[str] = []  # content lines since the last heading
+        self.tasks = 0  # and the task-list items among them
         self.items: list[int] = []  # content column of each open list item, outermost first
         self.kinds: list[str] = []  # and its list's marker: `-`, `+`, `*`, `.` or `)`
+        self.lows: list[int] = []  # and the column one space after its marker
         self.previous = "blank"  # the last line: blank, paragraph, code or other
         self.paragraph: list[str] = []  # a top-level paragraph's source lines (setext)
 
@@ -91,8 +93,9 @@ class _Scanner:
 
     def _flush(self) -> None:
         if self.pending:
-            self.out.append(Content(tuple(self.pending)))
+            self.out.append(Content(tuple(self.pending), self.tasks))
             self.pending = []
+            self.tasks = 0
 
     def _line(self, line: str) -> None:
         rest = line.lstrip(" ")
@@ -103,6 +106,8 @@ class _Scanner:
         indent = len(line) - len(rest)
         depth = sum(1 for column in self.items if column <= indent)
         base = self.items[depth - 1] if depth else 0
+        if depth < len(self.items) and self.lows[depth] <= indent:
+            raise _Unsure  # `-   a` then `  # b`: mistune keeps `# b` in the item, CommonMark not
         if indent - base >= 4:
             if self.previous == "paragraph":  # a continuation line, lazy or not
                 self._text_line(rest, top=not self.items)
@@ -179,6 +184,7 @@ class _Scanner:
     def _close_items(self, depth: int) -> None:
         del self.items[depth:]
         del self.kinds[depth:]
+        del self.lows[depth:]
 
     def _text_line(self, rest: str, *, top: bool) -> None:
         """A line of paragraph text (new or continued)."""
@@ -248,9 +254,11 @@ class _Scanner:
         self._close_items(depth)
         self.items.append(indent + item.end())
         self.kinds.append(kind)
+        self.lows.append(indent + item.end() - len(spaces) + 1)
         content = rest[item.end() :]
         if task := _TASK.match(content):
             content = content[task.end() :]
+            self.tasks += 1
         if _ITEM_BLOCK.match(content):
             raise _Unsure  # an item that starts with a block other than a paragraph
         self._content(_inline(content))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from cagr_core.sections import Content
 from cagr_markdown import normal, parse
 from cagr_markdown.full import parse as parse_with_mistune
 from cagr_markdown.scanner import UNSURE_CHARACTERS, scan
@@ -63,6 +64,13 @@ TRICKY = (
     "`` a ` " * 60,
     "1\n=-",
     "a\n-=",
+    "## C\n- [ ] a\n- [x] b\n* [X] c\n  - [ ] nested\n1. [ ] one\n",
+    "- [ ]b\n- [x]\n- []\n- [y] z\n[ ] not\n- a [ ] b\n",
+    "- [ ]\n  continued\n- [ ]\tt\n",
+    "```\n- [ ] fenced\n```\n    - [ ] indented code\n",
+    "> - [ ] quoted\n",
+    "- [ ] a\n\n  - [x] loose\n\n## H\n- [X] c\n",
+    "-   [ ] Risk\n  # Risk",  # mistune keeps the heading in the item
 )
 
 
@@ -113,6 +121,22 @@ def test_ordinary_descriptions_are_read_without_mistune() -> None:
         scanned = scan(text)
         assert scanned is not None, text
         assert normal(scanned) == normal(parse_with_mistune(text))
+
+
+def _tasks(text: str) -> list[int]:
+    return [block.tasks for block in parse(text) if isinstance(block, Content)]
+
+
+def test_task_items_are_list_items_that_start_with_a_box_and_white_space() -> None:
+    """mistune's task_lists: `[ ]`, `[x]` or `[X]` at the start of a list item's first
+    paragraph, then white space (a line end counts); nested items count, code and quotes'
+    items as rendered."""
+    assert _tasks("- [ ] a\n- [x] b\n* [X] c\n  - [ ] nested\n1. [ ] one\n") == [5]
+    assert _tasks("- [x]\n- [ ]\n  continued\n") == [2]
+    assert _tasks("- [ ]b\n- []\n- [y] z\n- a [ ] b\n\n[ ] not in a list\n") == [0]
+    assert _tasks("```\n- [ ] fenced\n```\n\n    - [ ] indented code\n") == [0]
+    assert _tasks("> - [ ] quoted\n") == [1]
+    assert _tasks("## A\n- [ ] one\n## B\ntext\n- [x] two\n- three\n") == [1, 1]
 
 
 def test_the_scanner_leaves_every_space_but_space_and_line_feed_to_mistune() -> None:
