@@ -172,6 +172,7 @@ def compile_rule(rule: Rule) -> CompiledRule:
         section=getattr(rule, "section", None),
         contains=getattr(rule, "contains", None),
         placeholders=rule.placeholders if rule.kind == "pr_body" else None,
+        checklist=rule.checklist if rule.kind == "pr_body" else False,
         ignore_dependencies=name_filter(getattr(rule, "ignore_dependencies", ())),
         waive_authors=rule.waive_authors,
         ignore_whitespace=getattr(rule, "ignore_whitespace", None),

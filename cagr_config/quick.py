@@ -133,6 +133,7 @@ FIELDS: dict[str, tuple[tuple[str, Any, Any], ...]] = {
         ("section", "str", _REQUIRED),
         ("contains", ("optional", "str"), None),
         ("placeholders", ("optional", ("tuple", "str")), None),
+        ("checklist", "bool", False),
         ("ignore_dependencies", ("tuple", "str"), ()),
         *_RULE_TAIL,
     ),

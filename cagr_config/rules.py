@@ -242,7 +242,8 @@ class SiblingRule:
 
 @frozen(kw_only=True)
 class PrBodyRule:
-    """If the selector fires, the PR body's `section` has substance (after `contains`, if set)."""
+    """If the selector fires, the PR body's `section` has substance (after `contains`, if set)
+    and, with `checklist`, a task-list item."""
 
     id: str = _id()
     kind: Literal["pr_body"] = field(default="pr_body", metadata=_KIND)
@@ -266,6 +267,13 @@ class PrBodyRule:
         metadata=doc(
             "The words that are no answer in this section, instead of the default ones (TODO,"
             " TBD, TBA, N/A, NA, None, FIXME, XXX, WIP); [] for none, so that None is an answer."
+        ),
+    )
+    checklist: bool = field(
+        default=False,
+        metadata=doc(
+            "The section must also hold a task-list item (`- [ ] ...` or `- [x] ...`, ticked or"
+            " not), as a checklist the PR template asks to keep."
         ),
     )
     ignore_dependencies: tuple[str, ...] = _ignore_dependencies()

@@ -48,15 +48,12 @@ def _unreadable(body: PrBody, max_body_bytes: int) -> str | None:
 
 
 def judge_section(
-    body: PrBody,
-    section: str,
-    contains: str | None,
-    max_body_bytes: int = MAX_BODY_BYTES,
-    *,
-    placeholders: tuple[str, ...] | None = None,
+    body: PrBody, obligation: Deferred, max_body_bytes: int = MAX_BODY_BYTES
 ) -> Judged:
-    """Whether the body's `section` has substance (after `contains`, when given; `placeholders`:
-    the rule's own placeholder words, None for the default ones)."""
+    """Whether the body's section meets the obligation: substance (after its `contains`, when
+    given; its `placeholders`, None for the default words) and, with `checklist`, a task-list
+    item."""
+    section, contains = obligation.section, obligation.contains
     why = _unreadable(body, max_body_bytes)
     if why is not None:
         return Judged(
@@ -68,7 +65,9 @@ def judge_section(
     found = find_section(body.sections(), section)
     if body.truncated and not found.decided_by_cut_text():
         return Judged(unknown=_cut_section_message(found))
-    problem = check_section(found, contains, placeholders)
+    problem = check_section(
+        found, contains, obligation.placeholders, checklist=obligation.checklist
+    )
     if problem is None:
         return Judged()
     assert body.text is not None
@@ -99,13 +98,7 @@ def judge_obligations(
     findings: list[Finding] = []
     unchecked: list[Unchecked] = []
     for obligation in obligations:
-        judged = judge_section(
-            body,
-            obligation.section,
-            obligation.contains,
-            max_body_bytes,
-            placeholders=obligation.placeholders,
-        )
+        judged = judge_section(body, obligation, max_body_bytes)
         if judged.unknown is not None:
             unchecked.append(
                 Unchecked(obligation.rule, Stage.BODY, judged.unknown, severity=obligation.severity)

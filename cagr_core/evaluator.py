@@ -678,6 +678,8 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
     if not triggers and not problems:
         return
     need = f"`{compiled.contains}` and an explanation" if compiled.contains else "an explanation"
+    if compiled.checklist:
+        need = f"its checklist (`- [ ]` items) and {need}"
     described = _describe_all(triggers) if triggers else ""
     section = heading_text(compiled.section)
     obligation = Deferred(
@@ -693,19 +695,14 @@ def _check_pr_body(compiled: CompiledRule, ctx: _Context) -> None:
         paths=tuple(t.change.path for t in triggers),
         placeholders=compiled.placeholders,
         waive_authors=compiled.waive_authors,
+        checklist=compiled.checklist,
     )
     if ctx.phase is Phase.TURN:
         if triggers:
             ctx.deferred.append(obligation)
         ctx.unchecked.extend(_unchecked(compiled, problems))
         return
-    judged = judge_section(
-        ctx.body,
-        compiled.section,
-        compiled.contains,
-        ctx.limits.max_body_bytes,
-        placeholders=compiled.placeholders,
-    )
+    judged = judge_section(ctx.body, obligation, ctx.limits.max_body_bytes)
     if judged.unknown is not None:
         ctx.unchecked.append(Unchecked(compiled.id, Stage.BODY, judged.unknown))
     elif judged.gap is None:

@@ -119,6 +119,7 @@ class Deferred:
     paths: tuple[str, ...] = ()
     placeholders: tuple[str, ...] | None = None  # the rule's own placeholder words, if any
     waive_authors: tuple[str, ...] = ()
+    checklist: bool = False  # the section must hold a task-list item
 
 
 @value

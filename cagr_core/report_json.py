@@ -137,6 +137,7 @@ def report_data(report: Report) -> dict[str, Any]:
                 "waive_authors": list(d.waive_authors),
                 "paths": list(d.paths),
                 "placeholders": None if d.placeholders is None else list(d.placeholders),
+                "checklist": d.checklist,
             }
             for d in report.deferred
         ],
@@ -323,6 +324,7 @@ def _deferred(item: dict[str, Any]) -> Deferred:
         paths=texts(item["paths"]),
         placeholders=None if item["placeholders"] is None else texts(item["placeholders"]),
         waive_authors=texts(item["waive_authors"]),
+        checklist=flag(item.get("checklist", False)),  # absent from reports before it was added
     )
 
 

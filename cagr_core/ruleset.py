@@ -43,9 +43,10 @@ class CompiledRule:
 
     `require` holds one matcher per `require` entry, `require_globs` each entry's glob and
     `require_added` whether only an added file satisfies it; `targets` are a sibling rule's
-    templates, in order; `section`, `contains` and `placeholders` (None: the default words) a
-    `pr_body` rule's; `format` the manifest format a dependency rule reads every selected path
-    as (None: by its name), and `ignore_dependencies` the names it never fires for.
+    templates, in order; `section`, `contains`, `placeholders` (None: the default words)
+    and `checklist` (the section must hold a task-list item) a `pr_body` rule's; `format`
+    the manifest format a dependency rule reads every selected path as (None: by its name),
+    and `ignore_dependencies` the names it never fires for.
     `waive_authors`: in CI, a pull request by one of these accounts waives the rule.
     `ignore_whitespace`: an `add_only` rule's whitespace that does not count as an edit.
 
@@ -70,6 +71,7 @@ class CompiledRule:
     section: str | None = None
     contains: str | None = None
     placeholders: tuple[str, ...] | None = None
+    checklist: bool = False
     ignore_dependencies: NameFilter | None = None
     waive_authors: tuple[str, ...] = ()
     ignore_whitespace: Whitespace | None = None

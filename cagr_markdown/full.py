@@ -75,7 +75,7 @@ def _tasks(token: Mapping[str, Any]) -> int:
     """The task-list items (checkboxes) in one block token, nested ones included: the items
     mistune's task_lists plugin marks (a list item whose first paragraph starts with `[ ]`,
     `[x]` or `[X]` and white space, a line break included)."""
-    own = token["type"] == "task_list_item"
+    own = 1 if token["type"] == "task_list_item" else 0
     return own + sum(_tasks(child) for child in token.get("children", ()))
 
 

@@ -214,6 +214,8 @@ def _explained(rule: AnyRule, source: str) -> str:
         if rule.placeholders is not None:
             words = ", ".join(rule.placeholders) or "none: any text is an answer"
             lines.append(f"  no answer: {words}")
+        if rule.checklist:
+            lines.append("  checklist: the section must keep a task-list item (`- [ ]` or `- [x]`)")
     lines.append(f"  reason:   {rule.reason}")
     if rule.note:
         lines.append(f"  note:     {rule.note}")

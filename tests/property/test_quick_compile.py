@@ -120,6 +120,7 @@ _CHANGE_RULES = {
             "section": _odd(_SECTIONS),
             "contains": _odd(["Dependency reason:", "", "x"]),
             "placeholders": st.lists(_odd(["TODO", "-", "", "None"]), max_size=2),
+            "checklist": _odd([True, False]),
         },
         _REQUIRED | {"section"},
     ),
@@ -285,6 +286,8 @@ def _good_rule(draw: st.DrawFn, index: int) -> dict[str, Any]:
             rule["contains"] = "Reason:"
         if draw(st.booleans()):
             rule["placeholders"] = draw(st.sampled_from([[], ["TODO", "None"]]))
+        if draw(st.booleans()):
+            rule["checklist"] = draw(st.booleans())
     return {"changes": rule}
 
 

@@ -1,15 +1,24 @@
 """Properties of the PR-description section parser."""
 
+import re
 import unicodedata
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cagr_core.sections import Found, check_section, find_section, missing_sections, visible_text
+from cagr_core.sections import (
+    Found,
+    Problem,
+    check_section,
+    find_section,
+    missing_sections,
+    visible_text,
+)
 from tests.property.strategies import heading_name, substantive_line
 from tests.support.evaluation import document, section_of
 
 MARKER = "Reason:"
+_TASK_LINE_SHAPE = re.compile(r"(?:[-*+]|1[.)]) \[[ xX]\] ")
 
 
 def section(name: str, lines: list[str]) -> str:
@@ -155,3 +164,47 @@ class TestVisibleText:
         found = find_section(body, name).found is Found.FOUND
         assert found == (missing_sections(body, [name]) == [])
         assert found
+
+
+_WORDS = substantive_line.map(lambda text: text.strip() or "x")
+_TASK_LINE = st.builds(
+    "{} [{}] {}".format,
+    st.sampled_from(["-", "*", "+", "1.", "1)"]),
+    st.sampled_from(" xX"),
+    _WORDS,
+)
+_OTHER_LINE = st.one_of(
+    _WORDS,
+    _WORDS.map("- {}".format),  # a list item without a box
+    _WORDS.map("[ ] {}".format),  # a box outside a list
+    _WORDS.map("- [x]{}".format),  # no space after the box
+    _WORDS.map("- [y] {}".format),
+    st.sampled_from(["TODO", "- [ ] TODO", "<!-- - [ ] a -->", "```\n- [ ] fenced\n```"]),
+)
+
+
+class TestChecklist:
+    """With `checklist`, a section must also hold a task-list item (a list item starting with
+    `[ ]`, `[x]` or `[X]` and a space); without it, the verdict is the text's alone."""
+
+    @given(heading_name, st.lists(st.one_of(_TASK_LINE, _OTHER_LINE), max_size=6))
+    def test_a_checklist_is_a_task_item_on_top_of_substance(
+        self, name: str, lines: list[str]
+    ) -> None:
+        found = find_section(document("\n\n".join([f"## {name}", *lines, ""])), name)
+        tasks = sum(1 for line in lines if _TASK_LINE_SHAPE.match(line))
+        assert found.tasks == tasks
+        plain = check_section(found, None)
+        if tasks:
+            assert check_section(found, None, checklist=True) is plain
+        else:
+            assert check_section(found, None, checklist=True) is Problem.NO_CHECKLIST
+
+    @given(heading_name, st.lists(_TASK_LINE, min_size=1, max_size=3), substantive_line)
+    def test_a_checklist_elsewhere_does_not_count(
+        self, name: str, tasks: list[str], line: str
+    ) -> None:
+        other = "Z" + name  # never the same name
+        text = "\n".join([f"# Top\n- [x] {line}", f"## {name}", line, f"## {other}", *tasks])
+        assert section_of(text, name).tasks == 0
+        assert section_of(text, other).tasks == len(tasks)
