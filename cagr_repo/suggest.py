@@ -130,8 +130,8 @@ def _toml_value(value: Any) -> Any:
 # what it asks for, why, and last the examples that test it.
 _KEY_ORDER = (
     "id", "kind", "severity", "paths", "ignores", "ignore_whitespace", "when", "format",
-    "require", "target", "name", "forbid", "section", "contains", "placeholders", "reason",
-    "note", "waive_authors", "examples",
+    "require", "target", "name", "forbid", "section", "contains", "checklist", "placeholders",
+    "reason", "note", "waive_authors", "examples",
 )  # fmt: skip
 _SEVERITY_NOTE = 'make it "error" once `cagr replay --last 30` shows its findings are ones you want'
 # A description rule judges descriptions, which commits do not hold: replay with gh's export.

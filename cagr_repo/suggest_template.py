@@ -4,8 +4,9 @@ heading it has, at the heading's level, asking for what the template asks there.
 A section the template leaves empty (or fills only with an HTML comment) asks the author for an
 answer: the rule wants substance there, and a placeholder word the template's own text offers as
 an answer ("write None if ...") is left out of the rule's `placeholders`. A checklist section
-asks the author to keep it: the rule wants it present, as GitHub renders the ticked or unticked
-boxes. The template is the first of the files GitHub and GitLab read, in their order.
+(one with a task-list item, as a description is read) asks the author to keep it: the rule has
+`checklist = true`, so the section must keep a ticked or unticked box, not only text. The
+template is the first of the files GitHub and GitLab read, in their order.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from cagr_core.sections import PLACEHOLDER_WORDS, Heading
+from cagr_core.sections import PLACEHOLDER_WORDS, Content, Heading
 from cagr_markdown import parse
 
 from .suggestion import Suggestion, example, slug
@@ -36,7 +37,6 @@ _MAX_RULES = 6
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-_TASK = re.compile(r"^\s*[-*+]\s+\[[ xX]\]")
 _MARKUP = re.compile(r"[`\[\]<>*_\\]")  # a heading a rule would have to spell as it renders
 
 
@@ -94,7 +94,8 @@ def _answers(raw: str) -> list[str]:
 def _rule(path: str, heading: str, raw: str) -> tuple[Suggestion, bool]:
     """The rule for one heading, and whether the template leaves its section for an answer."""
     visible = [line for line in _COMMENT.sub("", raw).splitlines() if line.strip()]
-    checklist = any(_TASK.match(line) for line in visible)
+    # A task item as the rule will count one in a description (cagr_markdown's Document).
+    checklist = any(isinstance(block, Content) and block.tasks for block in parse(raw))
     name = heading.split(" ", 1)[1]
     rule: dict[str, Any] = {
         "id": f"pr-template-{slug(name.lower())[:40].strip('-_.')}",
@@ -103,9 +104,14 @@ def _rule(path: str, heading: str, raw: str) -> tuple[Suggestion, bool]:
         "section": heading,
     }
     filled = "- [x] done" if checklist else "Answered here."
+    invalid = [example({"path": "README.md", "status": "M"}, pr_body="Fixed it.")]
     if checklist:
         what = "a checklist to keep"
+        rule["checklist"] = True
         rule["reason"] = f"Keep the PR template's `{heading}` checklist in the description."
+        # The heading kept over prose is no checklist.
+        prose = f"{heading}\nI ran the tests and updated the docs."
+        invalid.append(example({"path": "README.md", "status": "M"}, pr_body=prose))
     elif visible:
         what = "text to replace with an answer"
         rule["reason"] = f"Answer the PR template's `{heading}` section in the description."
@@ -118,7 +124,7 @@ def _rule(path: str, heading: str, raw: str) -> tuple[Suggestion, bool]:
             filled = allowed[0].capitalize()
             what += f" ({', '.join(allowed)} is an answer there)"
     rule["examples"] = {
-        "invalid": [example({"path": "README.md", "status": "M"}, pr_body="Fixed it.")],
+        "invalid": invalid,
         "valid": [example({"path": "README.md", "status": "M"}, pr_body=f"{heading}\n{filled}")],
     }
     return Suggestion(f"{path} has `{heading}`, {what}", rule), not checklist and not visible

@@ -311,6 +311,27 @@ class TestPullRequestTemplate:
         assert found["## Checklist"]["reason"] == (
             "Keep the PR template's `## Checklist` checklist in the description."
         )
+        assert found["## Checklist"]["checklist"] is True
+        assert not any("checklist" in found[h] for h in list(found)[:3])
+        (prose,) = [e["pr_body"] for e in found["## Checklist"]["examples"]["invalid"][1:]]
+        assert prose.startswith("## Checklist\n")  # the heading kept, its items gone
+
+    @pytest.mark.parametrize(
+        ("raw", "checklist"),
+        [
+            ("- [ ] tests\n", True),
+            ("1. [x] tests\n", True),
+            ("* text\n  - [X] nested\n", True),
+            ("<!-- - [ ] a hidden box -->\nSay what you checked.\n", False),
+            ("```\n- [ ] code\n```\n", False),
+            ("- [ ]tests\n", False),
+        ],
+    )
+    def test_a_checklist_is_a_task_item_as_a_description_reads_it(
+        self, raw: str, checklist: bool
+    ) -> None:
+        (rule,) = suggest_from_template("t.md", f"## Checklist\n{raw}")[0]
+        assert rule.rule.get("checklist", False) is checklist
 
     def test_init_uses_the_template_and_its_rules_judge_bodies(
         self, repo: Path, capsys: Capture
@@ -339,6 +360,18 @@ class TestPullRequestTemplate:
                 f'"rule": "{i}"' in out for i in ("pr-template-description", "pr-template-ai-usage")
             }
             assert fired == {not wanted}, out
+        # django-cms #8774: the checklist's heading kept, its items replaced by prose.
+        filled = DJANGO.replace("- [ ] This PR", "- [x] This PR")
+        for text, wanted in (
+            (filled, True),
+            (DJANGO, True),  # unticked boxes are a checklist kept
+            (filled.replace("- [x] This PR targets", "I made sure this PR targets"), False),
+        ):
+            body.write_text(text)
+            argv = ["--repo", str(repo), "rules", "check", "--committed", "--base", "main"]
+            main([*argv, "--body-file", str(body), "--format", "json"])
+            out = capsys.readouterr().out
+            assert ('"rule": "pr-template-checklist"' not in out) == wanted, out
 
     def test_bots_that_commit_here_are_waived_from_the_template(
         self, repo: Path, capsys: Capture
