@@ -11,7 +11,9 @@ or Cyrillic TODO is TODO) or, with a marker, the marker repeated alone; and visi
 least one letter or number (Unicode categories L and N) once entities are decoded and format,
 control and default-ignorable characters removed. A zero-width space, a direction mark, a
 Hangul filler, a Braille blank, a dash or a full stop after `Dependency reason:` is no
-explanation.
+explanation. A rule with `checklist` also wants a task-list item in the section (the Document
+counts them per block: a list item that starts with `[ ]`, `[x]` or `[X]` and white space), so
+a checklist's heading kept over prose is no checklist kept.
 """
 
 from __future__ import annotations
