@@ -71,6 +71,8 @@ def obligation(rule: Rule | CodeRule | LayoutRule | GuardRule) -> str:
         assert isinstance(rule, PrBodyRule)
         fires = _FIRES[rule.when]
         need = f"`{rule.contains}` and an explanation" if rule.contains else "an explanation"
+        if rule.checklist:
+            need = f"its checklist (`- [ ]` items, ticked or not) and {need}"
         what = (
             f"a change that {fires} {_paths(rule)} needs {need} in the PR description's"
             f" `{heading_marks(rule.section)}` section"

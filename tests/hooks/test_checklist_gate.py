@@ -10,7 +10,7 @@ import pytest
 
 from cagr_cli.main import main
 from tests.support.git import commit, git, write
-from tests.support.hooks import committed_check, denied, gate
+from tests.support.hooks import committed_check, denied, gate, hook, payload
 
 RULES = """
 [[changes.rules]]
@@ -61,3 +61,8 @@ def test_explain_says_the_checklist_is_required(
 
 def test_the_examples_pass(project: Path) -> None:
     assert main(["--repo", str(project), "rules", "test"]) == 0
+
+
+def test_the_session_brief_names_the_checklist(project: Path) -> None:
+    answer = hook(payload("claude", 2, project), "--agent", "claude")
+    assert "needs its checklist (`- [ ]` items, ticked or not) and an explanation" in answer.text
