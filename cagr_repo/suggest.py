@@ -18,7 +18,7 @@ import tomlkit
 
 from cagr_core.description import judge_section
 from cagr_core.pull_request import PrBody
-from cagr_core.report import same_account
+from cagr_core.report import Deferred, same_account
 from cagr_core.values import replace
 from cagr_markdown import parsed
 
@@ -94,11 +94,16 @@ def _against(suggestion: Suggestion, descriptions: Sequence[ExportedPullRequest]
         for d in descriptions
         if d.author is None or not any(same_account(d.author, a) for a in waived)
     ]
-    met = sum(
-        judge_section(parsed(PrBody(body)), rule["section"], None, placeholders=_words(rule)).gap
-        is None
-        for body in bodies
+    asked = Deferred(
+        rule["id"],
+        rule["section"],
+        rule.get("contains"),
+        "",
+        rule["reason"],
+        placeholders=_words(rule),
+        checklist=rule.get("checklist", False),
     )
+    met = sum(judge_section(parsed(PrBody(body)), asked).gap is None for body in bodies)
     seen = f"{met} of the {len(bodies)} merged pull requests' descriptions given meet it"
     if len(bodies) < _TOO_FEW:
         return replace(suggestion, why=f"{suggestion.why}; {seen} (too few to tell)")

@@ -4,6 +4,7 @@ import pytest
 
 from cagr_core.description import judge_section
 from cagr_core.pull_request import PrBody
+from cagr_core.report import Deferred
 from cagr_core.sections import (
     Found,
     Problem,
@@ -80,7 +81,8 @@ def test_a_section_knows_whether_a_next_heading_ended_it() -> None:
 )
 def test_a_missing_or_empty_section_says_what_is_there_instead(body: str, gap: str) -> None:
     """The django-cms trial: `### Description` and `**Description**` were only "no section"."""
-    assert judge_section(parsed(PrBody(body)), "## Description", None).gap == gap
+    asked = Deferred("d", "## Description", None, "", "Describe it.")
+    assert judge_section(parsed(PrBody(body)), asked).gap == gap
 
 
 def test_a_near_miss_changes_no_verdict() -> None:
