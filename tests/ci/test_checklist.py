@@ -9,18 +9,7 @@ import json
 import pytest
 
 from tests.support.ci import Project, cagr_ci, github_env, pull_request
-
-RULES = """
-[[changes.rules]]
-id = "pr-template-checklist"
-kind = "pr_body"
-paths = ["**"]
-section = "## Checklist"
-checklist = true
-reason = "Keep the PR template's `## Checklist` checklist in the description."
-examples.invalid = [{ changes = [{ path = "a.py", status = "M" }], pr_body = "## Checklist\\nDone." }]
-examples.valid = [{ changes = [{ path = "a.py", status = "M" }], pr_body = "## Checklist\\n- [x] a" }]
-"""
+from tests.support.configs import CHECKLIST_RULE as RULES
 
 
 @pytest.mark.parametrize(

@@ -9,20 +9,9 @@ from pathlib import Path
 import pytest
 
 from cagr_cli.main import main
+from tests.support.configs import CHECKLIST_RULE as RULES
 from tests.support.git import commit, git, write
 from tests.support.hooks import committed_check, denied, gate, hook, payload
-
-RULES = """
-[[changes.rules]]
-id = "pr-template-checklist"
-kind = "pr_body"
-paths = ["**"]
-section = "## Checklist"
-checklist = true
-reason = "Keep the PR template's `## Checklist` checklist in the description."
-examples.invalid = [{ changes = [{ path = "a.py", status = "M" }], pr_body = "## Checklist\\nAll done." }]
-examples.valid = [{ changes = [{ path = "a.py", status = "M" }], pr_body = "## Checklist\\n- [x] done" }]
-"""
 
 
 @pytest.fixture

@@ -49,6 +49,20 @@ examples.valid = [{ changes = [{ path = "package.json", status = "M", before = '
 )
 
 
+# A PR template's checklist section, as `cagr init` suggests it (`checklist = true`).
+CHECKLIST_RULE = """
+[[changes.rules]]
+id = "pr-template-checklist"
+kind = "pr_body"
+paths = ["**"]
+section = "## Checklist"
+checklist = true
+reason = "Keep the PR template's `## Checklist` checklist in the description."
+examples.invalid = [{ changes = [{ path = "a.py", status = "M" }], pr_body = "## Checklist\\nAll done." }]
+examples.valid = [{ changes = [{ path = "a.py", status = "M" }], pr_body = "## Checklist\\n- [x] done" }]
+"""
+
+
 def uncomment(text: str) -> str:
     """What a person does: remove the `# ` before each suggested rule's lines."""
     out, in_rule = [], False
